@@ -1,0 +1,26 @@
+# Warnings, sanitizers and ccache for every NaNscope target.
+
+find_program(CCACHE_PROGRAM ccache)
+if(CCACHE_PROGRAM)
+    set(CMAKE_C_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
+    set(CMAKE_CXX_COMPILER_LAUNCHER "${CCACHE_PROGRAM}")
+endif()
+
+add_library(nanscope_compiler_flags INTERFACE)
+add_library(NaNscope::compiler_flags ALIAS nanscope_compiler_flags)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(nanscope_compiler_flags INTERFACE
+        -Wall -Wextra -Wpedantic -Wshadow -Wcast-align -Wunused -Wimplicit-fallthrough
+        $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor -Woverloaded-virtual>
+        # Designated initializers are how the recorder API is meant to be used.
+        -Wno-missing-field-initializers)
+    if(NANSCOPE_WARNINGS_AS_ERRORS)
+        target_compile_options(nanscope_compiler_flags INTERFACE -Werror)
+    endif()
+endif()
+
+if(NANSCOPE_SANITIZE)
+    add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                        -fno-sanitize-recover=undefined)
+    add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,60 @@
+// TFRecord framing: length (u64 LE), masked CRC of the length, payload, masked CRC of the payload.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace nanscope::format {
+
+constexpr std::size_t kRecordHeaderSize = 12;
+constexpr std::size_t kRecordOverhead = 16;
+// Protobuf cannot parse messages of 2 GiB or more, so no valid record is longer.
+constexpr std::uint64_t kMaxRecordPayload = (std::uint64_t{1} << 31) - 1;
+
+// Appends the framed record for `payload` to `out`.
+void appendRecord(std::string& out, std::string_view payload);
+
+enum class RecordStatus {
+    Ok,
+    EndOfData,      // no byte at the offset: a clean end
+    TruncatedTail,  // the record runs past the available bytes: may still be being written
+    CorruptLength,  // the length's CRC does not match, or the length is impossible
+    CorruptPayload, // the payload's CRC does not match
+};
+
+const char* toString(RecordStatus status);
+
+// Whether reading may resume at the same offset once more bytes exist.
+constexpr bool isRetryable(RecordStatus s)
+{
+    return s == RecordStatus::EndOfData || s == RecordStatus::TruncatedTail;
+}
+
+struct RecordHeader
+{
+    RecordStatus status = RecordStatus::EndOfData;
+    std::uint64_t payloadSize = 0;
+};
+
+// Checks the header at the start of `header` (up to 12 bytes); `available` is the number of
+// bytes that exist from the record's offset to the end of the file. The length field is never
+// trusted beyond `available`.
+RecordHeader parseRecordHeader(std::span<const std::byte> header, std::uint64_t available);
+
+// True when the last 4 bytes are the masked CRC-32C of the bytes before them.
+bool payloadCrcMatches(std::span<const std::byte> payloadAndCrc);
+
+struct RecordView
+{
+    RecordStatus status = RecordStatus::EndOfData;
+    std::string_view payload; // valid when status == Ok; points into the input
+    std::uint64_t nextOffset = 0;
+};
+
+// Parses the record at `offset` of `bytes` (a whole file, or its prefix that exists so far).
+RecordView parseRecord(std::span<const std::byte> bytes, std::uint64_t offset);
+
+} // namespace nanscope::format

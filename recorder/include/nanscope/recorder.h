@@ -1,0 +1,128 @@
+/* NaNscope's recorder for C and for other languages' foreign-function interfaces.
+ *
+ * Every function returns NANSCOPE_OK (0) or an error code; nanscope_last_error() returns the
+ * message of the latest error on the calling thread. Strings are UTF-8 and NUL-terminated.
+ */
+#ifndef NANSCOPE_RECORDER_H
+#define NANSCOPE_RECORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum nanscope_status {
+    NANSCOPE_OK = 0,
+    NANSCOPE_INVALID_ARGUMENT = 1,
+    NANSCOPE_NOT_FOUND = 2,
+    NANSCOPE_ALREADY_EXISTS = 3,
+    NANSCOPE_IO_ERROR = 4,
+    NANSCOPE_CLOSED = 5,
+    NANSCOPE_UNSUPPORTED = 6
+};
+
+/* Tensor debug modes, numbered as in tfdbg2. */
+enum nanscope_mode {
+    NANSCOPE_NO_TENSOR = 1,
+    NANSCOPE_CURT_HEALTH = 2,
+    NANSCOPE_CONCISE_HEALTH = 3,
+    NANSCOPE_FULL_HEALTH = 4,
+    NANSCOPE_SHAPE = 5,
+    NANSCOPE_FULL_TENSOR = 7
+};
+
+/* Element types, numbered as TensorFlow's DataType. */
+enum nanscope_dtype {
+    NANSCOPE_FLOAT32 = 1,
+    NANSCOPE_FLOAT64 = 2,
+    NANSCOPE_INT32 = 3,
+    NANSCOPE_UINT8 = 4,
+    NANSCOPE_INT16 = 5,
+    NANSCOPE_INT8 = 6,
+    NANSCOPE_INT64 = 9,
+    NANSCOPE_BOOL = 10,
+    NANSCOPE_BFLOAT16 = 14,
+    NANSCOPE_UINT16 = 17,
+    NANSCOPE_FLOAT16 = 19,
+    NANSCOPE_UINT32 = 22,
+    NANSCOPE_UINT64 = 23
+};
+
+typedef struct nanscope_recorder nanscope_recorder;
+typedef struct nanscope_graph nanscope_graph; /* owned by the recorder */
+typedef struct nanscope_op nanscope_op;       /* owned by the recorder */
+
+typedef struct nanscope_options
+{
+    const char* dump_root;
+    int tensor_debug_mode;     /* enum nanscope_mode */
+    int circular_buffer_size;  /* <= 0: write every event as it comes */
+    const char* op_type_regex; /* NULL: every op */
+    const int* tensor_dtypes;  /* NULL: every type the mode supports */
+    size_t num_tensor_dtypes;
+    const char* run_id;    /* NULL: random */
+    const char* host_name; /* NULL: this machine's */
+    int flush_interval_ms;
+    int capture_native_stacks;
+} nanscope_options;
+
+typedef struct nanscope_tensor
+{
+    const void* data;
+    int dtype; /* enum nanscope_dtype */
+    const int64_t* shape;
+    size_t rank;
+} nanscope_tensor;
+
+/* A code location; any field may be NULL/0. */
+typedef struct nanscope_location
+{
+    const char* file;
+    int line;
+    const char* function;
+} nanscope_location;
+
+/* Fills `options` with the defaults (NO_TENSOR, circular buffer of 1000). */
+void nanscope_options_init(nanscope_options* options);
+
+int nanscope_open(const nanscope_options* options, nanscope_recorder** out);
+/* Flushes, closes and frees; the graphs and ops of the recorder are freed with it. */
+int nanscope_close(nanscope_recorder* recorder);
+int nanscope_flush(nanscope_recorder* recorder);
+
+/* `outer` may be NULL; `name` may be NULL or empty for an unnamed graph. */
+int nanscope_declare_graph(nanscope_recorder* recorder, const char* name,
+                           const nanscope_graph* outer, const nanscope_graph** out);
+const char* nanscope_graph_id(const nanscope_graph* graph);
+
+int nanscope_declare_op(nanscope_recorder* recorder, const nanscope_graph* graph,
+                        const char* op_type, const char* op_name, const char* const* inputs,
+                        size_t num_inputs, int num_outputs, nanscope_location where,
+                        const nanscope_op** out);
+int32_t nanscope_op_output_tensor_id(const nanscope_op* op, int slot);
+
+int nanscope_record_trace(nanscope_recorder* recorder, const nanscope_op* op, int slot,
+                          nanscope_tensor tensor);
+
+/* `graph` is the called function's graph, or NULL for a plain op. */
+int nanscope_record_execution(nanscope_recorder* recorder, const char* op_type,
+                              const nanscope_graph* graph, const int64_t* input_ids,
+                              size_t num_inputs, const int64_t* output_ids,
+                              const nanscope_tensor* outputs, size_t num_outputs,
+                              nanscope_location where);
+
+int64_t nanscope_new_tensor_id(nanscope_recorder* recorder);
+
+/* The message of the latest error on this thread ("" if none). */
+const char* nanscope_last_error(void);
+
+/* The recorder's version string, e.g. "NaNscope 0.1.0". */
+const char* nanscope_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NANSCOPE_RECORDER_H */

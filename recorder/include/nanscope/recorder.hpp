@@ -1,0 +1,186 @@
+// NaNscope's recorder: writes tfdbg2 logdirs that TensorFlow's reader, TensorBoard's Debugger V2
+// and NaNscope open, from any C++ program.
+//
+//   auto recorder = nanscope::Recorder::open({.dumpRoot = "/tmp/logdir",
+//                                             .mode = nanscope::TensorDebugMode::FullHealth});
+//   auto graph = recorder->declareGraph("loss");
+//   auto log = recorder->declareOp({.graph = *graph, .type = "Log", .name = "Log",
+//                                   .inputs = {"probs:0"}});
+//   recorder->recordTrace(*log, 0, {.data = p, .dtype = nanscope::DType::Float32, .shape = dims});
+//
+// Every method is thread-safe. Errors come back as Status values; the recorder never throws,
+// never aborts the program, and keeps working after an I/O error where it can.
+#pragma once
+
+#include "nanscope/dtype.hpp"
+#include "nanscope/status.hpp"
+#include "nanscope/tensordebugmode.hpp"
+#include "nanscope/tensorview.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <source_location>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nanscope {
+
+// The version string written into every logdir's metadata record.
+std::string_view recorderVersion();
+
+struct RecorderOptions
+{
+    std::filesystem::path dumpRoot; // created (with parents) if missing
+    TensorDebugMode mode = TensorDebugMode::NoTensor;
+    // TensorFlow's semantics: > 0 keeps only the last N executions and the last N graph
+    // execution traces, written at flush() and close(); <= 0 writes every event as it comes.
+    int circularBufferSize = 1000;
+    // Only ops whose type matches from its start are summarised (TensorFlow's op_regex).
+    std::string opTypeRegex;
+    // Only tensors of these types are summarised; empty means every type the mode supports.
+    std::vector<DType> tensorDtypes;
+    std::string runId;    // shared by every host of one run; empty: 8 random hex digits
+    std::string hostName; // empty: this machine's host name
+    // In write-through mode, the longest time an event waits in memory before it is written.
+    std::chrono::milliseconds flushInterval{100};
+    // Also capture the full native call stack (symbolised, demangled) of every op creation
+    // and execution, in addition to the caller's file, line and function.
+    bool captureNativeStacks = false;
+    // Source files larger than this are recorded without their text.
+    std::size_t maxSourceFileBytes = 8u << 20;
+    // Flush and close this recorder when the program exits normally.
+    bool closeAtExit = true;
+};
+
+class Recorder;
+
+// Where in the program an op was created or executed. Converts implicitly from
+// std::source_location, so that the recorder's default arguments name the caller.
+struct CodeLocation
+{
+    CodeLocation(std::source_location where); // NOLINT(google-explicit-constructor)
+    CodeLocation(std::string file, int line, std::string function);
+
+    std::string file;     // made absolute by the recorder
+    int line = 0;         // 1-based; 0 when unknown
+    std::string function; // "ns::Class::method", without return type or parameters
+};
+
+// A graph declared with Recorder::declareGraph (a tfdbg2 DebuggedGraph).
+struct GraphHandle
+{
+    std::string id; // the debugger graph id (a UUID string)
+    std::string name;
+};
+
+namespace detail {
+struct OpState;
+}
+
+// An op declared with Recorder::declareOp (a tfdbg2 GraphOpCreation).
+class OpHandle
+{
+public:
+    OpHandle() = default;
+    bool valid() const { return m_state != nullptr; }
+    const std::string& graphId() const;
+    const std::string& name() const;
+    const std::string& type() const;
+    int numOutputs() const;
+    // The symbolic id of each output (tfdbg2's output_tensor_ids), unique across graphs.
+    const std::vector<std::int32_t>& outputTensorIds() const;
+
+private:
+    friend class Recorder;
+    explicit OpHandle(std::shared_ptr<const detail::OpState> state) : m_state(std::move(state)) {}
+    std::shared_ptr<const detail::OpState> m_state;
+};
+
+struct OpSpec
+{
+    GraphHandle graph;
+    std::string type;                // "MatMul"
+    std::string name;                // unique within its graph: "dense/MatMul"
+    std::vector<std::string> inputs; // data inputs as "op_name:slot" ("x" means "x:0")
+    int numOutputs = 1;
+    std::string device; // optional; tfdbg2 readers ignore it
+};
+
+struct ExecutionSpec
+{
+    std::string opType;                  // op type, or a function name for a graph call
+    const GraphHandle* graph = nullptr;  // the called graph, for a function call
+    std::vector<std::int64_t> inputIds;  // eager tensor ids (Recorder::newTensorId)
+    std::vector<std::int64_t> outputIds; // one per output
+    std::vector<TensorView> outputs;     // one per output; values summarised per mode
+    std::string device = "/job:localhost/replica:0/task:0/device:CPU:0";
+};
+
+class Recorder
+{
+public:
+    // Creates the logdir's six files and writes the metadata record.
+    static Result<std::unique_ptr<Recorder>> open(RecorderOptions options);
+
+    ~Recorder(); // closes
+    Recorder(const Recorder&) = delete;
+    Recorder& operator=(const Recorder&) = delete;
+
+    const RecorderOptions& options() const;
+    const std::string& runId() const;
+    // The path of the file set without its suffix: <dumpRoot>/tfdbg_events.<time>.<host>
+    const std::filesystem::path& filePrefix() const;
+
+    // Declares a graph inside `outer` (or at the outermost level). Outer graphs must be
+    // declared first. `name` may be empty (TensorFlow's unnamed outermost graph).
+    Result<GraphHandle> declareGraph(std::string_view name, const GraphHandle* outer = nullptr);
+
+    // Declares an op; `where` becomes its creation stack (with the native stack when enabled).
+    Result<OpHandle> declareOp(const OpSpec& spec,
+                               const CodeLocation& where = std::source_location::current());
+
+    // Records one computation of output `slot` of `op` inside its graph. Tensors that the mode,
+    // the op-type filter or the dtype filter exclude are skipped (an Ok status).
+    Status recordTrace(const OpHandle& op, int slot, const TensorView& tensor);
+
+    // Records one eager op execution or function call.
+    Status recordExecution(const ExecutionSpec& spec,
+                           const CodeLocation& where = std::source_location::current());
+
+    // A fresh eager tensor id (process-wide, increasing).
+    std::int64_t newTensorId();
+
+    // The id of a device name (1, 2, … in first-seen order); writes a DebuggedDevice record the
+    // first time a name is seen.
+    Result<std::int32_t> registerDevice(std::string_view deviceName);
+
+    // Writes everything held in memory (draining the circular buffers) and syncs the files.
+    Status flush();
+    // Flushes and closes the files; later calls return ErrorCode::Closed.
+    Status close();
+
+    // The first I/O error met since the recorder was opened (Ok if none).
+    Status firstError() const;
+
+    // Counters, for tests and benchmarks.
+    struct Stats
+    {
+        std::uint64_t tracesRecorded = 0; // accepted by recordTrace (before circular buffering)
+        std::uint64_t tracesSkipped = 0;  // excluded by mode or filters
+        std::uint64_t executionsRecorded = 0;
+        std::uint64_t bytesWritten = 0;   // reached the files
+        std::uint64_t recordsDropped = 0; // lost to I/O errors
+    };
+    Stats stats() const;
+
+    struct Impl;
+
+private:
+    explicit Recorder(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace nanscope

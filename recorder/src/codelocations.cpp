@@ -1,0 +1,131 @@
+#include "codelocations.hpp"
+
+#include "ids.hpp"
+#include "nanscope/tfdbg/debug_event.pb.h"
+#include "nativestack.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+namespace nanscope::detail {
+namespace {
+
+std::string absolutePath(const std::string& path)
+{
+    if (path.empty())
+        return path;
+    std::error_code ec;
+    // Like Python's os.path.abspath: absolute and normalised, symbolic links kept.
+    auto absolute = std::filesystem::absolute(path, ec);
+    return ec ? path : absolute.lexically_normal().string();
+}
+
+} // namespace
+
+CodeLocations::CodeLocations(EventWriter& writer, CodeLocationOptions options)
+    : m_writer(writer), m_options(std::move(options))
+{}
+
+std::vector<std::string> CodeLocations::readSourceLines(const std::string& path,
+                                                        std::size_t maxBytes)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return {};
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec || size > maxBytes)
+        return {};
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof())
+        return {};
+    if (text.find('\0') != std::string::npos)
+        return {}; // a binary, not source text
+    std::vector<std::string> lines;
+    std::size_t begin = 0;
+    for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', begin)) {
+        lines.emplace_back(text, begin, nl - begin);
+        begin = nl + 1;
+    }
+    lines.emplace_back(text, begin);
+    return lines;
+}
+
+Result<int> CodeLocations::fileIndex(const std::string& path)
+{
+    if (auto it = m_fileIndices.find(path); it != m_fileIndices.end())
+        return it->second;
+    tfdbg::DebugEvent event;
+    event.set_wall_time(wallTimeSeconds());
+    auto* file = event.mutable_source_file();
+    file->set_file_path(path);
+    file->set_host_name(m_options.hostName);
+    for (auto& line : readSourceLines(path, m_options.maxSourceFileBytes))
+        file->add_lines(std::move(line));
+    if (Status s = m_writer.write(FileKind::SourceFiles, event.SerializeAsString()); !s.ok())
+        return s;
+    const int index = static_cast<int>(m_fileIndices.size());
+    m_fileIndices.emplace(path, index);
+    return index;
+}
+
+Result<std::string> CodeLocations::frameId(const std::string& path, int line,
+                                           const std::string& function)
+{
+    FrameKey key{path, line, function};
+    if (auto it = m_frameIds.find(key); it != m_frameIds.end())
+        return it->second;
+    auto index = fileIndex(path);
+    if (!index)
+        return index.status();
+    tfdbg::DebugEvent event;
+    event.set_wall_time(wallTimeSeconds());
+    auto* frame = event.mutable_stack_frame_with_id();
+    std::string id = makeUuid4();
+    frame->set_id(id);
+    // file_index, line and func are always present, as current TensorFlow writes them.
+    frame->mutable_file_line_col()->set_file_index(*index);
+    frame->mutable_file_line_col()->set_line(line);
+    frame->mutable_file_line_col()->set_func(function);
+    if (Status s = m_writer.write(FileKind::StackFrames, event.SerializeAsString()); !s.ok())
+        return s;
+    m_frameIds.emplace(std::move(key), id);
+    return id;
+}
+
+Result<std::vector<std::string>> CodeLocations::frameIds(const CodeLocation& where)
+{
+    const std::string callerPath = absolutePath(where.file);
+    const int callerLine = where.line;
+    const std::string& callerFunction = where.function;
+
+    std::vector<NativeFrame> frames;
+    if (m_options.captureNativeStacks) {
+        frames = captureNativeStack();
+        for (auto& f : frames)
+            f.file = absolutePath(f.file);
+    }
+    // The caller's own frame ends the stack unless the native stack already ends there.
+    const bool nativeEndsAtCaller =
+        !frames.empty() && frames.back().file == callerPath && frames.back().line == callerLine;
+    if (!nativeEndsAtCaller)
+        frames.push_back({callerPath, callerLine, callerFunction});
+    else
+        frames.back().function = callerFunction;
+
+    std::lock_guard lock(m_mutex);
+    std::vector<std::string> ids;
+    ids.reserve(frames.size());
+    for (const auto& f : frames) {
+        auto id = frameId(f.file, f.line, f.function);
+        if (!id)
+            return id.status();
+        ids.push_back(std::move(*id));
+    }
+    return ids;
+}
+
+} // namespace nanscope::detail

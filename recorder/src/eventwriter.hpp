@@ -1,0 +1,100 @@
+// The six files of one file set, the circular buffers of the two execution-type files, and the
+// order in which they reach the disk.
+#pragma once
+
+#include "eventfile.hpp"
+#include "nanscope/status.hpp"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace nanscope::detail {
+
+enum class FileKind { Metadata, SourceFiles, StackFrames, Graphs, Execution, GraphExecutionTraces };
+
+struct EventWriterOptions
+{
+    std::filesystem::path dumpRoot;
+    std::string hostName;
+    std::string runId;
+    std::string version; // the metadata's tensorflow_version field
+    int circularBufferSize = 1000;
+    std::chrono::milliseconds flushInterval{100};
+};
+
+class EventWriter
+{
+public:
+    EventWriter() = default;
+    ~EventWriter();
+    EventWriter(const EventWriter&) = delete;
+    EventWriter& operator=(const EventWriter&) = delete;
+
+    // Creates the dump root and the six files, writes and syncs the metadata record, and starts
+    // the background flusher.
+    Status open(const EventWriterOptions& options);
+
+    // Appends a serialized DebugEvent to the file of `kind`. Execution-type events go through
+    // the circular buffer when it is enabled.
+    Status write(FileKind kind, std::string_view serializedEvent);
+
+    // Writes everything held in memory, circular buffers included, and syncs every file.
+    Status flush();
+    Status close();
+
+    const std::filesystem::path& prefix() const { return m_prefix; }
+    std::uint64_t bytesWritten() const;
+    std::uint64_t recordsDropped() const;
+
+    // The first error met by any write, synchronous or in the background (Ok if none).
+    Status firstError() const;
+    // The first error since the last call that no caller has been told about yet.
+    Status takeUnreportedError();
+
+    static const char* suffix(FileKind kind);
+
+private:
+    struct CircularBuffer
+    {
+        std::mutex mutex;
+        std::deque<std::string> records; // framed
+    };
+
+    EventFile& file(FileKind kind) { return m_files[static_cast<std::size_t>(kind)]; }
+    bool isBuffered(FileKind kind) const;
+    // Non-execution files first: a reader must know every graph, op and frame that an
+    // execution-type record refers to by the time it reads that record.
+    Status writeOutAll();
+    Status writeOutNonExecution();
+    Status drainCircularBuffers();
+    Status flushNow();
+    // `reported`: the caller is handed this status directly, so it need not be told again.
+    void noteError(const Status& status, bool reported = false);
+    void flusherLoop();
+
+    EventWriterOptions m_options;
+    std::filesystem::path m_prefix;
+    std::array<EventFile, 6> m_files;
+    std::array<CircularBuffer, 2> m_buffers; // Execution, GraphExecutionTraces
+    std::atomic<bool> m_open{false};
+    std::atomic<bool> m_closing{false};
+
+    mutable std::mutex m_errorMutex;
+    Status m_firstError;
+    Status m_unreportedError;
+
+    std::mutex m_flusherMutex;
+    std::condition_variable m_flusherWake;
+    bool m_stopFlusher = false;
+    std::thread m_flusher;
+};
+
+} // namespace nanscope::detail

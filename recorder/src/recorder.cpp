@@ -1,0 +1,560 @@
+#include "nanscope/recorder.hpp"
+
+#include "codelocations.hpp"
+#include "eventwriter.hpp"
+#include "exitregistry.hpp"
+#include "ids.hpp"
+#include "nanscope/summary.hpp"
+#include "nanscope/tfdbg/debug_event.pb.h"
+#include "nativestack.hpp"
+#include "tensorproto.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace nanscope {
+
+namespace detail {
+struct OpState
+{
+    std::string graphId;
+    std::string name;
+    std::string type;
+    std::string device;
+    int numOutputs = 0;
+    std::vector<std::int32_t> outputTensorIds;
+    bool typeSelected = true; // by the op-type filter
+};
+} // namespace detail
+
+namespace {
+
+constexpr std::string_view kDefaultDevice = "/job:localhost/replica:0/task:0/device:CPU:0";
+constexpr int kMaxOutputs = 1 << 20;
+
+Status closedStatus()
+{
+    return {ErrorCode::Closed, "the recorder is closed"};
+}
+
+bool isValidMode(TensorDebugMode mode)
+{
+    switch (mode) {
+    case TensorDebugMode::NoTensor:
+    case TensorDebugMode::CurtHealth:
+    case TensorDebugMode::ConciseHealth:
+    case TensorDebugMode::FullHealth:
+    case TensorDebugMode::Shape:
+    case TensorDebugMode::FullTensor:
+        return true;
+    }
+    return false;
+}
+
+bool isValidDType(DType dtype)
+{
+    return dtype != DType::Invalid && dtypeName(dtype) != "unknown";
+}
+
+// The first non-Ok of two statuses.
+Status either(Status first, Status second)
+{
+    return first.ok() ? std::move(second) : std::move(first);
+}
+
+const std::string& emptyString()
+{
+    static const std::string empty;
+    return empty;
+}
+
+} // namespace
+
+CodeLocation::CodeLocation(std::source_location where)
+    : file(where.file_name()), line(static_cast<int>(where.line())),
+      function(detail::shortFunctionName(where.function_name()))
+{}
+
+CodeLocation::CodeLocation(std::string file_, int line_, std::string function_)
+    : file(std::move(file_)), line(line_), function(std::move(function_))
+{}
+
+std::string_view recorderVersion()
+{
+    static const std::string version = std::string("NaNscope ") + NANSCOPE_VERSION_STRING;
+    return version;
+}
+
+const std::string& OpHandle::graphId() const
+{
+    return m_state ? m_state->graphId : emptyString();
+}
+
+const std::string& OpHandle::name() const
+{
+    return m_state ? m_state->name : emptyString();
+}
+
+const std::string& OpHandle::type() const
+{
+    return m_state ? m_state->type : emptyString();
+}
+
+int OpHandle::numOutputs() const
+{
+    return m_state ? m_state->numOutputs : 0;
+}
+
+const std::vector<std::int32_t>& OpHandle::outputTensorIds() const
+{
+    static const std::vector<std::int32_t> none;
+    return m_state ? m_state->outputTensorIds : none;
+}
+
+struct Recorder::Impl
+{
+    RecorderOptions options;
+    std::string runId;
+    detail::EventWriter writer;
+    std::unique_ptr<detail::CodeLocations> locations;
+    std::optional<std::regex> opTypeRegex;
+
+    std::mutex graphMutex;
+    std::unordered_map<std::string, std::unordered_set<std::string>> opNamesByGraph;
+
+    std::mutex deviceMutex;
+    std::unordered_map<std::string, std::int32_t> deviceIds;
+
+    std::mutex opTypeMutex;
+    std::unordered_map<std::string, bool> opTypeSelected; // cache of the regex for executions
+
+    std::atomic<std::int32_t> nextSymbolicId{1};
+    std::atomic<std::int64_t> nextEagerId{1};
+    std::atomic<bool> closed{false};
+    std::once_flag closeOnce;
+    Status closeStatus;
+    detail::ExitToken exitToken = 0;
+
+    std::atomic<std::uint64_t> tracesRecorded{0};
+    std::atomic<std::uint64_t> tracesSkipped{0};
+    std::atomic<std::uint64_t> executionsRecorded{0};
+
+    bool matchesOpType(const std::string& type) const
+    {
+        return !opTypeRegex ||
+               std::regex_search(type, *opTypeRegex, std::regex_constants::match_continuous);
+    }
+
+    bool executionTypeSelected(const std::string& type)
+    {
+        if (!opTypeRegex)
+            return true;
+        std::lock_guard lock(opTypeMutex);
+        auto [it, inserted] = opTypeSelected.try_emplace(type, false);
+        if (inserted)
+            it->second = matchesOpType(type);
+        return it->second;
+    }
+
+    // TensorFlow's "should dump" rule: the op-type and dtype filters, and a type with values.
+    bool shouldDump(bool typeSelected, DType dtype) const
+    {
+        if (!typeSelected || dtype == DType::Resource || dtype == DType::Variant ||
+            dtype == DType::Invalid)
+            return false;
+        const auto& only = options.tensorDtypes;
+        return only.empty() || std::find(only.begin(), only.end(), dtype) != only.end();
+    }
+
+    // The mode's own dtype condition (format §6.4).
+    bool modeCovers(DType dtype) const
+    {
+        switch (options.mode) {
+        case TensorDebugMode::CurtHealth:
+        case TensorDebugMode::ConciseHealth:
+        case TensorDebugMode::FullHealth:
+            return isFloating(dtype);
+        case TensorDebugMode::Shape:
+            return isFloating(dtype) || isInteger(dtype) || dtype == DType::Bool;
+        case TensorDebugMode::NoTensor:
+        case TensorDebugMode::FullTensor:
+            return true;
+        }
+        return false;
+    }
+
+    // Reads the tensor as the mode requires; fills `payload`.
+    Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, double tensorId,
+                        bool eager) const
+    {
+        if (tensor.space == MemorySpace::Device)
+            return {ErrorCode::Unsupported,
+                    "the tensor is in device memory, but this build of the recorder has no CUDA "
+                    "support"};
+        const auto count = elementCount(tensor.shape);
+        if (!count)
+            return {ErrorCode::InvalidArgument,
+                    "the tensor's shape has a negative dimension or too many elements"};
+        const TensorDebugMode mode = options.mode;
+        if (mode == TensorDebugMode::NoTensor) {
+            detail::setNoTensorPayload(payload);
+            return {};
+        }
+        if (mode == TensorDebugMode::FullTensor)
+            return eager ? detail::setFullTensorEager(payload, tensor, *count)
+                         : detail::setFullTensorContent(payload, tensor, *count);
+        if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)
+            return {ErrorCode::InvalidArgument, "the tensor has elements but no data"};
+        std::array<double, 11> summary{};
+        const auto length = static_cast<std::size_t>(summaryLength(mode));
+        summarize(mode, tensor.data, tensor.dtype, tensor.shape, tensorId,
+                  std::span(summary.data(), length));
+        detail::setSummaryPayload(payload, std::span<const double>(summary.data(), length));
+        return {};
+    }
+
+    Status writeEvent(detail::FileKind kind, const tfdbg::DebugEvent& event)
+    {
+        thread_local std::string bytes;
+        bytes.clear();
+        if (!event.SerializeToString(&bytes))
+            return {ErrorCode::InvalidArgument, "the event cannot be serialized"};
+        return either(writer.write(kind, bytes), writer.takeUnreportedError());
+    }
+
+    Status close()
+    {
+        std::call_once(closeOnce, [this] {
+            closed = true;
+            closeStatus = writer.close();
+        });
+        return closeStatus;
+    }
+};
+
+Recorder::Recorder(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+Recorder::~Recorder()
+{
+    if (m_impl->exitToken != 0)
+        detail::unregisterAtExit(m_impl->exitToken);
+    (void)m_impl->close();
+}
+
+Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
+{
+    if (!isValidMode(options.mode))
+        return Status{ErrorCode::InvalidArgument,
+                      "unknown tensor debug mode " +
+                          std::to_string(static_cast<int>(options.mode))};
+    for (const DType d : options.tensorDtypes)
+        if (!isValidDType(d))
+            return Status{ErrorCode::InvalidArgument, "unknown dtype " +
+                                                          std::to_string(static_cast<int>(d)) +
+                                                          " in the dtype filter"};
+    if (options.flushInterval.count() < 0)
+        return Status{ErrorCode::InvalidArgument, "the flush interval is negative"};
+    options.flushInterval = std::max(options.flushInterval, std::chrono::milliseconds(1));
+
+    auto impl = std::make_unique<Impl>();
+    if (!options.opTypeRegex.empty()) {
+        try {
+            impl->opTypeRegex.emplace(options.opTypeRegex, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            return Status{ErrorCode::InvalidArgument,
+                          "the op type filter \"" + options.opTypeRegex +
+                              "\" is not a valid regular expression: " + e.what()};
+        }
+    }
+    if (options.hostName.empty())
+        options.hostName = detail::localHostName();
+    if (options.hostName.find('/') != std::string::npos)
+        return Status{ErrorCode::InvalidArgument,
+                      "the host name \"" + options.hostName + "\" contains '/'"};
+    impl->runId = options.runId.empty() ? detail::makeRunId() : options.runId;
+    impl->options = options;
+
+    detail::EventWriterOptions writerOptions;
+    writerOptions.dumpRoot = options.dumpRoot;
+    writerOptions.hostName = options.hostName;
+    writerOptions.runId = impl->runId;
+    writerOptions.version = std::string(recorderVersion());
+    writerOptions.circularBufferSize = options.circularBufferSize;
+    writerOptions.flushInterval = options.flushInterval;
+    if (Status s = impl->writer.open(writerOptions); !s.ok())
+        return s;
+
+    impl->locations = std::make_unique<detail::CodeLocations>(
+        impl->writer, detail::CodeLocationOptions{options.hostName, options.captureNativeStacks,
+                                                  options.maxSourceFileBytes});
+    Impl* raw = impl.get();
+    if (options.closeAtExit)
+        impl->exitToken = detail::registerAtExit([raw] { (void)raw->close(); });
+    return std::unique_ptr<Recorder>(new Recorder(std::move(impl)));
+}
+
+const RecorderOptions& Recorder::options() const
+{
+    return m_impl->options;
+}
+
+const std::string& Recorder::runId() const
+{
+    return m_impl->runId;
+}
+
+const std::filesystem::path& Recorder::filePrefix() const
+{
+    return m_impl->writer.prefix();
+}
+
+Result<GraphHandle> Recorder::declareGraph(std::string_view name, const GraphHandle* outer)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    std::lock_guard lock(d.graphMutex);
+    if (outer && !d.opNamesByGraph.contains(outer->id))
+        return Status{ErrorCode::NotFound,
+                      "the outer graph " + outer->id + " was not declared by this recorder"};
+    GraphHandle graph{detail::makeUuid4(), std::string(name)};
+    tfdbg::DebugEvent event;
+    event.set_wall_time(detail::wallTimeSeconds());
+    auto* g = event.mutable_debugged_graph();
+    g->set_graph_id(graph.id);
+    g->set_graph_name(graph.name);
+    if (outer)
+        g->set_outer_context_id(outer->id);
+    if (Status s = d.writeEvent(detail::FileKind::Graphs, event); !s.ok())
+        return s;
+    d.opNamesByGraph.try_emplace(graph.id);
+    return graph;
+}
+
+Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& where)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (spec.type.empty() || spec.name.empty())
+        return Status{ErrorCode::InvalidArgument, "an op needs a type and a name"};
+    if (spec.numOutputs < 0 || spec.numOutputs > kMaxOutputs)
+        return Status{ErrorCode::InvalidArgument, "op " + spec.name +
+                                                      " has an invalid number of outputs (" +
+                                                      std::to_string(spec.numOutputs) + ")"};
+    for (const auto& input : spec.inputs)
+        if (input.empty())
+            return Status{ErrorCode::InvalidArgument, "op " + spec.name + " has an empty input"};
+    {
+        std::lock_guard lock(d.graphMutex);
+        auto graph = d.opNamesByGraph.find(spec.graph.id);
+        if (graph == d.opNamesByGraph.end())
+            return Status{ErrorCode::NotFound, "op " + spec.name + " names graph \"" +
+                                                   spec.graph.id +
+                                                   "\", which this recorder did not declare"};
+        if (!graph->second.insert(spec.name).second)
+            return Status{ErrorCode::AlreadyExists,
+                          "graph \"" + spec.graph.name + "\" already has an op named " + spec.name};
+    }
+    auto unreserve = [&] {
+        std::lock_guard lock(d.graphMutex);
+        d.opNamesByGraph[spec.graph.id].erase(spec.name);
+    };
+
+    auto frames = d.locations->frameIds(where);
+    if (!frames) {
+        unreserve();
+        return frames.status();
+    }
+    auto state = std::make_shared<detail::OpState>();
+    state->graphId = spec.graph.id;
+    state->name = spec.name;
+    state->type = spec.type;
+    state->device = spec.device.empty() ? std::string(kDefaultDevice) : spec.device;
+    state->numOutputs = spec.numOutputs;
+    state->typeSelected = d.matchesOpType(spec.type);
+    const std::int32_t first = d.nextSymbolicId.fetch_add(spec.numOutputs);
+    for (int i = 0; i < spec.numOutputs; ++i)
+        state->outputTensorIds.push_back(first + i);
+
+    tfdbg::DebugEvent event;
+    event.set_wall_time(detail::wallTimeSeconds());
+    auto* op = event.mutable_graph_op_creation();
+    op->set_op_type(spec.type);
+    op->set_op_name(spec.name);
+    op->set_graph_name(spec.graph.name);
+    op->set_graph_id(spec.graph.id);
+    for (const auto& input : spec.inputs)
+        op->add_input_names(input);
+    op->set_num_outputs(spec.numOutputs);
+    auto* location = op->mutable_code_location();
+    location->set_host_name(d.options.hostName);
+    for (auto& id : *frames)
+        location->add_stack_frame_ids(std::move(id));
+    for (const std::int32_t id : state->outputTensorIds)
+        op->add_output_tensor_ids(id);
+    if (Status s = d.writeEvent(detail::FileKind::Graphs, event); !s.ok()) {
+        unreserve();
+        return s;
+    }
+    return OpHandle(std::move(state));
+}
+
+Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& tensor)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (!op.valid())
+        return {ErrorCode::InvalidArgument, "recordTrace needs an op from declareOp"};
+    const detail::OpState& state = *op.m_state;
+    if (slot < 0 || slot >= state.numOutputs)
+        return {ErrorCode::InvalidArgument,
+                "op " + state.name + " has no output slot " + std::to_string(slot)};
+    if (!d.shouldDump(state.typeSelected, tensor.dtype) || !d.modeCovers(tensor.dtype)) {
+        ++d.tracesSkipped;
+        return {};
+    }
+    thread_local tfdbg::DebugEvent event;
+    event.Clear();
+    event.set_wall_time(detail::wallTimeSeconds());
+    auto* trace = event.mutable_graph_execution_trace();
+    const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
+    if (Status s = d.buildPayload(*trace->mutable_tensor_proto(), tensor, id, false); !s.ok())
+        return s;
+    trace->set_tfdbg_context_id(state.graphId);
+    trace->set_op_name(state.name);
+    trace->set_output_slot(slot);
+    trace->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(d.options.mode));
+    trace->set_device_name(state.device);
+    ++d.tracesRecorded;
+    return d.writeEvent(detail::FileKind::GraphExecutionTraces, event);
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& where)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (spec.opType.empty())
+        return {ErrorCode::InvalidArgument, "an execution needs an op type"};
+    if (spec.outputIds.size() != spec.outputs.size())
+        return {ErrorCode::InvalidArgument,
+                "execution of " + spec.opType + " has " + std::to_string(spec.outputIds.size()) +
+                    " output ids for " + std::to_string(spec.outputs.size()) + " outputs"};
+    if (spec.graph) {
+        std::lock_guard lock(d.graphMutex);
+        if (!d.opNamesByGraph.contains(spec.graph->id))
+            return {ErrorCode::NotFound, "execution of " + spec.opType + " names graph \"" +
+                                             spec.graph->id + "\", which was not declared"};
+    }
+
+    tfdbg::DebugEvent event;
+    auto* execution = event.mutable_execution();
+    const bool typeSelected = d.executionTypeSelected(spec.opType);
+    // Payloads first: a tensor the recorder cannot read must not leave a half-written event.
+    for (const auto& tensor : spec.outputs) {
+        if (!d.shouldDump(typeSelected, tensor.dtype) ||
+            d.options.mode == TensorDebugMode::NoTensor)
+            continue;
+        if (!d.modeCovers(tensor.dtype)) {
+            execution->add_tensor_protos(); // TensorFlow's empty placeholder (format §7.2)
+            continue;
+        }
+        if (Status s = d.buildPayload(*execution->add_tensor_protos(), tensor, -1.0, true); !s.ok())
+            return s;
+    }
+
+    std::int32_t deviceId = 0;
+    if (!spec.outputs.empty()) {
+        auto id = registerDevice(spec.device.empty() ? kDefaultDevice : spec.device);
+        if (!id)
+            return id.status();
+        deviceId = *id;
+    }
+    auto frames = d.locations->frameIds(where);
+    if (!frames)
+        return frames.status();
+
+    event.set_wall_time(detail::wallTimeSeconds());
+    execution->set_op_type(spec.opType);
+    execution->set_num_outputs(static_cast<std::int32_t>(spec.outputs.size()));
+    if (spec.graph)
+        execution->set_graph_id(spec.graph->id);
+    for (const std::int64_t id : spec.inputIds)
+        execution->add_input_tensor_ids(id);
+    for (const std::int64_t id : spec.outputIds)
+        execution->add_output_tensor_ids(id);
+    execution->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(d.options.mode));
+    auto* location = execution->mutable_code_location();
+    location->set_host_name(d.options.hostName);
+    for (auto& id : *frames)
+        location->add_stack_frame_ids(std::move(id));
+    for (std::size_t i = 0; i < spec.outputs.size(); ++i)
+        execution->add_output_tensor_device_ids(deviceId);
+    ++d.executionsRecorded;
+    return d.writeEvent(detail::FileKind::Execution, event);
+}
+
+std::int64_t Recorder::newTensorId()
+{
+    return m_impl->nextEagerId.fetch_add(1);
+}
+
+Result<std::int32_t> Recorder::registerDevice(std::string_view deviceName)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (deviceName.empty())
+        return Status{ErrorCode::InvalidArgument, "a device needs a name"};
+    std::lock_guard lock(d.deviceMutex);
+    const std::string name(deviceName);
+    if (auto it = d.deviceIds.find(name); it != d.deviceIds.end())
+        return it->second;
+    const auto id = static_cast<std::int32_t>(d.deviceIds.size() + 1);
+    tfdbg::DebugEvent event;
+    event.set_wall_time(detail::wallTimeSeconds());
+    event.mutable_debugged_device()->set_device_name(name);
+    event.mutable_debugged_device()->set_device_id(id);
+    if (Status s = d.writeEvent(detail::FileKind::Graphs, event); !s.ok())
+        return s;
+    d.deviceIds.emplace(name, id);
+    return id;
+}
+
+Status Recorder::flush()
+{
+    if (m_impl->closed)
+        return closedStatus();
+    return either(m_impl->writer.flush(), m_impl->writer.takeUnreportedError());
+}
+
+Status Recorder::close()
+{
+    return m_impl->close();
+}
+
+Status Recorder::firstError() const
+{
+    return m_impl->writer.firstError();
+}
+
+Recorder::Stats Recorder::stats() const
+{
+    Stats s;
+    s.tracesRecorded = m_impl->tracesRecorded;
+    s.tracesSkipped = m_impl->tracesSkipped;
+    s.executionsRecorded = m_impl->executionsRecorded;
+    s.bytesWritten = m_impl->writer.bytesWritten();
+    s.recordsDropped = m_impl->writer.recordsDropped();
+    return s;
+}
+
+} // namespace nanscope

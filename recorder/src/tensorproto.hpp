@@ -1,0 +1,31 @@
+// The TensorProto payloads of traces and executions for each tensor debug mode.
+#pragma once
+
+#include "nanscope/status.hpp"
+#include "nanscope/tensorview.hpp"
+
+#include <cstdint>
+#include <span>
+
+namespace nanscope::tfdbg {
+class TensorProto;
+}
+
+namespace nanscope::detail {
+
+// NO_TENSOR's placeholder: an empty float32 tensor of shape [0].
+void setNoTensorPayload(tfdbg::TensorProto& proto);
+
+// A summary vector as a float64 rank-1 tensor with raw content.
+void setSummaryPayload(tfdbg::TensorProto& proto, std::span<const double> values);
+
+// The full value as TensorFlow's C++ kernels write it: dtype, shape, raw content.
+Status setFullTensorContent(tfdbg::TensorProto& proto, const TensorView& view,
+                            std::int64_t elementCount);
+
+// The full value as Python's make_tensor_proto writes eager outputs: raw content for tensors of
+// more than one element of the common numeric types, typed fields otherwise.
+Status setFullTensorEager(tfdbg::TensorProto& proto, const TensorView& view,
+                          std::int64_t elementCount);
+
+} // namespace nanscope::detail

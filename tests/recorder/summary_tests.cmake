@@ -1,0 +1,1 @@
+set(NANSCOPE_SUMMARY_TEST_SOURCES tst_summary.cpp)

@@ -1,0 +1,214 @@
+// Circular buffers, write-through timing and many threads recording at once.
+#include "logdirfixture.hpp"
+#include "nanscope/recorder.hpp"
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <set>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace nanscope;
+using test::readEvents;
+
+namespace {
+
+struct Fixture
+{
+    test::TempDir dir;
+    std::unique_ptr<Recorder> rec;
+    OpHandle op;
+
+    explicit Fixture(int buffer,
+                     std::chrono::milliseconds interval = std::chrono::milliseconds(100))
+    {
+        auto r = Recorder::open({.dumpRoot = dir.path(),
+                                 .mode = TensorDebugMode::FullTensor,
+                                 .circularBufferSize = buffer,
+                                 .flushInterval = interval});
+        REQUIRE(r.ok());
+        rec = std::move(*r);
+        auto graph = rec->declareGraph("g");
+        op = *rec->declareOp({.graph = *graph, .type = "Counter", .name = "counter"});
+    }
+
+    // Traces and executions carry the value i, so that the survivors can be identified.
+    void record(std::int32_t i)
+    {
+        REQUIRE(rec->recordTrace(op, 0, {.data = &i, .dtype = DType::Int32}).ok());
+        REQUIRE(rec->recordExecution({.opType = "Step",
+                                      .outputIds = {i},
+                                      .outputs = {{.data = &i, .dtype = DType::Int32}}})
+                    .ok());
+    }
+
+    std::vector<std::int32_t> tracedValues()
+    {
+        std::vector<std::int32_t> values;
+        for (const auto& e : readEvents(dir.path(), "graph_execution_traces")) {
+            const auto& p = e.graph_execution_trace().tensor_proto();
+            REQUIRE(p.int_val_size() + p.tensor_content().size() > 0);
+            std::int32_t v = 0;
+            std::memcpy(&v, p.tensor_content().data(), 4);
+            values.push_back(v);
+        }
+        return values;
+    }
+
+    std::vector<std::int64_t> executedIds()
+    {
+        std::vector<std::int64_t> ids;
+        for (const auto& e : readEvents(dir.path(), "execution"))
+            ids.push_back(e.execution().output_tensor_ids(0));
+        return ids;
+    }
+};
+
+std::vector<std::int32_t> range(std::int32_t from, std::int32_t to)
+{
+    std::vector<std::int32_t> v;
+    for (auto i = from; i < to; ++i)
+        v.push_back(i);
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("a circular buffer keeps only the last N events until flush", "[buffering]")
+{
+    Fixture f(5);
+    for (int i = 0; i < 12; ++i)
+        f.record(i);
+    // Nothing of the execution-type files reaches the disk before a flush, as in TensorFlow;
+    // the graphs do, within the flush interval.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(std::filesystem::file_size(test::findFile(f.dir.path(), "graph_execution_traces")) == 0);
+    CHECK(std::filesystem::file_size(test::findFile(f.dir.path(), "execution")) == 0);
+    CHECK(readEvents(f.dir.path(), "graphs").size() == 3); // graph, op, device
+
+    REQUIRE(f.rec->flush().ok());
+    CHECK(f.tracedValues() == range(7, 12));
+    CHECK(f.executedIds() == std::vector<std::int64_t>{7, 8, 9, 10, 11});
+
+    // Later flushes append what came since.
+    for (int i = 12; i < 15; ++i)
+        f.record(i);
+    REQUIRE(f.rec->close().ok());
+    auto expected = range(7, 15);
+    CHECK(f.tracedValues() == expected);
+}
+
+TEST_CASE("a circular buffer is written at close", "[buffering]")
+{
+    Fixture f(1000);
+    for (int i = 0; i < 10; ++i)
+        f.record(i);
+    REQUIRE(f.rec->close().ok());
+    CHECK(f.tracedValues() == range(0, 10));
+}
+
+TEST_CASE("events keep the time they were recorded at, not the time of the flush", "[buffering]")
+{
+    Fixture f(10);
+    f.record(1);
+    const double recordedAt =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    REQUIRE(f.rec->close().ok());
+    const auto traces = readEvents(f.dir.path(), "graph_execution_traces");
+    REQUIRE(traces.size() == 1);
+    CHECK(traces[0].wall_time() <= recordedAt);
+    CHECK(traces[0].wall_time() > recordedAt - 1.0);
+}
+
+TEST_CASE("write-through events reach the disk within the flush interval, no flush needed",
+          "[buffering]")
+{
+    Fixture f(0, std::chrono::milliseconds(20));
+    for (int i = 0; i < 3; ++i)
+        f.record(i);
+    // Poll rather than sleep a fixed time: the machine may be slow, the bound is what matters.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (f.tracedValues().size() < 3 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(f.tracedValues() == range(0, 3));
+    CHECK(f.executedIds().size() == 3);
+    // And the graph, op and device they refer to are on disk too.
+    CHECK(readEvents(f.dir.path(), "graphs").size() == 3);
+}
+
+TEST_CASE("many threads record at once: nothing lost, nothing doubled", "[buffering][threads]")
+{
+    constexpr int kThreads = 8;
+    constexpr int kPerThread = 5000;
+    Fixture f(-1, std::chrono::milliseconds(5));
+    // Ops declared from several threads too: unique ids, no duplicate names.
+    std::vector<OpHandle> ops(kThreads);
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0}; // Catch2's assertions are not thread-safe
+    auto graph = f.rec->declareGraph("threads");
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            auto op = f.rec->declareOp(
+                {.graph = *graph, .type = "Worker", .name = "worker_" + std::to_string(t)});
+            if (!op.ok()) {
+                ++failures;
+                return;
+            }
+            ops[t] = *op;
+            for (std::int32_t i = 0; i < kPerThread; ++i) {
+                const std::int32_t value = t * kPerThread + i;
+                if (!f.rec->recordTrace(ops[t], 0, {.data = &value, .dtype = DType::Int32}).ok())
+                    ++failures;
+            }
+        });
+    }
+    for (auto& t : threads)
+        t.join();
+    REQUIRE(failures == 0);
+    REQUIRE(f.rec->close().ok());
+
+    std::set<std::int32_t> ids;
+    for (const auto& op : ops)
+        ids.insert(op.outputTensorIds()[0]);
+    CHECK(ids.size() == kThreads);
+
+    auto values = f.tracedValues();
+    REQUIRE(values.size() == kThreads * kPerThread);
+    // Per thread the order is kept; across threads every value appears exactly once.
+    std::vector<std::int32_t> lastSeen(kThreads, -1);
+    std::set<std::int32_t> unique(values.begin(), values.end());
+    CHECK(unique.size() == values.size());
+    for (const auto v : values) {
+        const int t = v / kPerThread;
+        REQUIRE(v > lastSeen[t]);
+        lastSeen[t] = v;
+    }
+    CHECK(f.rec->stats().recordsDropped == 0);
+}
+
+TEST_CASE("recorders still open at exit are flushed", "[buffering]")
+{
+    // A child process records into a circular buffer and returns from main without closing.
+    test::TempDir dir;
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        auto r = Recorder::open({.dumpRoot = dir.path(), .mode = TensorDebugMode::FullHealth});
+        if (!r.ok())
+            _exit(3);
+        auto graph = (*r)->declareGraph("g");
+        auto op = (*r)->declareOp({.graph = *graph, .type = "T", .name = "t"});
+        const float v = 1.0f;
+        (void)(*r)->recordTrace(*op, 0, {.data = &v});
+        r.value().release(); // leaked on purpose: only the exit handler can write it out
+        std::exit(0);
+    }
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    CHECK(readEvents(dir.path(), "graph_execution_traces").size() == 1);
+}

@@ -1,0 +1,118 @@
+// I/O errors while writing: reported to the caller, the program goes on, the logdir stays
+// readable. Each case runs in a child process, since it changes process-wide limits.
+#include "logdirfixture.hpp"
+#include "nanscope/format/recordfilereader.hpp"
+#include "nanscope/recorder.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <fstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace nanscope;
+
+namespace {
+
+// Runs `body` in a child process and returns its exit status (or 128 + signal).
+template <typename Body>
+int inChild(Body body)
+{
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0)
+        _exit(body());
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The number of whole records in a file, and whether it ends cleanly.
+std::pair<int, format::RecordStatus> countRecords(const std::filesystem::path& file)
+{
+    format::RecordFileReader reader;
+    REQUIRE(reader.open(file));
+    std::string payload;
+    int n = 0;
+    format::RecordStatus s;
+    while ((s = reader.next(payload)) == format::RecordStatus::Ok)
+        ++n;
+    return {n, s};
+}
+
+} // namespace
+
+TEST_CASE("a file size limit is reported, the program goes on, the file stays readable", "[errors]")
+{
+    test::TempDir dir;
+    // Exit codes: 0 = an IoError came back and later calls still returned; others = failures.
+    const int code = inChild([&] {
+        std::signal(SIGXFSZ, SIG_IGN); // report EFBIG instead of killing the process
+        rlimit limit{64 * 1024, 64 * 1024};
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+            return 10;
+        auto r = Recorder::open({.dumpRoot = dir.path(),
+                                 .mode = TensorDebugMode::FullTensor,
+                                 .circularBufferSize = -1});
+        if (!r.ok())
+            return 11;
+        auto& rec = **r;
+        auto graph = rec.declareGraph("g");
+        auto op = rec.declareOp({.graph = *graph, .type = "Big", .name = "big"});
+        std::vector<float> values(1000, 1.0f); // ~4 KB per record
+        const std::int64_t shape[1] = {1000};
+        bool sawError = false;
+        for (int i = 0; i < 200; ++i) {
+            const Status s = rec.recordTrace(*op, 0, {.data = values.data(), .shape = shape});
+            if (!s.ok()) {
+                if (s.code() != ErrorCode::IoError ||
+                    s.message().find("graph_execution_traces") == std::string::npos)
+                    return 12;
+                sawError = true;
+            }
+        }
+        const Status closed = rec.close();
+        if (!sawError && closed.ok())
+            return 13;
+        if (rec.firstError().ok() || rec.stats().recordsDropped == 0)
+            return 14;
+        return 0;
+    });
+    REQUIRE(code == 0);
+    const auto [records, end] = countRecords(test::findFile(dir.path(), "graph_execution_traces"));
+    CHECK(end == format::RecordStatus::EndOfData); // no torn record left behind
+    CHECK(records > 0);
+    CHECK(records < 200);
+    CHECK(std::filesystem::file_size(test::findFile(dir.path(), "graph_execution_traces")) <=
+          64 * 1024);
+}
+
+TEST_CASE("a dump root the process may not write to is a clear error", "[errors]")
+{
+    test::TempDir dir;
+    const auto root = dir.path() / "locked";
+    std::filesystem::create_directory(root);
+    std::filesystem::permissions(
+        root, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+                  std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
+                  std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+    const int code = inChild([&] {
+        // Root may write anywhere: become an unprivileged user for the test.
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            return 20;
+        auto r = Recorder::open({.dumpRoot = root / "logdir"});
+        if (r.ok())
+            return 21;
+        if (r.status().code() != ErrorCode::IoError)
+            return 22;
+        if (r.status().message().find("ermission denied") == std::string::npos)
+            return 23;
+        auto direct = Recorder::open({.dumpRoot = root});
+        if (direct.ok() || direct.status().message().find("cannot create") == std::string::npos)
+            return 24;
+        return 0;
+    });
+    CHECK(code == 0);
+    CHECK(std::filesystem::is_empty(root));
+}
