@@ -180,18 +180,19 @@ std::vector<NativeFrame> captureNativeStack()
     const int depth = ::backtrace(addresses.data(), kMaxFrames);
     std::vector<NativeFrame> innermostFirst;
     innermostFirst.reserve(static_cast<std::size_t>(depth));
-    bool inRecorder = true;
+    std::size_t firstUserFrame = 0;
     for (int i = 0; i < depth; ++i) {
         // A return address points after the call; step back into the call instruction so that
         // the line is the call's own.
         const auto address = reinterpret_cast<std::uintptr_t>(addresses[i]) - 1;
-        NativeFrame frame = symbolizer().resolve(address);
-        if (inRecorder && isRecorderFrame(frame))
-            continue;
-        inRecorder = false;
-        innermostFirst.push_back(std::move(frame));
+        innermostFirst.push_back(symbolizer().resolve(address));
+        // The recorder never calls back into user code, so everything up to its outermost
+        // frame is its own (and backtrace's, and a sanitizer's interceptors).
+        if (isRecorderFrame(innermostFirst.back()))
+            firstUserFrame = innermostFirst.size();
     }
-    return {innermostFirst.rbegin(), innermostFirst.rend()};
+    return {innermostFirst.rbegin(),
+            innermostFirst.rend() - static_cast<std::ptrdiff_t>(firstUserFrame)};
 }
 
 } // namespace nanscope::detail

@@ -75,9 +75,9 @@ TEST_CASE("an op creation carries its inputs, output ids and creation stack", "[
     auto graph = rec->declareGraph("loss");
     REQUIRE(graph.ok());
     auto probs = rec->declareOp({.graph = *graph, .type = "Placeholder", .name = "probs"});
+    const OpSpec logSpec{.graph = *graph, .type = "Log", .name = "Log", .inputs = {"probs:0"}};
     const int logLine = __LINE__ + 1;
-    auto log =
-        rec->declareOp({.graph = *graph, .type = "Log", .name = "Log", .inputs = {"probs:0"}});
+    auto log = rec->declareOp(logSpec);
     auto split = rec->declareOp(
         {.graph = *graph, .type = "Split", .name = "split", .inputs = {"Log"}, .numOutputs = 3});
     REQUIRE(probs.ok());

@@ -1,0 +1,119 @@
+// How many graph execution traces per second the recorder writes on one thread, per mode.
+//
+// Usage: nanscope_bench_recorder [events-per-run] [elements-per-tensor]
+// Each mode is run several times into a fresh temporary logdir; the table shows medians.
+#include "nanscope/recorder.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace nanscope;
+
+namespace {
+
+constexpr int kRepeats = 5;
+constexpr int kOps = 60; // like one training step of the tutorial
+
+struct Run
+{
+    double eventsPerSecond = 0;
+    double megabytesPerSecond = 0;
+};
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+Run runOnce(TensorDebugMode mode, int circularBuffer, long events, const std::vector<float>& data)
+{
+    const auto root = std::filesystem::temp_directory_path() /
+                      ("nanscope-bench-" + std::to_string(std::random_device{}()));
+    auto opened = Recorder::open({.dumpRoot = root,
+                                  .mode = mode,
+                                  .circularBufferSize = circularBuffer,
+                                  .closeAtExit = false});
+    if (!opened) {
+        std::fprintf(stderr, "cannot open a recorder: %s\n", opened.status().message().c_str());
+        std::exit(2);
+    }
+    auto& rec = **opened;
+    auto graph = rec.declareGraph("step");
+    std::vector<OpHandle> ops;
+    for (int i = 0; i < kOps; ++i)
+        ops.push_back(*rec.declareOp(
+            {.graph = *graph, .type = "MatMul", .name = "dense_" + std::to_string(i) + "/MatMul"}));
+    const std::int64_t shape[1] = {static_cast<std::int64_t>(data.size())};
+    const TensorView view{.data = data.data(), .dtype = DType::Float32, .shape = shape};
+
+    const auto start = std::chrono::steady_clock::now();
+    for (long i = 0; i < events; ++i) {
+        if (!rec.recordTrace(ops[static_cast<std::size_t>(i % kOps)], 0, view).ok()) {
+            std::fprintf(stderr, "recordTrace failed\n");
+            std::exit(2);
+        }
+    }
+    if (!rec.close().ok()) {
+        std::fprintf(stderr, "close failed: %s\n", rec.firstError().message().c_str());
+        std::exit(2);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double bytes = static_cast<double>(rec.stats().bytesWritten);
+    std::filesystem::remove_all(root);
+    return {static_cast<double>(events) / seconds, bytes / seconds / 1e6};
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const long events = argc > 1 ? std::atol(argv[1]) : 500'000;
+    const long elements = argc > 2 ? std::atol(argv[2]) : 16;
+    if (events <= 0 || elements <= 0) {
+        std::fprintf(stderr, "usage: %s [events-per-run > 0] [elements-per-tensor > 0]\n", argv[0]);
+        return 2;
+    }
+    std::vector<float> data(static_cast<std::size_t>(elements));
+    std::mt19937 rng(1);
+    std::normal_distribution<float> normal;
+    for (auto& v : data)
+        v = normal(rng);
+
+    std::printf("Recorder write throughput, one thread, %ld traces per run, float32[%ld], "
+                "median of %d runs\n\n",
+                events, elements, kRepeats);
+    std::printf("%-16s %-14s %14s %10s %12s\n", "mode", "buffer", "traces/s", "MB/s",
+                "vs 1M/s goal");
+    struct Config
+    {
+        TensorDebugMode mode;
+        int buffer;
+    };
+    const std::vector<Config> configs = {
+        {TensorDebugMode::NoTensor, -1},      {TensorDebugMode::CurtHealth, -1},
+        {TensorDebugMode::ConciseHealth, -1}, {TensorDebugMode::FullHealth, -1},
+        {TensorDebugMode::Shape, -1},         {TensorDebugMode::FullTensor, -1},
+        {TensorDebugMode::FullHealth, 1000},
+    };
+    for (const auto& c : configs) {
+        std::vector<double> rates, throughput;
+        for (int r = 0; r < kRepeats; ++r) {
+            const Run run = runOnce(c.mode, c.buffer, events, data);
+            rates.push_back(run.eventsPerSecond);
+            throughput.push_back(run.megabytesPerSecond);
+        }
+        const double rate = median(rates);
+        std::printf("%-16s %-14s %14.0f %10.1f %11.2fx\n", std::string(toString(c.mode)).c_str(),
+                    c.buffer > 0 ? "circular 1000" : "write-through", rate, median(throughput),
+                    rate / 1e6);
+    }
+    return 0;
+}
