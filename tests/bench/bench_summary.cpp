@@ -16,6 +16,17 @@
 #include <memory>
 #include <vector>
 
+// The plain read gets the same instruction sets as the summary kernels, so that it is as fast a
+// read as this compiler makes.
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define NANSCOPE_BENCH_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef NANSCOPE_BENCH_CLONES
+#define NANSCOPE_BENCH_CLONES
+#endif
+
 using namespace nanscope;
 
 namespace {
@@ -109,7 +120,7 @@ void fill(unsigned char* data, DType dtype, std::uint64_t count, SplitMix& rng)
     }
 }
 
-std::uint64_t plainRead(const unsigned char* data, std::size_t bytes)
+NANSCOPE_BENCH_CLONES std::uint64_t plainRead(const unsigned char* data, std::size_t bytes)
 {
     std::uint64_t sum = 0;
     const std::size_t words = bytes / 8;
