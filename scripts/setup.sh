@@ -9,6 +9,8 @@ packages=(
   libdw-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   catch2 libbenchmark-dev
+  qt6-base-dev libgl-dev
+  libgraphviz-dev
 )
 
 missing=()

@@ -8,22 +8,6 @@
 
 namespace nanscope::test {
 
-TempDir::TempDir()
-{
-    std::random_device random;
-    m_path = std::filesystem::temp_directory_path() /
-             ("nanscope-test-" + std::to_string(random()) + std::to_string(random()));
-    std::filesystem::create_directories(m_path);
-}
-
-TempDir::~TempDir()
-{
-    std::error_code ec;
-    std::filesystem::permissions(m_path, std::filesystem::perms::owner_all,
-                                 std::filesystem::perm_options::add, ec);
-    std::filesystem::remove_all(m_path, ec);
-}
-
 std::filesystem::path findFile(const std::filesystem::path& dir, const std::string& suffix)
 {
     std::vector<std::filesystem::path> found;

@@ -2,26 +2,13 @@
 #pragma once
 
 #include "nanscope/tfdbg/debug_event.pb.h"
+#include "tempdir.hpp"
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 namespace nanscope::test {
-
-// A fresh directory under the system's temporary directory, removed at destruction.
-class TempDir
-{
-public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return m_path; }
-
-private:
-    std::filesystem::path m_path;
-};
 
 // The single file of `dir` whose name ends in ".<suffix>".
 std::filesystem::path findFile(const std::filesystem::path& dir, const std::string& suffix);

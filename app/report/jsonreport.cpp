@@ -1,0 +1,149 @@
+#include "jsonreport.hpp"
+
+namespace nanscope {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json orNull(const std::string& s)
+{
+    return s.empty() ? ordered_json(nullptr) : ordered_json(s);
+}
+
+// TensorBoard's typing: floats from summary vectors, integers from full tensors, null without.
+ordered_json count(const core::Alert& a, double value)
+{
+    switch (a.counts) {
+    case core::Alert::Counts::None:
+        return nullptr;
+    case core::Alert::Counts::Float:
+        return value;
+    case core::Alert::Counts::Integer:
+        return static_cast<std::int64_t>(value);
+    }
+    return nullptr;
+}
+
+ordered_json firstAlert(const core::ReportAlert& r)
+{
+    const auto& a = r.alert;
+    ordered_json j;
+    j["source"] = std::string(core::toString(a.event.source));
+    j["index"] = a.event.index;
+    j["op_type"] = r.opType;
+    j["op_name"] = orNull(r.opName);
+    j["output_slot"] = a.outputSlot;
+    j["graph_id"] = orNull(r.graphId);
+    j["graph_name"] = orNull(r.graphName);
+    j["size"] = count(a, a.size);
+    j["num_neg_inf"] = count(a, a.negativeInfinity);
+    j["num_pos_inf"] = count(a, a.positiveInfinity);
+    j["num_nan"] = count(a, a.nan);
+    return j;
+}
+
+ordered_json frameJson(const core::FoldedFrame& f)
+{
+    ordered_json j;
+    j["file"] = orNull(f.frame.filePath);
+    j["line"] = f.frame.line;
+    j["function"] = f.frame.function;
+    j["framework"] = f.framework;
+    return j;
+}
+
+ordered_json origin(const core::ReportOrigin& r)
+{
+    const auto& o = r.origin;
+    ordered_json j;
+    j["source"] = std::string(core::toString(o.event.source));
+    j["index"] = o.event.index;
+    j["op_type"] = o.opType;
+    j["op_name"] = orNull(o.opName);
+    j["graph_id"] = orNull(o.graphId);
+    j["graph_name"] = orNull(o.graphName);
+    j["output_slot"] = o.outputSlot;
+    j["health"] = o.health.describe();
+    ordered_json inputs = ordered_json::array();
+    for (const auto& in : o.inputs) {
+        ordered_json i;
+        i["name"] = in.name;
+        i["index"] = in.event ? ordered_json(in.event->index) : ordered_json(nullptr);
+        i["source"] = in.event ? ordered_json(std::string(core::toString(in.event->source)))
+                               : ordered_json(nullptr);
+        i["health"] = in.healthText;
+        inputs.push_back(std::move(i));
+    }
+    j["inputs"] = std::move(inputs);
+    j["hint"] = o.hint.cause;
+    j["fix"] = o.hint.fix;
+    j["hint_rule"] = o.hint.rule;
+    ordered_json stack = ordered_json::array();
+    for (const auto& f : r.stack.frames)
+        stack.push_back(frameJson(f));
+    j["stack"] = std::move(stack);
+    if (r.stack.userFrame) {
+        ordered_json user = frameJson(r.stack.frames[*r.stack.userFrame]);
+        user.erase("framework");
+        user["index"] = *r.stack.userFrame;
+        j["user_frame"] = std::move(user);
+    } else {
+        j["user_frame"] = nullptr;
+    }
+    if (r.source) {
+        ordered_json s;
+        s["file"] = r.source->filePath;
+        s["first_line"] = r.source->firstLine;
+        s["focus_line"] = r.source->focusLine;
+        s["lines"] = r.source->lines;
+        j["source_context"] = std::move(s);
+    } else {
+        j["source_context"] = nullptr;
+    }
+    j["producers"] = r.producers;
+    j["entries"] = r.entries;
+    j["propagators"] = r.propagators;
+    return j;
+}
+
+} // namespace
+
+ordered_json toJson(const core::Report& r)
+{
+    ordered_json j;
+    j["logdir"] = r.logdir;
+    j["readable"] = r.readable;
+    j["run_id"] = orNull(r.runId);
+    ordered_json hosts = ordered_json::array();
+    for (const auto& h : r.hosts)
+        hosts.push_back({{"name", h.name}, {"file_prefix", h.prefix}, {"wall_time", h.wallTime}});
+    j["hosts"] = std::move(hosts);
+    j["tensorflow_version"] = orNull(r.tensorflowVersion);
+    j["file_version"] = orNull(r.fileVersion);
+    j["tensor_debug_modes"] = r.tensorDebugModes;
+    j["counts"] = {{"executions", r.counts.executions},
+                   {"graph_execution_traces", r.counts.graphExecutionTraces},
+                   {"graphs", r.counts.graphs},
+                   {"graph_ops", r.counts.graphOps},
+                   {"stack_frames", r.counts.stackFrames},
+                   {"source_files", r.counts.sourceFiles}};
+    ordered_json byType = ordered_json::object();
+    if (r.alertTotal > 0)
+        byType["InfNanAlert"] = r.alertTotal;
+    j["alerts"] = {{"total", r.alertTotal},
+                   {"by_type", std::move(byType)},
+                   {"tensorboard_total", r.tensorBoardAlertTotal}};
+    j["first_alert"] = r.firstAlert ? firstAlert(*r.firstAlert) : ordered_json(nullptr);
+    j["origin"] = r.origin ? origin(*r.origin) : ordered_json(nullptr);
+    ordered_json diagnostics = ordered_json::array();
+    for (const auto& d : r.diagnostics)
+        diagnostics.push_back(
+            {{"severity", std::string(core::toString(d.severity))},
+             {"file", orNull(d.file)},
+             {"offset", d.offset ? ordered_json(*d.offset) : ordered_json(nullptr)},
+             {"message", d.message}});
+    j["diagnostics"] = std::move(diagnostics);
+    return j;
+}
+
+} // namespace nanscope

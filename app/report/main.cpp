@@ -1,0 +1,75 @@
+// nanscope-report LOGDIR: what a tfdbg2 logdir holds and where its first NaN or infinity came
+// from, as text or JSON. Exit status: 0 no alert, 1 alerts found, 2 the logdir could not be read
+// (or bad arguments).
+#include "jsonreport.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/report.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+namespace {
+
+constexpr int kNoAlert = 0;
+constexpr int kAlerts = 1;
+constexpr int kUnreadable = 2;
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"Reports what a tfdbg2 logdir holds (written by TensorFlow or NaNscope's "
+                 "recorder) and where its first NaN or infinity came from.\n"
+                 "Exit status: 0 no alert, 1 alerts found, 2 the logdir could not be read.",
+                 "nanscope-report"};
+    std::string logdir;
+    bool json = false;
+    std::string runId;
+    std::vector<std::string> patterns;
+    bool noDefaultPatterns = false;
+    int context = 3;
+    app.add_option("LOGDIR", logdir, "the logdir, or any file in it")->required();
+    app.add_flag("--json", json, "print one JSON object instead of text");
+    app.add_option("--run-id", runId, "the run to read when the logdir holds several");
+    app.add_option("--framework-pattern", patterns,
+                   "a path fragment that marks a stack frame as framework code (repeatable; "
+                   "added to the defaults)")
+        ->allow_extra_args(false);
+    app.add_flag("--no-default-patterns", noDefaultPatterns,
+                 "use only the --framework-pattern values");
+    app.add_option("--context", context, "source lines shown around the user's line")
+        ->check(CLI::Range(0, 100));
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        std::cerr << app.help();
+        return kUnreadable;
+    }
+
+    nanscope::core::ReaderOptions readerOptions;
+    readerOptions.discovery.runId = runId;
+    nanscope::core::LogdirReader reader(logdir, readerOptions);
+    const auto snapshot = reader.update();
+
+    nanscope::core::ReportOptions options;
+    if (noDefaultPatterns)
+        options.frameworkPatterns.clear();
+    options.frameworkPatterns.insert(options.frameworkPatterns.end(), patterns.begin(),
+                                     patterns.end());
+    options.contextLines = context;
+    const auto report = nanscope::core::buildReport(*snapshot, options);
+
+    if (json)
+        std::cout << nanscope::toJson(report).dump(2) << "\n";
+    else
+        std::cout << nanscope::core::renderText(report);
+
+    if (!report.readable)
+        return kUnreadable;
+    return report.alertTotal > 0 ? kAlerts : kNoAlert;
+}

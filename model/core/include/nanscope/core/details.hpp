@@ -1,0 +1,71 @@
+// Full records decoded on demand from the files (format §8.5), for the one row a user looks at.
+#pragma once
+
+#include "nanscope/core/debugmode.hpp"
+#include "nanscope/core/health.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nanscope::core {
+
+// A value or the reason there is none.
+template <typename T>
+struct ReadResult
+{
+    std::optional<T> value;
+    std::string error;
+
+    explicit operator bool() const { return value.has_value(); }
+    const T& operator*() const { return *value; }
+    const T* operator->() const { return &*value; }
+};
+
+// A decoded tensor. Numeric values are converted to double; strings and other types keep only
+// their dtype and shape.
+struct TensorValue
+{
+    int dtype = 0; // TensorFlow DataType value
+    std::vector<std::int64_t> shape;
+    std::vector<double> values; // row-major; empty when not numeric
+    bool numeric = false;
+};
+
+struct TraceDetails
+{
+    double wallTime = 0;
+    std::string graphId;
+    std::vector<std::string> graphIds; // outermost first; the last is graphId
+    std::string opType;
+    std::string opName;
+    int outputSlot = 0;
+    DebugMode mode = DebugMode::Unspecified;
+    // TensorFlow's debug_tensor_value: the summary vector; none for NO_TENSOR and FULL_TENSOR.
+    std::optional<std::vector<double>> debugTensorValue;
+    std::optional<TensorValue> fullTensor; // FULL_TENSOR only
+    std::string deviceName;
+    TensorHealth health;
+};
+
+struct ExecutionDetails
+{
+    double wallTime = 0;
+    std::string opType;
+    int numOutputs = 0;
+    std::string graphId; // empty for a plain op
+    std::vector<std::int64_t> inputTensorIds;
+    std::vector<std::int64_t> outputTensorIds;
+    std::vector<std::int32_t> outputTensorDeviceIds;
+    DebugMode mode = DebugMode::Unspecified;
+    // TensorFlow's debug_tensor_values: one entry per tensor_protos entry (none when it cannot be
+    // parsed); none as a whole for NO_TENSOR and FULL_TENSOR.
+    std::optional<std::vector<std::optional<std::vector<double>>>> debugTensorValues;
+    std::vector<TensorValue> fullTensors;   // FULL_TENSOR only, one per tensor_protos entry
+    std::vector<TensorHealth> outputHealth; // one per tensor_protos entry
+    std::string hostName;
+    std::vector<std::string> stackFrameIds; // outermost first
+};
+
+} // namespace nanscope::core

@@ -1,0 +1,64 @@
+// How healthy a tensor was: the one-byte digest kept per trace and per execution output, and the
+// full counts decoded on demand.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace nanscope::core {
+
+// One byte per tensor in the index. Bits beyond Known say only what the record's mode can tell.
+namespace health {
+constexpr std::uint8_t Known = 1u << 0;     // the record tells finite from non-finite
+constexpr std::uint8_t NonFinite = 1u << 1; // at least one -inf, +inf or NaN
+constexpr std::uint8_t NegInf = 1u << 2;    // counts known (CONCISE/FULL_HEALTH, FULL_TENSOR)
+constexpr std::uint8_t PosInf = 1u << 3;
+constexpr std::uint8_t NaN = 1u << 4;
+constexpr std::uint8_t Zero = 1u << 5;     // FULL_HEALTH and FULL_TENSOR only
+constexpr std::uint8_t Negative = 1u << 6; // negative finite values (FULL_HEALTH, FULL_TENSOR)
+// Non-finite, but TensorBoard's rules raise no alert for it (a bfloat16 FULL_TENSOR value).
+constexpr std::uint8_t NoAlert = 1u << 7;
+} // namespace health
+
+struct HealthDigest
+{
+    std::uint8_t bits = 0;
+
+    bool known() const { return bits & health::Known; }
+    bool nonFinite() const { return bits & health::NonFinite; }
+    bool finite() const { return known() && !nonFinite(); }
+    bool has(std::uint8_t bit) const { return (bits & bit) != 0; }
+    friend bool operator==(const HealthDigest&, const HealthDigest&) = default;
+};
+
+// The full counts of one tensor, as far as its record's mode tells them.
+struct TensorHealth
+{
+    enum class Detail : std::uint8_t {
+        None,   // no values: NO_TENSOR, SHAPE, an empty placeholder, or not recorded at all
+        Flag,   // CURT_HEALTH: only "any non-finite"
+        Counts, // CONCISE_HEALTH: size and the three non-finite counts
+        Full,   // FULL_HEALTH or FULL_TENSOR: every class counted
+    };
+
+    Detail detail = Detail::None;
+    bool nonFinite = false;
+    double size = 0; // element count (doubles: that is how summary vectors carry them)
+    double negativeInfinity = 0;
+    double positiveInfinity = 0;
+    double nan = 0;
+    double negativeFinite = 0; // Full only
+    double zero = 0;           // Full only
+    double positiveFinite = 0; // Full only
+    int dtype = 0;             // TensorFlow DataType value when the record says; 0 otherwise
+    int rank = -1;             // -1 when unknown
+
+    bool known() const { return detail != Detail::None; }
+    HealthDigest digest() const;
+
+    // "1000 elements: 1 zero, 999 positive", "1000 elements: 1 -inf, 999 finite", "finite",
+    // "has NaN or ±inf", "unknown" …
+    std::string describe() const;
+};
+
+} // namespace nanscope::core

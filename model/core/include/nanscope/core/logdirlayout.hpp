@@ -1,0 +1,64 @@
+// Which files of a directory form the logdir: its file sets (one per writing host), the run they
+// belong to, and what is wrong with the rest (format §1, §8.1).
+#pragma once
+
+#include "nanscope/core/diagnostic.hpp"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nanscope::core {
+
+// The six files one writer creates share this prefix: <dir>/tfdbg_events.<time>.<host>
+struct FileSet
+{
+    std::filesystem::path prefix;
+    std::string hostName;     // from the file name; the stem when it does not follow the pattern
+    bool hasMetadata = false; // false: loaded only because no file set of the logdir has one
+    double wallTime = 0;      // of the metadata record (0 without metadata)
+    std::string runId;        // may be empty (early tfdbg2 releases)
+    std::string tensorflowVersion;
+    std::string fileVersion;
+
+    std::filesystem::path file(std::string_view suffix) const; // prefix + "." + suffix
+    friend bool operator==(const FileSet&, const FileSet&) = default;
+};
+
+struct LogdirLayout
+{
+    std::filesystem::path directory;
+    // The file sets read, earliest metadata first: [0] is the main one, whose source files,
+    // stack frames, graphs and executions are read; every set contributes its traces.
+    std::vector<FileSet> fileSets;
+    std::string runId;
+    std::string tensorflowVersion;
+    std::string fileVersion;
+    double startingWallTime = 0;
+    std::vector<Diagnostic> diagnostics;
+
+    bool empty() const { return fileSets.empty(); }
+    friend bool operator==(const LogdirLayout&, const LogdirLayout&) = default;
+};
+
+struct DiscoveryOptions
+{
+    // The run to read when the directory holds several; empty: the most recent one.
+    std::string runId;
+};
+
+// Finds the file sets of `path`, which may be the logdir or any file in it. Never throws; every
+// problem becomes a diagnostic, and every valid file set of the chosen run is kept.
+LogdirLayout discoverLogdir(const std::filesystem::path& path,
+                            const DiscoveryOptions& options = {});
+
+// The file suffixes of a file set, in the order TensorFlow's reader reads them.
+inline constexpr std::string_view kMetadataSuffix = "metadata";
+inline constexpr std::string_view kSourceFilesSuffix = "source_files";
+inline constexpr std::string_view kStackFramesSuffix = "stack_frames";
+inline constexpr std::string_view kGraphsSuffix = "graphs";
+inline constexpr std::string_view kExecutionSuffix = "execution";
+inline constexpr std::string_view kTracesSuffix = "graph_execution_traces";
+
+} // namespace nanscope::core

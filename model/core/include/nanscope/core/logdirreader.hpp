@@ -1,0 +1,64 @@
+// Reads a tfdbg2 logdir incrementally and publishes immutable snapshots of what it knows.
+//
+//   nanscope::core::LogdirReader reader("/tmp/tfdbg2_logdir");
+//   auto snapshot = reader.update();          // reads everything there is
+//   ...                                       // later, while the program keeps writing:
+//   snapshot = reader.update();               // reads only what was appended
+//
+// Reading follows TensorFlow's DebugDataReader.update() (format §8.3), so indices, counts and
+// alert order are TensorFlow's; where TensorFlow gives up (an unknown op in a trace, a duplicate
+// op name, a frame read before its file, mixed run ids) NaNscope keeps going and says why in
+// Snapshot::diagnostics().
+//
+// Thread safety: update() may be called from one thread at a time (a worker thread, typically);
+// latest() may be called from any thread at any time.
+#pragma once
+
+#include "nanscope/core/logdirlayout.hpp"
+#include "nanscope/core/snapshot.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+namespace nanscope::core {
+
+struct ReaderOptions
+{
+    DiscoveryOptions discovery;
+    // Threads that decode trace files while the updating thread reads them; 0: one per
+    // hardware thread, less the reading one (at least one).
+    unsigned threads = 0;
+};
+
+struct UpdateLimits
+{
+    // Stop reading trace files after about this many bytes; the snapshot then says
+    // complete() == false and the next update() goes on (for progress on very large logdirs).
+    std::uint64_t maxTraceBytes = std::numeric_limits<std::uint64_t>::max();
+};
+
+class LogdirReader
+{
+public:
+    explicit LogdirReader(std::filesystem::path path, ReaderOptions options = {});
+    ~LogdirReader();
+    LogdirReader(const LogdirReader&) = delete;
+    LogdirReader& operator=(const LogdirReader&) = delete;
+
+    // Reads what was appended since the last call and returns the new snapshot (the previous
+    // one when nothing changed).
+    std::shared_ptr<const Snapshot> update(const UpdateLimits& limits = {});
+
+    // The last snapshot published (an empty one before the first update()).
+    std::shared_ptr<const Snapshot> latest() const;
+
+    const std::filesystem::path& path() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace nanscope::core

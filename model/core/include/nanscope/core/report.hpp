@@ -1,0 +1,83 @@
+// The facts of the headless report (nanscope-report): everything a reader of a logdir wants to
+// know first, gathered from a snapshot. Rendering as text is here; JSON is the app's business.
+#pragma once
+
+#include "nanscope/core/diagnostic.hpp"
+#include "nanscope/core/digests.hpp"
+#include "nanscope/core/origin.hpp"
+#include "nanscope/core/snapshot.hpp"
+#include "nanscope/core/stackfolding.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nanscope::core {
+
+struct ReportOptions
+{
+    std::vector<std::string> frameworkPatterns = StackFolding::defaultPatterns();
+    int contextLines = 3; // source lines shown before and after the user's line
+};
+
+struct ReportHost
+{
+    std::string name;
+    std::string prefix; // file name prefix, without directory
+    double wallTime = 0;
+};
+
+struct ReportCounts
+{
+    std::uint64_t executions = 0;
+    std::uint64_t graphExecutionTraces = 0;
+    std::uint64_t graphs = 0;
+    std::uint64_t graphOps = 0;
+    std::uint64_t stackFrames = 0;
+    std::uint64_t sourceFiles = 0;
+};
+
+// One alert with the names a reader needs.
+struct ReportAlert
+{
+    Alert alert;
+    std::string opType;
+    std::string opName;  // empty for an execution
+    std::string graphId; // trace's graph, or the function an execution called
+    std::string graphName;
+};
+
+struct ReportOrigin
+{
+    Origin origin;
+    FoldedStack stack;
+    std::optional<SourceExcerpt> source; // around the user's frame
+    std::uint64_t producers = 0;         // in the whole logdir (see Propagation)
+    std::uint64_t entries = 0;
+    std::uint64_t propagators = 0;
+};
+
+struct Report
+{
+    std::string logdir;
+    bool readable = false;
+    std::string runId;
+    std::vector<ReportHost> hosts;
+    std::string tensorflowVersion;
+    std::string fileVersion;
+    std::vector<std::string> tensorDebugModes; // "FULL_HEALTH" …
+    ReportCounts counts;
+    std::uint64_t alertTotal = 0;            // no cap
+    std::uint64_t tensorBoardAlertTotal = 0; // with TensorBoard's cap
+    std::optional<ReportAlert> firstAlert;   // TensorBoard's first alert
+    std::optional<ReportOrigin> origin;
+    std::vector<Diagnostic> diagnostics;
+};
+
+Report buildReport(const Snapshot& snapshot, const ReportOptions& options = {});
+
+// A readable plain-text rendering (ends with a newline).
+std::string renderText(const Report& report);
+
+} // namespace nanscope::core

@@ -1,0 +1,96 @@
+// An immutable view of everything read from a logdir so far.
+//
+// Thread safety: a Snapshot never changes after LogdirReader publishes it; every method may be
+// called from any thread at the same time. The lazily computed parts (origin, propagation, alerts
+// by wall time) are computed once, by the first caller. The read* methods open the logdir's files
+// themselves (one record each: cheap enough for the row a user looks at).
+//
+// Successive snapshots share their large arrays: reading more never copies the traces read before.
+#pragma once
+
+#include "nanscope/core/codetable.hpp"
+#include "nanscope/core/details.hpp"
+#include "nanscope/core/diagnostic.hpp"
+#include "nanscope/core/digests.hpp"
+#include "nanscope/core/graphtable.hpp"
+#include "nanscope/core/logdirlayout.hpp"
+#include "nanscope/core/origin.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nanscope::core {
+
+class Snapshot
+{
+public:
+    struct Data; // the reader's published state
+    explicit Snapshot(std::unique_ptr<Data> data);
+    ~Snapshot();
+    Snapshot(const Snapshot&) = delete;
+    Snapshot& operator=(const Snapshot&) = delete;
+
+    // --- The logdir ------------------------------------------------------------------------
+    const LogdirLayout& layout() const;
+    // Whether any file set was found (false: nothing could be read; see diagnostics()).
+    bool readable() const { return !layout().empty(); }
+    // Counts the snapshots a reader published; a newer snapshot has a larger generation.
+    std::uint64_t generation() const;
+    // False when the update that made this snapshot stopped at its byte budget: more data is
+    // already on disk, and the next update() continues.
+    bool complete() const;
+    // Problems found so far, most severe first, then in file order.
+    const std::vector<Diagnostic>& diagnostics() const;
+    // Bytes of the index's per-trace and per-execution arrays (for memory budgets).
+    std::uint64_t indexBytes() const;
+
+    // --- Counts and tables -----------------------------------------------------------------
+    std::uint64_t traceCount() const;     // TensorFlow's num_graph_execution_traces()
+    std::uint64_t executionCount() const; // TensorFlow's num_executions()
+    const GraphTable& graphs() const;     // graphs, ops, devices
+    const CodeTable& code() const;        // source files, stack frames
+    DebugModeSet traceModes() const;      // modes seen in graph execution traces
+    DebugModeSet executionModes() const;  // modes seen in executions
+
+    // --- Digests, O(1) by index ----------------------------------------------------------------
+    TraceDigest trace(std::uint64_t index) const;
+    ExecutionDigest execution(std::uint64_t index) const;
+    std::vector<std::int64_t> executionInputIds(std::uint64_t index) const;
+    std::vector<std::int64_t> executionOutputIds(std::uint64_t index) const;
+    std::vector<HealthDigest> executionOutputHealth(std::uint64_t index) const;
+    double wallTime(EventRef event) const;
+
+    // --- Alerts --------------------------------------------------------------------------------
+    // Every InfNanAlert by TensorBoard's rules (§9.4) without its cap of 1000, in the order a
+    // single full update of TensorBoard records them: graph traces by index, then executions.
+    std::uint64_t alertCount() const;
+    Alert alert(std::uint64_t k) const;
+    // Indices into the alerts above, sorted by wall time (stable).
+    const std::vector<std::uint64_t>& alertsByWallTime() const;
+    // TensorBoard's own answer: alerts[0] of its capped list, and its alert count.
+    std::optional<Alert> tensorBoardFirstAlert() const;
+    std::uint64_t tensorBoardAlertCount() const;
+
+    // --- Root cause (see origin.hpp) -----------------------------------------------------------
+    const std::optional<Origin>& origin() const;
+    const Propagation& propagation() const;
+
+    // --- Full records, decoded on demand --------------------------------------------------------
+    ReadResult<TraceDetails> readTrace(std::uint64_t index) const;
+    ReadResult<ExecutionDetails> readExecution(std::uint64_t index) const;
+    // The health of one output: a trace's tensor, or one tensor_protos entry of an execution.
+    TensorHealth readHealth(EventRef event, std::uint32_t outputSlot = 0) const;
+    // The lines of a source file as the writer captured them (never read from the local disk).
+    ReadResult<std::vector<std::string>> readSourceLines(std::size_t fileIndex) const;
+    std::vector<ResolvedFrame> resolveStack(const std::vector<std::string>& frameIds) const;
+
+    const Data& data() const { return *m_data; }
+
+private:
+    std::unique_ptr<Data> m_data;
+};
+
+} // namespace nanscope::core

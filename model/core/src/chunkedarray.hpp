@@ -1,0 +1,76 @@
+// Append-only arrays whose chunks are shared between snapshots.
+//
+// A copy shares every chunk. The reader only ever writes elements at or beyond the size of every
+// copy it has published, so published copies never see a write: reading more never copies what
+// was read before, and a snapshot stays valid while the reader goes on.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace nanscope::core {
+
+template <typename T, unsigned ChunkBits = 16>
+class ChunkedArray
+{
+public:
+    static constexpr std::size_t kChunkSize = std::size_t{1} << ChunkBits;
+    static constexpr std::size_t kMask = kChunkSize - 1;
+
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+
+    const T& operator[](std::size_t i) const { return m_chunks[i >> ChunkBits][i & kMask]; }
+    T& mutableAt(std::size_t i) { return m_chunks[i >> ChunkBits][i & kMask]; }
+
+    // Grows or shrinks the visible size; new elements are uninitialised until written.
+    void resize(std::size_t size)
+    {
+        const std::size_t chunks = (size + kMask) >> ChunkBits;
+        while (m_chunks.size() < chunks)
+            m_chunks.push_back(std::shared_ptr<T[]>(new T[kChunkSize]));
+        m_size = size;
+    }
+
+    void push_back(const T& value)
+    {
+        resize(m_size + 1);
+        mutableAt(m_size - 1) = value;
+    }
+
+    // Bytes of element storage held (whole chunks).
+    std::size_t capacityBytes() const { return m_chunks.size() * kChunkSize * sizeof(T); }
+    std::size_t usedBytes() const { return m_size * sizeof(T); }
+
+    // Raw pointers to the chunks covering [begin, end), for writers on other threads: they must
+    // not touch the chunk list while the owner grows it.
+    class Writer
+    {
+    public:
+        T& operator[](std::size_t i) { return m_chunks[(i >> ChunkBits) - m_first][i & kMask]; }
+
+    private:
+        friend class ChunkedArray;
+        std::vector<T*> m_chunks;
+        std::size_t m_first = 0;
+    };
+
+    Writer writer(std::size_t begin, std::size_t end)
+    {
+        Writer w;
+        if (end <= begin)
+            return w;
+        w.m_first = begin >> ChunkBits;
+        for (std::size_t c = w.m_first; c <= (end - 1) >> ChunkBits; ++c)
+            w.m_chunks.push_back(m_chunks[c].get());
+        return w;
+    }
+
+private:
+    std::vector<std::shared_ptr<T[]>> m_chunks;
+    std::size_t m_size = 0;
+};
+
+} // namespace nanscope::core

@@ -1,0 +1,106 @@
+#include "eventparse.hpp"
+#include "loaders.hpp"
+#include "recorddecoding.hpp"
+#include "wirereader.hpp"
+
+namespace nanscope::core {
+
+Diagnostic recordProblem(Severity severity, const FileState& file, std::uint64_t offset,
+                         std::string message)
+{
+    return {severity, file.path.string(), offset, std::move(message)};
+}
+
+void splitTensorName(std::string_view name, std::string& opName, int& slot)
+{
+    slot = 0;
+    const auto colon = name.rfind(':');
+    if (colon != std::string_view::npos && colon + 1 < name.size() && name.size() - colon <= 10) {
+        int value = 0;
+        bool digits = true;
+        for (char c : name.substr(colon + 1)) {
+            if (c < '0' || c > '9') {
+                digits = false;
+                break;
+            }
+            value = value * 10 + (c - '0');
+        }
+        if (digits) {
+            opName = std::string(name.substr(0, colon));
+            slot = value;
+            return;
+        }
+    }
+    opName = std::string(name);
+}
+
+void loadSourceFiles(FileState& file, IndexState& index)
+{
+    forEachNewRecord(file, [&](std::string_view payload, std::uint64_t offset) {
+        EventKind kind;
+        if (!peekEvent(payload, kind)) {
+            index.recordProblems.add(
+                recordProblem(Severity::Error, file, offset, "not a valid DebugEvent; skipped"));
+            return;
+        }
+        if (kind.member != event::SourceFile) {
+            index.recordProblems.add(
+                recordProblem(Severity::Warning, file, offset, "not a SourceFile record; skipped"));
+            return;
+        }
+        // Only the path and host: the lines (often most of the bytes) are read on demand.
+        SourceFileInfo info;
+        info.offset = offset;
+        wire::Reader reader(kind.body);
+        wire::Field field;
+        while (reader.next(field)) {
+            if (field.type != wire::WireType::LengthDelimited)
+                continue;
+            if (field.number == 1)
+                info.filePath = std::string(field.bytes);
+            else if (field.number == 2)
+                info.hostName = std::string(field.bytes);
+            else if (field.number == 3)
+                ++info.lineCount;
+        }
+        if (reader.failed()) {
+            index.recordProblems.add(recordProblem(Severity::Error, file, offset,
+                                                   "malformed SourceFile record; skipped"));
+            return;
+        }
+        index.code.addFile(std::move(info));
+        index.codeChanged = true;
+    });
+}
+
+void loadStackFrames(FileState& file, IndexState& index)
+{
+    tfdbg::DebugEvent event;
+    forEachNewRecord(file, [&](std::string_view payload, std::uint64_t offset) {
+        if (!parseEvent(event, payload)) {
+            index.recordProblems.add(
+                recordProblem(Severity::Error, file, offset, "not a valid DebugEvent; skipped"));
+            return;
+        }
+        if (event.what_case() != tfdbg::DebugEvent::kStackFrameWithId) {
+            index.recordProblems.add(recordProblem(Severity::Warning, file, offset,
+                                                   "not a StackFrameWithId record; skipped"));
+            return;
+        }
+        const auto& f = event.stack_frame_with_id();
+        StackFrameInfo frame;
+        frame.id = f.id();
+        frame.fileIndex = f.file_line_col().file_index(); // absent in old proto3 writers: 0
+        frame.line = f.file_line_col().line();
+        frame.function = f.file_line_col().func();
+        if (!index.code.addFrame(std::move(frame))) {
+            index.recordProblems.add(recordProblem(Severity::Warning, file, offset,
+                                                   "stack frame id \"" + f.id() +
+                                                       "\" is used twice; the first one is kept"));
+            return;
+        }
+        index.codeChanged = true;
+    });
+}
+
+} // namespace nanscope::core

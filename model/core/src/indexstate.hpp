@@ -1,0 +1,136 @@
+// The index the reader builds: struct-of-arrays digests shared with snapshots, the small tables
+// copied when they change, and per-file reading state.
+#pragma once
+
+#include "chunkedarray.hpp"
+#include "diagnosticlist.hpp"
+#include "filehandle.hpp"
+#include "nanscope/core/codetable.hpp"
+#include "nanscope/core/digests.hpp"
+#include "nanscope/core/graphtable.hpp"
+#include "nanscope/core/logdirlayout.hpp"
+#include "nanscope/core/origin.hpp"
+#include "nanscope/core/snapshot.hpp"
+#include "stringpool.hpp"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace nanscope::core {
+
+// 24 bytes per trace (the budget is 48, measured by the benchmark).
+struct TraceColumns
+{
+    ChunkedArray<double> wallTime;
+    ChunkedArray<std::uint64_t> offset;
+    ChunkedArray<OpId> op;
+    ChunkedArray<std::uint16_t> slot; // output slots above 65535 are clamped (and diagnosed)
+    ChunkedArray<std::uint8_t> mode;
+    ChunkedArray<std::uint8_t> health;
+
+    std::size_t size() const { return op.size(); }
+    void resize(std::size_t n);
+    std::uint64_t bytes() const;
+};
+
+// Traces from one trace file that got consecutive indices in one update.
+struct TraceSegment
+{
+    std::uint64_t firstIndex = 0;
+    std::uint32_t fileIndex = 0;
+};
+
+struct ExecutionColumns
+{
+    ChunkedArray<double> wallTime;
+    ChunkedArray<std::uint64_t> offset;
+    ChunkedArray<std::uint32_t> opType;  // StringPool id
+    ChunkedArray<std::uint32_t> graphId; // StringPool id (0: none)
+    ChunkedArray<std::uint8_t> mode;
+    ChunkedArray<std::uint8_t> health;    // all outputs together
+    ChunkedArray<std::uint64_t> idsBegin; // into tensorIds: inputs, then outputs
+    ChunkedArray<std::uint32_t> inputCount;
+    ChunkedArray<std::uint32_t> outputCount;
+    ChunkedArray<std::uint64_t> healthBegin; // into outputHealth
+    ChunkedArray<std::uint32_t> healthCount;
+    ChunkedArray<std::int64_t> tensorIds;
+    ChunkedArray<std::uint8_t> outputHealth;
+
+    std::size_t size() const { return opType.size(); }
+    std::uint64_t bytes() const;
+};
+
+struct FileState
+{
+    std::filesystem::path path;
+    FileHandle handle;
+    bool missing = false;     // the file does not exist
+    std::string openError;    // it exists but cannot be opened
+    std::uint64_t offset = 0; // next record to read
+    std::uint64_t size = 0;   // at the end of the last pass
+    format::RecordStatus stop = format::RecordStatus::EndOfData;
+
+    // Opens the file if needed; false (with missing/openError set) when it cannot be read.
+    bool ensureOpen();
+};
+
+struct Snapshot::Data
+{
+    std::shared_ptr<const LogdirLayout> layout;
+    std::shared_ptr<const GraphTable> graphs;
+    std::shared_ptr<const CodeTable> code;
+    TraceColumns traces;
+    std::vector<TraceSegment> segments;
+    ExecutionColumns executions;
+    ChunkedArray<std::string, 10> strings;
+    ChunkedArray<Alert, 12> traceAlerts;
+    ChunkedArray<Alert, 12> executionAlerts;
+    DebugModeSet traceModes = 0;
+    DebugModeSet executionModes = 0;
+    std::vector<Diagnostic> diagnostics;
+    std::uint64_t generation = 0;
+    bool complete = true;
+
+    std::filesystem::path traceFile(std::uint32_t fileIndex) const;
+    std::filesystem::path mainFile(std::string_view suffix) const;
+    std::uint32_t traceFileIndex(std::uint64_t traceIndex) const;
+
+    // Computed on first use.
+    mutable std::once_flag originOnce;
+    mutable std::optional<Origin> origin;
+    mutable std::once_flag propagationOnce;
+    mutable Propagation propagation;
+    mutable std::once_flag alertsByTimeOnce;
+    mutable std::vector<std::uint64_t> alertsByTime;
+};
+
+// Everything the reader has built; the loaders and passes fill it in.
+struct IndexState
+{
+    GraphTable graphs;
+    bool graphsChanged = true;
+    CodeTable code;
+    bool codeChanged = true;
+    TraceColumns traces;
+    std::vector<TraceSegment> segments;
+    ExecutionColumns executions;
+    StringPool strings;
+    ChunkedArray<Alert, 12> traceAlerts;
+    ChunkedArray<Alert, 12> executionAlerts;
+    DebugModeSet traceModes = 0;
+    DebugModeSet executionModes = 0;
+    // Problems with single records and graph definitions; they stay reported.
+    DiagnosticList recordProblems{200};
+    // Traces that named an op no GraphOpCreation declared, per placeholder op.
+    std::unordered_map<OpId, std::uint64_t> tracesOfUndeclaredOps;
+    std::uint64_t clampedSlots = 0;
+
+    std::shared_ptr<const GraphTable> publishedGraphs;
+    std::shared_ptr<const CodeTable> publishedCode;
+
+    void appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex);
+};
+
+} // namespace nanscope::core

@@ -1,0 +1,63 @@
+// The steps of one update, in TensorFlow's order (format §8.3): each reads what was appended to
+// its file since the last update and adds it to the index.
+#pragma once
+
+#include "indexstate.hpp"
+#include "threadpool.hpp"
+
+#include <cstdint>
+#include <string_view>
+
+namespace nanscope::core {
+
+void loadSourceFiles(FileState& file, IndexState& index);
+void loadStackFrames(FileState& file, IndexState& index);
+void loadGraphs(FileState& file, IndexState& index);
+void loadExecutions(FileState& file, IndexState& index);
+
+struct TracePassResult
+{
+    std::uint64_t bytesRead = 0;
+    bool stoppedAtBudget = false; // more complete records wait in the file
+};
+
+// Decodes the new records of one trace file on the pool's threads; trace indices continue from
+// index.traces.size(). Reads about `byteBudget` bytes at most.
+TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState& index,
+                           ThreadPool& pool, std::uint64_t byteBudget);
+
+// Reads the new records of `file` one at a time with both CRCs checked, then records where and
+// why reading stopped.
+template <typename OnRecord>
+void forEachNewRecord(FileState& file, OnRecord&& onRecord);
+
+// "op:3" → ("op", 3); "op" → ("op", 0).
+void splitTensorName(std::string_view name, std::string& opName, int& slot);
+
+// A problem with one record, for IndexState::recordProblems.
+Diagnostic recordProblem(Severity severity, const FileState& file, std::uint64_t offset,
+                         std::string message);
+
+} // namespace nanscope::core
+
+#include "recordstream.hpp"
+
+namespace nanscope::core {
+
+template <typename OnRecord>
+void forEachNewRecord(FileState& file, OnRecord&& onRecord)
+{
+    if (!file.ensureOpen())
+        return;
+    const std::uint64_t size = file.handle.size();
+    RecordStream stream(file.handle, file.offset, size);
+    std::string_view payload;
+    std::uint64_t offset = 0;
+    while (stream.next(payload, offset))
+        onRecord(payload, offset);
+    file.offset = stream.stopOffset();
+    file.stop = stream.stopStatus();
+    file.size = size;
+}
+
+} // namespace nanscope::core

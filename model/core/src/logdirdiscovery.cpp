@@ -1,0 +1,255 @@
+#include "eventparse.hpp"
+#include "filehandle.hpp"
+#include "nanscope/core/logdirlayout.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <system_error>
+
+namespace nanscope::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::array<std::string_view, 5> kDataSuffixes = {
+    kSourceFilesSuffix, kStackFramesSuffix, kGraphsSuffix, kExecutionSuffix, kTracesSuffix};
+constexpr std::string_view kStem = "tfdbg_events.";
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// "tfdbg_events.1700000000.worker-0" → "worker-0"; other stems are their own host name.
+std::string hostFromPrefix(std::string_view name)
+{
+    if (name.substr(0, kStem.size()) == kStem) {
+        const auto rest = name.substr(kStem.size());
+        const auto dot = rest.find('.');
+        if (dot != std::string_view::npos && dot > 0)
+            return std::string(rest.substr(dot + 1));
+    }
+    return std::string(name);
+}
+
+struct MetadataRead
+{
+    bool ok = false;
+    Severity severity = Severity::Error;
+    std::string error;
+};
+
+MetadataRead readMetadata(const fs::path& path, FileSet& set)
+{
+    MetadataRead result;
+    FileHandle file;
+    std::string error;
+    if (!file.open(path, &error)) {
+        result.error = "cannot open the metadata file: " + error;
+        return result;
+    }
+    std::string payload;
+    const auto status = readRecordAt(file, 0, payload);
+    if (format::isRetryable(status)) {
+        result.severity = Severity::Warning;
+        result.error = status == format::RecordStatus::EndOfData
+                           ? "the metadata file is empty (its writer may not have started yet)"
+                           : "the metadata record is incomplete (its writer may still be at it)";
+        return result;
+    }
+    if (status != format::RecordStatus::Ok) {
+        result.error = std::string("cannot read the metadata record: ") + format::toString(status);
+        return result;
+    }
+    tfdbg::DebugEvent event;
+    if (!parseEvent(event, payload)) {
+        result.error = "the metadata record is not a DebugEvent";
+        return result;
+    }
+    if (event.what_case() != tfdbg::DebugEvent::kDebugMetadata) {
+        result.error = "the first record of the metadata file is not a DebugMetadata";
+        return result;
+    }
+    set.hasMetadata = true;
+    set.wallTime = event.wall_time();
+    set.runId = event.debug_metadata().tfdbg_run_id();
+    set.tensorflowVersion = event.debug_metadata().tensorflow_version();
+    set.fileVersion = event.debug_metadata().file_version();
+    result.ok = true;
+    return result;
+}
+
+std::string describeRun(const std::string& runId)
+{
+    return runId.empty() ? std::string("without a run id") : "\"" + runId + "\"";
+}
+
+} // namespace
+
+fs::path FileSet::file(std::string_view suffix) const
+{
+    fs::path p = prefix;
+    p += ".";
+    p += std::string(suffix);
+    return p;
+}
+
+LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& options)
+{
+    LogdirLayout layout;
+    std::error_code ec;
+    auto warn = [&](Severity severity, const fs::path& file, std::string message) {
+        layout.diagnostics.push_back({severity, file.string(), std::nullopt, std::move(message)});
+    };
+
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+        warn(Severity::Error, path, "no such file or directory");
+        return layout;
+    }
+    layout.directory = fs::is_directory(status) ? path : path.parent_path();
+    if (layout.directory.empty())
+        layout.directory = ".";
+
+    // Like TensorFlow's glob("<dir>/*.metadata"): not recursive, no hidden files.
+    std::map<std::string, fs::path> metadataFiles; // by prefix, sorted for stable results
+    std::map<std::string, std::vector<std::string>> orphanFiles; // prefix → suffixes present
+    fs::directory_iterator it(layout.directory, ec);
+    if (ec) {
+        warn(Severity::Error, layout.directory, "cannot list the directory: " + ec.message());
+        return layout;
+    }
+    for (const auto& entry : it) {
+        const std::string name = entry.path().filename().string();
+        if (name.empty() || name.front() == '.')
+            continue;
+        std::error_code typeError;
+        if (!entry.is_regular_file(typeError))
+            continue;
+        if (endsWith(name, ".metadata")) {
+            metadataFiles.emplace(name.substr(0, name.size() - 9), entry.path());
+            continue;
+        }
+        if (name.substr(0, kStem.size()) != kStem)
+            continue;
+        for (const auto suffix : kDataSuffixes) {
+            const std::string dotted = "." + std::string(suffix);
+            if (endsWith(name, dotted)) {
+                orphanFiles[name.substr(0, name.size() - dotted.size())].push_back(
+                    std::string(suffix));
+                break;
+            }
+        }
+    }
+
+    std::vector<FileSet> withMetadata;
+    std::vector<FileSet> withoutMetadata;
+    for (const auto& [stem, file] : metadataFiles) {
+        orphanFiles.erase(stem);
+        FileSet set;
+        set.prefix = layout.directory / stem;
+        set.hostName = hostFromPrefix(stem);
+        const auto read = readMetadata(file, set);
+        if (read.ok) {
+            withMetadata.push_back(std::move(set));
+        } else {
+            warn(read.severity, file, read.error);
+            withoutMetadata.push_back(std::move(set));
+        }
+    }
+    for (const auto& [stem, suffixes] : orphanFiles) {
+        FileSet set;
+        set.prefix = layout.directory / stem;
+        set.hostName = hostFromPrefix(stem);
+        withoutMetadata.push_back(std::move(set));
+    }
+
+    if (withMetadata.empty()) {
+        if (withoutMetadata.empty()) {
+            warn(Severity::Error, layout.directory,
+                 "no tfdbg2 files here: a logdir holds files named "
+                 "tfdbg_events.<time>.<host>.<kind>, made by "
+                 "tf.debugging.experimental.enable_dump_debug_info or NaNscope's recorder");
+            return layout;
+        }
+        // TensorFlow refuses such a directory; reading the data files anyway is more useful.
+        warn(Severity::Warning, layout.directory,
+             "no readable metadata file: reading the file sets anyway, without run id or version "
+             "(TensorFlow's reader and TensorBoard show nothing for this logdir)");
+        std::sort(withoutMetadata.begin(), withoutMetadata.end(),
+                  [](const FileSet& a, const FileSet& b) { return a.prefix < b.prefix; });
+        layout.fileSets = std::move(withoutMetadata);
+        return layout;
+    }
+    for (const auto& orphan : withoutMetadata)
+        warn(Severity::Warning, orphan.prefix,
+             "file set without readable metadata: not read (TensorFlow's reader ignores it too)");
+
+    // Group by run; choose the requested run, or the one that started last.
+    std::map<std::string, std::vector<FileSet>> runs;
+    for (auto& set : withMetadata)
+        runs[set.runId].push_back(std::move(set));
+    auto started = [](const std::vector<FileSet>& sets) {
+        double t = sets.front().wallTime;
+        for (const auto& s : sets)
+            t = std::min(t, s.wallTime);
+        return t;
+    };
+    auto chosen = runs.end();
+    if (!options.runId.empty()) {
+        chosen = runs.find(options.runId);
+        if (chosen == runs.end())
+            warn(Severity::Error, layout.directory,
+                 "no file set of run \"" + options.runId + "\" here; reading the latest run");
+    }
+    if (chosen == runs.end()) {
+        for (auto r = runs.begin(); r != runs.end(); ++r)
+            if (chosen == runs.end() || started(r->second) > started(chosen->second))
+                chosen = r;
+    }
+    if (runs.size() > 1) {
+        std::string others;
+        for (const auto& [runId, sets] : runs) {
+            if (runId == chosen->first)
+                continue;
+            others += others.empty() ? "" : ", ";
+            others += describeRun(runId) + " (" + std::to_string(sets.size()) + " file set" +
+                      (sets.size() == 1 ? ")" : "s)");
+        }
+        warn(Severity::Warning, layout.directory,
+             "file sets of " + std::to_string(runs.size()) + " runs in one logdir: reading run " +
+                 describeRun(chosen->first) + ", ignoring " + others +
+                 " (TensorFlow's reader refuses such a logdir)");
+    }
+    auto sets = std::move(chosen->second);
+    std::stable_sort(sets.begin(), sets.end(),
+                     [](const FileSet& a, const FileSet& b) { return a.wallTime < b.wallTime; });
+    if (sets.size() > 1 && chosen->first.empty())
+        warn(Severity::Warning, layout.directory,
+             std::to_string(sets.size()) +
+                 " file sets without a run id: assuming they belong to one run");
+
+    const FileSet& main = sets.front();
+    layout.runId = main.runId;
+    layout.tensorflowVersion = main.tensorflowVersion;
+    layout.fileVersion = main.fileVersion;
+    layout.startingWallTime = main.wallTime;
+    if (!main.fileVersion.empty() && main.fileVersion != "debug.Event:1")
+        warn(Severity::Warning, main.file(kMetadataSuffix),
+             "unknown file version \"" + main.fileVersion + "\"; reading it as debug.Event:1");
+    for (std::size_t i = 1; i < sets.size(); ++i) {
+        for (const auto suffix :
+             {kSourceFilesSuffix, kStackFramesSuffix, kGraphsSuffix, kExecutionSuffix}) {
+            const auto file = sets[i].file(suffix);
+            if (fs::file_size(file, ec) > 0 && !ec)
+                warn(Severity::Info, file,
+                     "only the traces of a secondary host are read (as TensorFlow's reader "
+                     "does); this file's records are ignored");
+        }
+    }
+    layout.fileSets = std::move(sets);
+    return layout;
+}
+
+} // namespace nanscope::core

@@ -1,0 +1,323 @@
+#include "nanscope/core/logdirreader.hpp"
+
+#include "indexstate.hpp"
+#include "loaders.hpp"
+#include "threadpool.hpp"
+
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace nanscope::core {
+namespace {
+
+std::string quoted(const std::string& s)
+{
+    return "\"" + s + "\"";
+}
+
+std::string graphLabel(const GraphInfo& g)
+{
+    return g.name.empty() ? quoted(g.id) : quoted(g.name) + " (" + g.id + ")";
+}
+
+void fileDiagnostics(const FileState& f, std::vector<Diagnostic>& out)
+{
+    const std::string path = f.path.string();
+    if (f.missing) {
+        out.push_back({Severity::Warning, path, std::nullopt, "missing; read as empty"});
+        return;
+    }
+    if (!f.openError.empty()) {
+        out.push_back({Severity::Error, path, std::nullopt, "cannot open: " + f.openError});
+        return;
+    }
+    if (f.size < f.offset) {
+        out.push_back({Severity::Warning, path, std::nullopt,
+                       "the file is shorter (" + std::to_string(f.size) +
+                           " bytes) than what was already read from it (" +
+                           std::to_string(f.offset) +
+                           " bytes): it was truncated or replaced; open the logdir again"});
+        return;
+    }
+    const std::uint64_t rest = f.size - f.offset;
+    const std::string notRead = "; the " + std::to_string(rest) +
+                                " bytes from here on are not read (TensorFlow's reader stops "
+                                "here too)";
+    switch (f.stop) {
+    case format::RecordStatus::CorruptLength:
+        out.push_back(
+            {Severity::Error, path, f.offset,
+             "corrupt record: its length field fails its CRC or is impossible" + notRead});
+        break;
+    case format::RecordStatus::CorruptPayload:
+        out.push_back({Severity::Error, path, f.offset,
+                       "corrupt record: its payload fails its CRC" + notRead});
+        break;
+    case format::RecordStatus::TruncatedTail:
+        out.push_back({Severity::Info, path, f.offset,
+                       "incomplete record at the end (" + std::to_string(rest) +
+                           " bytes): a writer may still be writing it; it is read once complete"});
+        break;
+    case format::RecordStatus::Ok:
+    case format::RecordStatus::EndOfData:
+        break;
+    }
+}
+
+// Cycles of outer context ids: each graph on a cycle, once.
+std::vector<GraphIndex> graphsOnCycles(const GraphTable& graphs)
+{
+    std::vector<GraphIndex> onCycle;
+    for (GraphIndex g = 0; g < graphs.graphs().size(); ++g) {
+        GraphIndex at = graphs.graph(g).outer;
+        for (std::size_t steps = 0; at != kNoGraph && steps < graphs.graphs().size(); ++steps) {
+            if (at == g) {
+                onCycle.push_back(g);
+                break;
+            }
+            at = graphs.graph(at).outer;
+        }
+    }
+    return onCycle;
+}
+
+void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
+                      const std::string& framesPath, std::vector<Diagnostic>& out)
+{
+    const GraphTable& graphs = index.graphs;
+    std::size_t listed = 0;
+    for (const auto& op : graphs.ops()) {
+        if (op.declared || ++listed > 20)
+            continue;
+        const auto id = static_cast<OpId>(&op - graphs.ops().data());
+        const auto it = index.tracesOfUndeclaredOps.find(id);
+        const std::uint64_t traces = it == index.tracesOfUndeclaredOps.end() ? 0 : it->second;
+        out.push_back({Severity::Warning, graphsPath, std::nullopt,
+                       std::to_string(traces) + " traces name op " + quoted(op.name) +
+                           " of graph " + graphLabel(graphs.graph(op.graph)) +
+                           ", which no GraphOpCreation declares; they are kept with an unknown "
+                           "op type (TensorFlow's reader stops at the first)"});
+    }
+    if (listed > 20)
+        out.push_back({Severity::Warning, graphsPath, std::nullopt,
+                       std::to_string(listed - 20) + " more undeclared ops are named by traces"});
+    for (const auto& g : graphs.graphs()) {
+        if (!g.declared)
+            out.push_back({Severity::Warning, graphsPath, std::nullopt,
+                           "graph id " + quoted(g.id) +
+                               " is used by ops or traces but no DebuggedGraph declares it"});
+        else if (!g.outerId.empty() && g.outer == kNoGraph)
+            out.push_back({Severity::Warning, graphsPath, std::nullopt,
+                           "graph " + graphLabel(g) + " names outer graph " + quoted(g.outerId) +
+                               ", which is not declared"});
+    }
+    const auto cycle = graphsOnCycles(graphs);
+    if (!cycle.empty()) {
+        std::string names;
+        for (std::size_t i = 0; i < cycle.size() && i < 5; ++i)
+            names += (i ? ", " : "") + graphLabel(graphs.graph(cycle[i]));
+        out.push_back({Severity::Warning, graphsPath, std::nullopt,
+                       "the outer context ids of " + std::to_string(cycle.size()) +
+                           " graphs form a cycle (" + names +
+                           "); their chains of outer graphs are cut there"});
+    }
+    if (const auto pending = index.code.unresolvedFrameCount())
+        out.push_back({Severity::Warning, framesPath, std::nullopt,
+                       std::to_string(pending) +
+                           " stack frames name a source file index that no SourceFile record "
+                           "has (yet); they are kept and resolved when the file arrives "
+                           "(TensorFlow's reader drops them)"});
+    if (index.clampedSlots > 0)
+        out.push_back({Severity::Warning,
+                       {},
+                       std::nullopt,
+                       std::to_string(index.clampedSlots) +
+                           " traces have an output slot above 65535; it is shown as 65535"});
+}
+
+} // namespace
+
+struct LogdirReader::Impl
+{
+    std::filesystem::path path;
+    ReaderOptions options;
+    std::mutex updateMutex;
+    mutable std::mutex latestMutex;
+    std::shared_ptr<const Snapshot> latest;
+
+    LogdirLayout layout;
+    std::shared_ptr<const LogdirLayout> publishedLayout;
+    IndexState index;
+    FileState sourceFiles, stackFrames, graphs, executions;
+    std::vector<FileState> traceFiles; // one per file set, in layout order
+    std::unique_ptr<ThreadPool> pool;
+    std::uint64_t generation = 0;
+
+    bool refreshLayout();
+    void adoptFileSet(const FileSet& set);
+    std::shared_ptr<const Snapshot> publish(bool complete);
+    std::vector<Diagnostic> diagnostics() const;
+};
+
+void LogdirReader::Impl::adoptFileSet(const FileSet& set)
+{
+    if (layout.fileSets.empty()) {
+        sourceFiles.path = set.file(kSourceFilesSuffix);
+        stackFrames.path = set.file(kStackFramesSuffix);
+        graphs.path = set.file(kGraphsSuffix);
+        executions.path = set.file(kExecutionSuffix);
+    }
+    layout.fileSets.push_back(set);
+    FileState traces;
+    traces.path = set.file(kTracesSuffix);
+    traceFiles.push_back(std::move(traces));
+}
+
+// Finds file sets that appeared since the last update (a host that started later). Indices stay
+// stable: new sets are read after the known ones.
+bool LogdirReader::Impl::refreshLayout()
+{
+    DiscoveryOptions discovery = options.discovery;
+    if (!layout.fileSets.empty() && layout.fileSets.front().hasMetadata)
+        discovery.runId = layout.runId;
+    LogdirLayout found = discoverLogdir(path, discovery);
+    bool changed = found.diagnostics != layout.diagnostics;
+    layout.diagnostics = std::move(found.diagnostics);
+    if (layout.fileSets.empty()) {
+        if (found.fileSets.empty())
+            return changed;
+        layout.directory = found.directory;
+        layout.runId = found.runId;
+        layout.tensorflowVersion = found.tensorflowVersion;
+        layout.fileVersion = found.fileVersion;
+        layout.startingWallTime = found.startingWallTime;
+        for (const auto& set : found.fileSets)
+            adoptFileSet(set);
+        return true;
+    }
+    std::set<std::filesystem::path> known;
+    for (const auto& set : layout.fileSets)
+        known.insert(set.prefix);
+    for (const auto& set : found.fileSets) {
+        if (known.contains(set.prefix) || set.runId != layout.runId)
+            continue;
+        adoptFileSet(set);
+        changed = true;
+    }
+    return changed;
+}
+
+std::vector<Diagnostic> LogdirReader::Impl::diagnostics() const
+{
+    std::vector<Diagnostic> out = layout.diagnostics;
+    if (!layout.fileSets.empty()) {
+        for (const FileState* f : {&sourceFiles, &stackFrames, &graphs, &executions})
+            fileDiagnostics(*f, out);
+        for (const auto& f : traceFiles)
+            fileDiagnostics(f, out);
+        for (auto& d : index.recordProblems.list())
+            out.push_back(std::move(d));
+        indexDiagnostics(index, graphs.path.string(), stackFrames.path.string(), out);
+    }
+    sortBySeverity(out);
+    return out;
+}
+
+std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
+{
+    auto data = std::make_unique<Snapshot::Data>();
+    if (!publishedLayout || *publishedLayout != layout)
+        publishedLayout = std::make_shared<const LogdirLayout>(layout);
+    data->layout = publishedLayout;
+    if (index.graphsChanged || !index.publishedGraphs) {
+        index.publishedGraphs = std::make_shared<const GraphTable>(index.graphs);
+        index.graphsChanged = false;
+    }
+    if (index.codeChanged || !index.publishedCode) {
+        index.publishedCode = std::make_shared<const CodeTable>(index.code);
+        index.codeChanged = false;
+    }
+    data->graphs = index.publishedGraphs;
+    data->code = index.publishedCode;
+    data->traces = index.traces;
+    data->segments = index.segments;
+    data->executions = index.executions;
+    data->strings = index.strings.strings();
+    data->traceAlerts = index.traceAlerts;
+    data->executionAlerts = index.executionAlerts;
+    data->traceModes = index.traceModes;
+    data->executionModes = index.executionModes;
+    data->diagnostics = diagnostics();
+    data->generation = generation++;
+    data->complete = complete;
+    auto snapshot = std::make_shared<const Snapshot>(std::move(data));
+    std::lock_guard lock(latestMutex);
+    latest = snapshot;
+    return snapshot;
+}
+
+LogdirReader::LogdirReader(std::filesystem::path path, ReaderOptions options)
+    : m_impl(std::make_unique<Impl>())
+{
+    m_impl->path = std::move(path);
+    m_impl->options = std::move(options);
+    m_impl->publish(true); // generation 0: nothing read yet
+}
+
+LogdirReader::~LogdirReader() = default;
+
+const std::filesystem::path& LogdirReader::path() const
+{
+    return m_impl->path;
+}
+
+std::shared_ptr<const Snapshot> LogdirReader::latest() const
+{
+    std::lock_guard lock(m_impl->latestMutex);
+    return m_impl->latest;
+}
+
+std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
+{
+    Impl& d = *m_impl;
+    std::lock_guard lock(d.updateMutex);
+    bool changed = d.refreshLayout();
+    auto progress = [&] {
+        std::uint64_t sum = d.index.traces.size() + d.index.executions.size();
+        for (const FileState* f : {&d.sourceFiles, &d.stackFrames, &d.graphs, &d.executions})
+            sum += f->offset + static_cast<std::uint64_t>(f->stop) + f->missing;
+        for (const auto& f : d.traceFiles)
+            sum += f.offset + static_cast<std::uint64_t>(f.stop) + f.missing;
+        return sum;
+    };
+    const std::uint64_t before = progress();
+    bool complete = true;
+    if (!d.layout.fileSets.empty()) {
+        // TensorFlow's order (format §8.3): it fixes indices and the order of alerts.
+        loadSourceFiles(d.sourceFiles, d.index);
+        loadStackFrames(d.stackFrames, d.index);
+        loadGraphs(d.graphs, d.index);
+        if (!d.pool) {
+            const unsigned hardware = std::max(2u, std::thread::hardware_concurrency());
+            d.pool =
+                std::make_unique<ThreadPool>(d.options.threads ? d.options.threads : hardware - 1);
+        }
+        std::uint64_t budget = limits.maxTraceBytes;
+        for (std::uint32_t i = 0; i < d.traceFiles.size() && complete; ++i) {
+            const auto pass = loadTraces(d.traceFiles[i], i, d.index, *d.pool, budget);
+            budget -= std::min(budget, pass.bytesRead);
+            complete = !pass.stoppedAtBudget;
+        }
+        if (complete)
+            loadExecutions(d.executions, d.index);
+    }
+    changed = changed || progress() != before || d.index.graphsChanged || d.index.codeChanged;
+    const auto last = latest();
+    if (!changed && last && last->generation() > 0 && last->complete() == complete &&
+        last->diagnostics() == d.diagnostics())
+        return last;
+    return d.publish(complete);
+}
+
+} // namespace nanscope::core

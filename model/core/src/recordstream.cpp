@@ -1,0 +1,39 @@
+#include "recordstream.hpp"
+
+namespace nanscope::core {
+namespace {
+constexpr std::size_t kChunkBytes = 4u << 20;
+}
+
+RecordStream::RecordStream(const FileHandle& file, std::uint64_t begin, std::uint64_t end)
+    : m_reader(file, begin, end, kChunkBytes), m_resume(begin)
+{}
+
+bool RecordStream::next(std::string_view& payload, std::uint64_t& offset)
+{
+    if (m_done)
+        return false;
+    if (m_next >= m_chunk.recordCount()) {
+        m_next = 0;
+        if (!m_reader.next(m_buffer, m_chunk)) {
+            m_done = true;
+            m_stop = m_reader.stopStatus();
+            m_resume = m_reader.stopOffset();
+            return false;
+        }
+    }
+    const auto body = m_chunk.payloadAndCrc(m_next);
+    offset = m_chunk.recordOffset(m_next);
+    if (!format::payloadCrcMatches(body)) {
+        m_done = true;
+        m_stop = format::RecordStatus::CorruptPayload;
+        m_resume = offset;
+        return false;
+    }
+    payload = {reinterpret_cast<const char*>(body.data()), body.size() - 4};
+    ++m_next;
+    m_resume = offset + format::kRecordOverhead + payload.size();
+    return true;
+}
+
+} // namespace nanscope::core

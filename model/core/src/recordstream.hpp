@@ -1,0 +1,34 @@
+// Record-by-record reading of a file region with both CRCs checked, for the files read on one
+// thread (source files, stack frames, graphs, executions).
+#pragma once
+
+#include "recordscan.hpp"
+
+#include <string_view>
+
+namespace nanscope::core {
+
+class RecordStream
+{
+public:
+    RecordStream(const FileHandle& file, std::uint64_t begin, std::uint64_t end);
+
+    // The next record whose CRCs match; false at the first one that is missing, torn or corrupt.
+    bool next(std::string_view& payload, std::uint64_t& offset);
+
+    // Where reading stopped and why (EndOfData, TruncatedTail, CorruptLength, CorruptPayload);
+    // stopOffset() is also the offset to resume from.
+    format::RecordStatus stopStatus() const { return m_stop; }
+    std::uint64_t stopOffset() const { return m_resume; }
+
+private:
+    ChunkReader m_reader;
+    std::vector<std::byte> m_buffer;
+    RecordChunk m_chunk;
+    std::size_t m_next = 0;
+    std::uint64_t m_resume;
+    bool m_done = false;
+    format::RecordStatus m_stop = format::RecordStatus::EndOfData;
+};
+
+} // namespace nanscope::core

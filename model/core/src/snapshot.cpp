@@ -1,0 +1,380 @@
+#include "nanscope/core/snapshot.hpp"
+
+#include "eventparse.hpp"
+#include "healthrules.hpp"
+#include "indexstate.hpp"
+#include "originanalysis.hpp"
+#include "tensorproto.hpp"
+
+#include <algorithm>
+
+namespace nanscope::core {
+namespace {
+
+const LogdirLayout& emptyLayout()
+{
+    static const LogdirLayout layout;
+    return layout;
+}
+
+// The value of a payload tensor the way TensorFlow's reader returns it.
+struct ParsedTensor
+{
+    std::string bytes; // what `view` points into
+    TensorProtoView view;
+    bool parsed = false;
+    std::vector<double> values; // when parsed as numbers
+    bool numeric = false;
+};
+
+ParsedTensor parseTensor(std::string bytes)
+{
+    ParsedTensor t;
+    t.bytes = std::move(bytes);
+    t.parsed = parseTensorProto(t.bytes, t.view);
+    if (t.parsed) {
+        std::string ignored;
+        t.numeric = readAllDoubles(t.view, t.values, &ignored);
+    }
+    return t;
+}
+
+TensorHealth healthOf(DebugMode mode, const ParsedTensor& t)
+{
+    if (!t.parsed || mode == DebugMode::NoTensor)
+        return {};
+    if (mode == DebugMode::FullTensor)
+        return fullTensorHealth(t.view);
+    if (!t.numeric)
+        return {};
+    bool malformed = false;
+    return healthFromSummary(mode, t.values, malformed);
+}
+
+} // namespace
+
+Snapshot::Snapshot(std::unique_ptr<Data> data) : m_data(std::move(data)) {}
+Snapshot::~Snapshot() = default;
+
+const LogdirLayout& Snapshot::layout() const
+{
+    return m_data->layout ? *m_data->layout : emptyLayout();
+}
+
+std::uint64_t Snapshot::generation() const
+{
+    return m_data->generation;
+}
+
+bool Snapshot::complete() const
+{
+    return m_data->complete;
+}
+
+const std::vector<Diagnostic>& Snapshot::diagnostics() const
+{
+    return m_data->diagnostics;
+}
+
+std::uint64_t Snapshot::indexBytes() const
+{
+    std::uint64_t alerts =
+        (m_data->traceAlerts.size() + m_data->executionAlerts.size()) * sizeof(Alert);
+    return m_data->traces.bytes() + m_data->executions.bytes() + alerts;
+}
+
+std::uint64_t Snapshot::traceCount() const
+{
+    return m_data->traces.size();
+}
+
+std::uint64_t Snapshot::executionCount() const
+{
+    return m_data->executions.size();
+}
+
+const GraphTable& Snapshot::graphs() const
+{
+    return *m_data->graphs;
+}
+
+const CodeTable& Snapshot::code() const
+{
+    return *m_data->code;
+}
+
+DebugModeSet Snapshot::traceModes() const
+{
+    return m_data->traceModes;
+}
+
+DebugModeSet Snapshot::executionModes() const
+{
+    return m_data->executionModes;
+}
+
+TraceDigest Snapshot::trace(std::uint64_t i) const
+{
+    const auto& t = m_data->traces;
+    TraceDigest d;
+    d.wallTime = t.wallTime[i];
+    d.fileIndex = m_data->traceFileIndex(i);
+    d.offset = t.offset[i];
+    d.op = t.op[i];
+    d.outputSlot = t.slot[i];
+    d.mode = static_cast<DebugMode>(t.mode[i]);
+    d.health.bits = t.health[i];
+    return d;
+}
+
+ExecutionDigest Snapshot::execution(std::uint64_t i) const
+{
+    const auto& x = m_data->executions;
+    ExecutionDigest d;
+    d.wallTime = x.wallTime[i];
+    d.offset = x.offset[i];
+    d.opType = m_data->strings[x.opType[i]];
+    d.graphId = m_data->strings[x.graphId[i]];
+    d.mode = static_cast<DebugMode>(x.mode[i]);
+    d.health.bits = x.health[i];
+    d.numInputIds = x.inputCount[i];
+    d.numOutputIds = x.outputCount[i];
+    d.numTensorValues = x.healthCount[i];
+    return d;
+}
+
+std::vector<std::int64_t> Snapshot::executionInputIds(std::uint64_t i) const
+{
+    const auto& x = m_data->executions;
+    std::vector<std::int64_t> ids(x.inputCount[i]);
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        ids[k] = x.tensorIds[x.idsBegin[i] + k];
+    return ids;
+}
+
+std::vector<std::int64_t> Snapshot::executionOutputIds(std::uint64_t i) const
+{
+    const auto& x = m_data->executions;
+    std::vector<std::int64_t> ids(x.outputCount[i]);
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        ids[k] = x.tensorIds[x.idsBegin[i] + x.inputCount[i] + k];
+    return ids;
+}
+
+std::vector<HealthDigest> Snapshot::executionOutputHealth(std::uint64_t i) const
+{
+    const auto& x = m_data->executions;
+    std::vector<HealthDigest> health(x.healthCount[i]);
+    for (std::size_t k = 0; k < health.size(); ++k)
+        health[k].bits = x.outputHealth[x.healthBegin[i] + k];
+    return health;
+}
+
+double Snapshot::wallTime(EventRef event) const
+{
+    return event.source == EventSource::Graph ? m_data->traces.wallTime[event.index]
+                                              : m_data->executions.wallTime[event.index];
+}
+
+std::uint64_t Snapshot::alertCount() const
+{
+    return m_data->traceAlerts.size() + m_data->executionAlerts.size();
+}
+
+Alert Snapshot::alert(std::uint64_t k) const
+{
+    const auto traces = m_data->traceAlerts.size();
+    return k < traces ? m_data->traceAlerts[k] : m_data->executionAlerts[k - traces];
+}
+
+const std::vector<std::uint64_t>& Snapshot::alertsByWallTime() const
+{
+    std::call_once(m_data->alertsByTimeOnce, [this] {
+        auto& order = m_data->alertsByTime;
+        order.resize(alertCount());
+        for (std::uint64_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        std::stable_sort(order.begin(), order.end(), [this](std::uint64_t a, std::uint64_t b) {
+            return wallTime(alert(a).event) < wallTime(alert(b).event);
+        });
+    });
+    return m_data->alertsByTime;
+}
+
+std::optional<Alert> Snapshot::tensorBoardFirstAlert() const
+{
+    if (alertCount() == 0)
+        return std::nullopt;
+    return alert(0);
+}
+
+std::uint64_t Snapshot::tensorBoardAlertCount() const
+{
+    // InfNanMonitor checks its limit before each event, so one execution can push it past 1000.
+    constexpr std::uint64_t kLimit = 1000;
+    std::uint64_t count = std::min<std::uint64_t>(m_data->traceAlerts.size(), kLimit);
+    const auto& alerts = m_data->executionAlerts;
+    for (std::uint64_t k = 0; k < alerts.size() && count < kLimit;) {
+        const std::uint64_t execution = alerts[k].event.index;
+        while (k < alerts.size() && alerts[k].event.index == execution) {
+            ++count;
+            ++k;
+        }
+    }
+    return count;
+}
+
+const std::optional<Origin>& Snapshot::origin() const
+{
+    std::call_once(m_data->originOnce, [this] { m_data->origin = computeOrigin(*this); });
+    return m_data->origin;
+}
+
+const Propagation& Snapshot::propagation() const
+{
+    std::call_once(m_data->propagationOnce,
+                   [this] { m_data->propagation = computePropagation(*m_data); });
+    return m_data->propagation;
+}
+
+ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index) const
+{
+    ReadResult<TraceDetails> result;
+    if (index >= traceCount()) {
+        result.error = "no graph execution trace #" + std::to_string(index);
+        return result;
+    }
+    const TraceDigest digest = trace(index);
+    const auto record = readRecord(m_data->traceFile(digest.fileIndex), digest.offset);
+    if (!record) {
+        result.error = record.error;
+        return result;
+    }
+    tfdbg::DebugEvent event;
+    if (!parseEvent(event, *record) ||
+        event.what_case() != tfdbg::DebugEvent::kGraphExecutionTrace) {
+        result.error =
+            "the record of trace #" + std::to_string(index) + " is no longer a GraphExecutionTrace";
+        return result;
+    }
+    const auto& t = event.graph_execution_trace();
+    TraceDetails d;
+    d.wallTime = event.wall_time();
+    d.graphId = t.tfdbg_context_id();
+    d.opName = t.op_name();
+    d.outputSlot = t.output_slot();
+    d.mode = debugModeFromWire(static_cast<std::uint64_t>(t.tensor_debug_mode()));
+    d.deviceName = t.device_name();
+    const GraphTable& g = graphs();
+    if (digest.op < g.ops().size())
+        d.opType = g.op(digest.op).type;
+    if (const auto graph = g.findGraph(d.graphId))
+        for (const GraphIndex i : g.chain(*graph))
+            d.graphIds.push_back(g.graph(i).id);
+    if (t.has_tensor_proto()) {
+        const ParsedTensor tensor = parseTensor(t.tensor_proto().SerializeAsString());
+        d.health = healthOf(d.mode, tensor);
+        if (d.mode == DebugMode::FullTensor && tensor.parsed)
+            d.fullTensor = toTensorValue(tensor.view);
+        else if (d.mode != DebugMode::FullTensor && tensor.numeric && !tensor.values.empty())
+            d.debugTensorValue = tensor.values;
+    }
+    result.value = std::move(d);
+    return result;
+}
+
+ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
+{
+    ReadResult<ExecutionDetails> result;
+    if (index >= executionCount()) {
+        result.error = "no execution #" + std::to_string(index);
+        return result;
+    }
+    const auto record = readRecord(m_data->mainFile(kExecutionSuffix), execution(index).offset);
+    if (!record) {
+        result.error = record.error;
+        return result;
+    }
+    tfdbg::DebugEvent event;
+    if (!parseEvent(event, *record) || event.what_case() != tfdbg::DebugEvent::kExecution) {
+        result.error =
+            "the record of execution #" + std::to_string(index) + " is no longer an Execution";
+        return result;
+    }
+    const auto& e = event.execution();
+    ExecutionDetails d;
+    d.wallTime = event.wall_time();
+    d.opType = e.op_type();
+    d.numOutputs = e.num_outputs();
+    d.graphId = e.graph_id();
+    d.inputTensorIds.assign(e.input_tensor_ids().begin(), e.input_tensor_ids().end());
+    d.outputTensorIds.assign(e.output_tensor_ids().begin(), e.output_tensor_ids().end());
+    d.outputTensorDeviceIds.assign(e.output_tensor_device_ids().begin(),
+                                   e.output_tensor_device_ids().end());
+    d.mode = debugModeFromWire(static_cast<std::uint64_t>(e.tensor_debug_mode()));
+    d.hostName = e.code_location().host_name();
+    d.stackFrameIds.assign(e.code_location().stack_frame_ids().begin(),
+                           e.code_location().stack_frame_ids().end());
+    std::vector<std::optional<std::vector<double>>> values;
+    for (const auto& proto : e.tensor_protos()) {
+        const ParsedTensor tensor = parseTensor(proto.SerializeAsString());
+        d.outputHealth.push_back(healthOf(d.mode, tensor));
+        if (d.mode == DebugMode::FullTensor)
+            d.fullTensors.push_back(tensor.parsed ? toTensorValue(tensor.view) : TensorValue{});
+        if (tensor.numeric)
+            values.emplace_back(tensor.values);
+        else
+            values.emplace_back(std::nullopt);
+    }
+    if (d.mode != DebugMode::NoTensor && d.mode != DebugMode::FullTensor && !values.empty())
+        d.debugTensorValues = std::move(values);
+    result.value = std::move(d);
+    return result;
+}
+
+TensorHealth Snapshot::readHealth(EventRef event, std::uint32_t outputSlot) const
+{
+    if (event.source == EventSource::Graph) {
+        const auto details = readTrace(event.index);
+        return details ? details->health : TensorHealth{};
+    }
+    const auto details = readExecution(event.index);
+    if (!details || outputSlot >= details->outputHealth.size())
+        return {};
+    return details->outputHealth[outputSlot];
+}
+
+ReadResult<std::vector<std::string>> Snapshot::readSourceLines(std::size_t fileIndex) const
+{
+    ReadResult<std::vector<std::string>> result;
+    const auto& files = code().files();
+    if (fileIndex >= files.size() || layout().empty()) {
+        result.error = "no source file #" + std::to_string(fileIndex);
+        return result;
+    }
+    const auto record = readRecord(m_data->mainFile(kSourceFilesSuffix), files[fileIndex].offset);
+    if (!record) {
+        result.error = record.error;
+        return result;
+    }
+    tfdbg::DebugEvent event;
+    if (!parseEvent(event, *record) || event.what_case() != tfdbg::DebugEvent::kSourceFile) {
+        result.error = "the record of source file #" + std::to_string(fileIndex) +
+                       " is no longer a SourceFile";
+        return result;
+    }
+    const auto& lines = event.source_file().lines();
+    result.value = std::vector<std::string>(lines.begin(), lines.end());
+    return result;
+}
+
+std::vector<ResolvedFrame> Snapshot::resolveStack(const std::vector<std::string>& frameIds) const
+{
+    std::vector<ResolvedFrame> frames;
+    frames.reserve(frameIds.size());
+    for (const auto& id : frameIds)
+        frames.push_back(code().resolve(id));
+    return frames;
+}
+
+} // namespace nanscope::core

@@ -1,0 +1,36 @@
+// Interned strings with 32-bit ids. The strings live in shared chunks (see chunkedarray.hpp), so
+// a snapshot's string_views stay valid while the reader adds more.
+#pragma once
+
+#include "chunkedarray.hpp"
+#include "nanscope/core/graphtable.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace nanscope::core {
+
+class StringPool
+{
+public:
+    StringPool() { intern({}); } // id 0 is the empty string
+
+    std::uint32_t intern(std::string_view s)
+    {
+        if (auto it = m_ids.find(s); it != m_ids.end())
+            return it->second;
+        const auto id = static_cast<std::uint32_t>(m_strings.size());
+        m_strings.push_back(std::string(s));
+        m_ids.emplace(m_strings[id], id);
+        return id;
+    }
+
+    // The readable part, shared with snapshots.
+    const ChunkedArray<std::string, 10>& strings() const { return m_strings; }
+
+private:
+    ChunkedArray<std::string, 10> m_strings;
+    StringMap<std::uint32_t> m_ids;
+};
+
+} // namespace nanscope::core

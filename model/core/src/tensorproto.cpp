@@ -1,0 +1,512 @@
+#include "tensorproto.hpp"
+
+#include "wirereader.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace nanscope::core {
+namespace {
+
+using wire::Field;
+using wire::WireType;
+
+// TensorProto field numbers (format §3.12).
+constexpr std::uint32_t kDtype = 1, kShape = 2, kContent = 4, kFloatVal = 5, kDoubleVal = 6,
+                        kIntVal = 7, kInt64Val = 10, kBoolVal = 11, kHalfVal = 13, kUint32Val = 16,
+                        kUint64Val = 17;
+
+float halfToFloat(std::uint16_t h)
+{
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exponent = (h >> 10) & 0x1fu;
+    std::uint32_t mantissa = h & 0x3ffu;
+    std::uint32_t bits;
+    if (exponent == 0x1f) {
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    } else if (exponent != 0) {
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    } else if (mantissa == 0) {
+        bits = sign;
+    } else { // subnormal: normalise
+        int e = -1;
+        do {
+            ++e;
+            mantissa <<= 1;
+        } while ((mantissa & 0x400u) == 0);
+        bits = sign | static_cast<std::uint32_t>(112 - e) << 23 | ((mantissa & 0x3ffu) << 13);
+    }
+    return std::bit_cast<float>(bits);
+}
+
+float bfloat16ToFloat(std::uint16_t b)
+{
+    return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+}
+
+template <typename T>
+T load(const char* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+// The element at `p` of a tensor_content buffer of `dtype`, as a double.
+double contentElement(int type, const char* p)
+{
+    switch (type) {
+    case dtype::Float:
+        return load<float>(p);
+    case dtype::Double:
+        return load<double>(p);
+    case dtype::Int32:
+    case dtype::QInt32:
+        return load<std::int32_t>(p);
+    case dtype::UInt8:
+    case dtype::QUInt8:
+        return load<std::uint8_t>(p);
+    case dtype::Int16:
+    case dtype::QInt16:
+        return load<std::int16_t>(p);
+    case dtype::Int8:
+    case dtype::QInt8:
+        return load<std::int8_t>(p);
+    case dtype::Int64:
+        return static_cast<double>(load<std::int64_t>(p));
+    case dtype::Bool:
+        return load<std::uint8_t>(p) != 0 ? 1.0 : 0.0;
+    case dtype::UInt16:
+    case dtype::QUInt16:
+        return load<std::uint16_t>(p);
+    case dtype::UInt32:
+        return load<std::uint32_t>(p);
+    case dtype::UInt64:
+        return static_cast<double>(load<std::uint64_t>(p));
+    case dtype::Half:
+        return halfToFloat(load<std::uint16_t>(p));
+    case dtype::BFloat16:
+        return bfloat16ToFloat(load<std::uint16_t>(p));
+    default:
+        return 0;
+    }
+}
+
+// The typed field that holds values of `dtype`, and how one varint element becomes a double.
+std::uint32_t typedFieldOf(int type)
+{
+    switch (type) {
+    case dtype::Float:
+        return kFloatVal;
+    case dtype::Double:
+        return kDoubleVal;
+    case dtype::Int32:
+    case dtype::Int16:
+    case dtype::Int8:
+    case dtype::UInt8:
+    case dtype::UInt16:
+    case dtype::QInt8:
+    case dtype::QUInt8:
+    case dtype::QInt16:
+    case dtype::QUInt16:
+    case dtype::QInt32:
+        return kIntVal;
+    case dtype::Int64:
+        return kInt64Val;
+    case dtype::Bool:
+        return kBoolVal;
+    case dtype::Half:
+    case dtype::BFloat16:
+        return kHalfVal;
+    case dtype::UInt32:
+        return kUint32Val;
+    case dtype::UInt64:
+        return kUint64Val;
+    default:
+        return 0;
+    }
+}
+
+double varintElement(int type, std::uint64_t v)
+{
+    switch (type) {
+    case dtype::Int64:
+        return static_cast<double>(static_cast<std::int64_t>(v));
+    case dtype::UInt64:
+        return static_cast<double>(v);
+    case dtype::UInt32:
+        return static_cast<double>(static_cast<std::uint32_t>(v));
+    case dtype::Bool:
+        return v != 0 ? 1.0 : 0.0;
+    case dtype::Half:
+        return halfToFloat(static_cast<std::uint16_t>(v));
+    case dtype::BFloat16:
+        return bfloat16ToFloat(static_cast<std::uint16_t>(v));
+    default: // the int_val types: int32 on the wire
+        return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+    }
+}
+
+// Calls f(value) for every value in the typed field of the view's dtype (no fill rule) until f
+// returns false. Returns the number of values visited, or -1 on malformed input.
+template <typename F>
+std::int64_t visitTypedValues(const TensorProtoView& view, F&& f)
+{
+    const std::uint32_t number = typedFieldOf(view.dtype);
+    if (number == 0)
+        return -1;
+    wire::Reader reader(view.message);
+    Field field;
+    std::int64_t count = 0;
+    bool go = true;
+    while (go && reader.next(field)) {
+        if (field.number != number)
+            continue;
+        if (number == kFloatVal || number == kDoubleVal) {
+            const std::size_t width = number == kFloatVal ? 4 : 8;
+            auto element = [&](const char* p) {
+                return width == 4 ? static_cast<double>(load<float>(p)) : load<double>(p);
+            };
+            if (field.type == WireType::LengthDelimited) {
+                if (field.bytes.size() % width != 0)
+                    return -1;
+                for (std::size_t i = 0; go && i < field.bytes.size(); i += width, ++count)
+                    go = f(element(field.bytes.data() + i));
+            } else if ((width == 4 && field.type == WireType::Fixed32) ||
+                       (width == 8 && field.type == WireType::Fixed64)) {
+                char raw[8];
+                std::memcpy(raw, &field.value, 8);
+                go = f(element(raw));
+                ++count;
+            } else {
+                return -1;
+            }
+            continue;
+        }
+        const bool ok = wire::forEachVarint(field, [&](std::uint64_t v) {
+            if (go) {
+                go = f(varintElement(view.dtype, v));
+                ++count;
+            }
+        });
+        if (!ok)
+            return -1;
+    }
+    return reader.failed() ? -1 : count;
+}
+
+enum class ValueClass { NegInf, PosInf, NaN, Negative, Zero, Positive };
+
+ValueClass classify(double v)
+{
+    if (std::isnan(v))
+        return ValueClass::NaN;
+    if (std::isinf(v))
+        return v < 0 ? ValueClass::NegInf : ValueClass::PosInf;
+    if (v < 0)
+        return ValueClass::Negative;
+    return v == 0 ? ValueClass::Zero : ValueClass::Positive;
+}
+
+struct ClassCounts
+{
+    std::uint64_t c[6] = {};
+    void add(ValueClass k, std::uint64_t n = 1) { c[static_cast<int>(k)] += n; }
+};
+
+template <typename Bits>
+void countBits(const char* p, std::size_t n, Bits expMask, Bits mantMask, Bits signMask,
+               ClassCounts& counts)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const Bits b = load<Bits>(p + i * sizeof(Bits));
+        const Bits magnitude = b & static_cast<Bits>(expMask | mantMask);
+        const bool negative = (b & signMask) != 0;
+        ValueClass k;
+        if ((b & expMask) == expMask)
+            k = (b & mantMask) != 0 ? ValueClass::NaN
+                                    : (negative ? ValueClass::NegInf : ValueClass::PosInf);
+        else if (magnitude == 0)
+            k = ValueClass::Zero;
+        else
+            k = negative ? ValueClass::Negative : ValueClass::Positive;
+        counts.add(k);
+    }
+}
+
+} // namespace
+
+std::size_t numericElementSize(int type)
+{
+    switch (type) {
+    case dtype::Double:
+    case dtype::Int64:
+    case dtype::UInt64:
+        return 8;
+    case dtype::Float:
+    case dtype::Int32:
+    case dtype::QInt32:
+    case dtype::UInt32:
+        return 4;
+    case dtype::Int16:
+    case dtype::UInt16:
+    case dtype::QInt16:
+    case dtype::QUInt16:
+    case dtype::Half:
+    case dtype::BFloat16:
+        return 2;
+    case dtype::Int8:
+    case dtype::UInt8:
+    case dtype::QInt8:
+    case dtype::QUInt8:
+    case dtype::Bool:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+bool isAlertFloating(int type)
+{
+    return type == dtype::Half || type == dtype::Float || type == dtype::Double;
+}
+
+namespace {
+
+// The exact bytes of TensorFlow's AsProtoTensorContent for a rank-1 float64 vector of up to 15
+// elements (every graph-side summary vector, format §6.2): dtype 2, shape [n], 8n content bytes.
+bool parseSummaryVector(std::string_view bytes, TensorProtoView& out)
+{
+    const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+    if (bytes.size() < 10 || b[0] != 0x08 || b[1] != 0x02 || b[2] != 0x12 || b[3] != 0x04 ||
+        b[4] != 0x12 || b[5] != 0x02 || b[6] != 0x08 || b[8] != 0x22)
+        return false;
+    const unsigned n = b[7];
+    if (n == 0 || n > 15 || b[9] != 8 * n || bytes.size() != 10 + 8 * n)
+        return false;
+    out = {};
+    out.dtype = dtype::Double;
+    out.rank = 1;
+    out.elementCount = n;
+    out.shape = bytes.substr(4, 4);
+    out.content = bytes.substr(10);
+    out.message = bytes;
+    return true;
+}
+
+} // namespace
+
+bool parseTensorProto(std::string_view bytes, TensorProtoView& out)
+{
+    if (parseSummaryVector(bytes, out))
+        return true;
+    out = {};
+    out.message = bytes;
+    wire::Reader reader(bytes);
+    Field field;
+    while (reader.next(field)) {
+        switch (field.number) {
+        case kDtype:
+            if (field.type != WireType::Varint)
+                return false;
+            out.dtype = static_cast<int>(static_cast<std::int32_t>(field.value));
+            break;
+        case kShape:
+            if (field.type != WireType::LengthDelimited)
+                return false;
+            out.shape = field.bytes;
+            break;
+        case kContent:
+            if (field.type != WireType::LengthDelimited)
+                return false;
+            out.content = field.bytes;
+            break;
+        default:
+            if (field.number >= kFloatVal && field.number <= 18 && field.number != 14 &&
+                field.number != 15)
+                out.hasTypedValues = true;
+            break;
+        }
+    }
+    if (reader.failed())
+        return false;
+
+    // TensorShapeProto: repeated Dim dim = 2 { int64 size = 1; }; bool unknown_rank = 3.
+    wire::Reader shape(out.shape);
+    std::uint64_t count = 1;
+    while (shape.next(field)) {
+        if (field.number != 2 || field.type != WireType::LengthDelimited)
+            continue;
+        wire::Reader dim(field.bytes);
+        Field d;
+        std::int64_t size = 0;
+        while (dim.next(d))
+            if (d.number == 1 && d.type == WireType::Varint)
+                size = static_cast<std::int64_t>(d.value);
+        if (dim.failed())
+            return false;
+        ++out.rank;
+        if (size < 0) {
+            out.shapeValid = false;
+        } else if (count != 0) {
+            const auto s = static_cast<std::uint64_t>(size);
+            if (s != 0 && count > (std::uint64_t{1} << 62) / s)
+                out.shapeValid = false;
+            else
+                count *= s;
+        }
+    }
+    if (shape.failed())
+        return false;
+    out.elementCount = out.shapeValid ? count : 0;
+    return true;
+}
+
+std::vector<std::int64_t> dimensions(const TensorProtoView& view)
+{
+    std::vector<std::int64_t> dims;
+    wire::Reader shape(view.shape);
+    Field field;
+    while (shape.next(field)) {
+        if (field.number != 2 || field.type != WireType::LengthDelimited)
+            continue;
+        wire::Reader dim(field.bytes);
+        Field d;
+        std::int64_t size = 0;
+        while (dim.next(d))
+            if (d.number == 1 && d.type == WireType::Varint)
+                size = static_cast<std::int64_t>(d.value);
+        dims.push_back(size);
+    }
+    return dims;
+}
+
+std::int64_t readDoubles(const TensorProtoView& view, std::span<double> out)
+{
+    if (!view.shapeValid)
+        return -1;
+    const std::size_t width = numericElementSize(view.dtype);
+    if (width == 0)
+        return -1;
+    if (!view.content.empty()) {
+        if (view.content.size() % width != 0 || view.content.size() / width != view.elementCount)
+            return -1;
+        const std::size_t n = view.content.size() / width;
+        const std::size_t take = n < out.size() ? n : out.size();
+        if (view.dtype == dtype::Double) {
+            std::memcpy(out.data(), view.content.data(), take * 8);
+        } else {
+            for (std::size_t i = 0; i < take; ++i)
+                out[i] = contentElement(view.dtype, view.content.data() + i * width);
+        }
+        return static_cast<std::int64_t>(n);
+    }
+    // Typed field with TensorFlow's fill rule: missing elements repeat the last value.
+    std::size_t filled = 0;
+    double last = 0;
+    const std::int64_t given = visitTypedValues(view, [&](double v) {
+        last = v;
+        if (filled < out.size())
+            out[filled++] = v;
+        return true;
+    });
+    if (given < 0 || static_cast<std::uint64_t>(given) > view.elementCount)
+        return -1;
+    while (filled < out.size() && filled < view.elementCount)
+        out[filled++] = last;
+    return static_cast<std::int64_t>(view.elementCount);
+}
+
+bool readAllDoubles(const TensorProtoView& view, std::vector<double>& out, std::string* error,
+                    std::uint64_t maxElements)
+{
+    auto fail = [&](const char* why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (!view.shapeValid)
+        return fail("the tensor's shape is invalid");
+    if (numericElementSize(view.dtype) == 0)
+        return fail("the tensor's type has no numeric values");
+    // A typed field can claim any number of elements (the rest repeat its last value); decoding
+    // stays within a multiple of the record's own size.
+    const std::uint64_t typedLimit = std::max<std::uint64_t>(1024, 16 * view.message.size());
+    if (view.elementCount > maxElements || (view.content.empty() && view.elementCount > typedLimit))
+        return fail("the tensor is too large to decode");
+    out.assign(static_cast<std::size_t>(view.elementCount), 0.0);
+    const std::int64_t n = readDoubles(view, out);
+    if (n < 0)
+        return fail("the tensor's values do not match its type and shape");
+    return true;
+}
+
+TensorHealth fullTensorHealth(const TensorProtoView& view)
+{
+    TensorHealth h;
+    h.dtype = view.dtype;
+    h.rank = view.rank;
+    const bool floating = isAlertFloating(view.dtype) || view.dtype == dtype::BFloat16;
+    if (!floating || !view.shapeValid || view.elementCount == 0)
+        return h;
+    ClassCounts counts;
+    if (!view.content.empty()) {
+        const std::size_t width = numericElementSize(view.dtype);
+        if (view.content.size() % width != 0 || view.content.size() / width != view.elementCount)
+            return h;
+        const std::size_t n = view.content.size() / width;
+        const char* p = view.content.data();
+        switch (view.dtype) {
+        case dtype::Float:
+            countBits<std::uint32_t>(p, n, 0x7f800000u, 0x007fffffu, 0x80000000u, counts);
+            break;
+        case dtype::Double:
+            countBits<std::uint64_t>(p, n, 0x7ff0000000000000ull, 0x000fffffffffffffull,
+                                     0x8000000000000000ull, counts);
+            break;
+        case dtype::Half:
+            countBits<std::uint16_t>(p, n, 0x7c00u, 0x03ffu, 0x8000u, counts);
+            break;
+        default: // bfloat16
+            countBits<std::uint16_t>(p, n, 0x7f80u, 0x007fu, 0x8000u, counts);
+            break;
+        }
+    } else {
+        double last = 0;
+        const std::int64_t given = visitTypedValues(view, [&](double v) {
+            last = v;
+            counts.add(classify(v));
+            return true;
+        });
+        if (given < 0 || static_cast<std::uint64_t>(given) > view.elementCount)
+            return h;
+        counts.add(classify(last), view.elementCount - static_cast<std::uint64_t>(given));
+    }
+    h.detail = TensorHealth::Detail::Full;
+    h.size = static_cast<double>(view.elementCount);
+    h.negativeInfinity = static_cast<double>(counts.c[0]);
+    h.positiveInfinity = static_cast<double>(counts.c[1]);
+    h.nan = static_cast<double>(counts.c[2]);
+    h.negativeFinite = static_cast<double>(counts.c[3]);
+    h.zero = static_cast<double>(counts.c[4]);
+    h.positiveFinite = static_cast<double>(counts.c[5]);
+    h.nonFinite = counts.c[0] + counts.c[1] + counts.c[2] > 0;
+    return h;
+}
+
+TensorValue toTensorValue(const TensorProtoView& view)
+{
+    TensorValue value;
+    value.dtype = view.dtype;
+    value.shape = dimensions(view);
+    std::string ignored;
+    value.numeric = readAllDoubles(view, value.values, &ignored);
+    if (!value.numeric)
+        value.values.clear();
+    return value;
+}
+
+} // namespace nanscope::core

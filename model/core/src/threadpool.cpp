@@ -1,0 +1,58 @@
+#include "threadpool.hpp"
+
+namespace nanscope::core {
+
+ThreadPool::ThreadPool(unsigned threads)
+{
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned i = 0; i < threads; ++i)
+        m_threads.emplace_back([this] { work(); });
+}
+
+ThreadPool::~ThreadPool()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_jobReady.notify_all();
+    for (auto& t : m_threads)
+        t.join();
+}
+
+void ThreadPool::submit(std::function<void()> job)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_jobs.push_back(std::move(job));
+    }
+    m_jobReady.notify_one();
+}
+
+void ThreadPool::wait()
+{
+    std::unique_lock lock(m_mutex);
+    m_idle.wait(lock, [this] { return m_jobs.empty() && m_running == 0; });
+}
+
+void ThreadPool::work()
+{
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_jobReady.wait(lock, [this] { return m_stopping || !m_jobs.empty(); });
+        if (m_jobs.empty())
+            return; // stopping
+        auto job = std::move(m_jobs.front());
+        m_jobs.pop_front();
+        ++m_running;
+        lock.unlock();
+        job();
+        lock.lock();
+        --m_running;
+        if (m_jobs.empty() && m_running == 0)
+            m_idle.notify_all();
+    }
+}
+
+} // namespace nanscope::core

@@ -1,0 +1,40 @@
+// A fixed set of worker threads running submitted jobs (the trace decoding).
+#pragma once
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace nanscope::core {
+
+class ThreadPool
+{
+public:
+    explicit ThreadPool(unsigned threads); // 0: one per hardware thread
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    void submit(std::function<void()> job);
+    // Blocks until every job submitted so far has finished.
+    void wait();
+    unsigned size() const { return static_cast<unsigned>(m_threads.size()); }
+
+private:
+    void work();
+
+    std::mutex m_mutex;
+    std::condition_variable m_jobReady;
+    std::condition_variable m_idle;
+    std::deque<std::function<void()>> m_jobs;
+    std::size_t m_running = 0;
+    bool m_stopping = false;
+    std::vector<std::thread> m_threads;
+};
+
+} // namespace nanscope::core

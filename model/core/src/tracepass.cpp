@@ -1,0 +1,383 @@
+// The trace files: record boundaries are found on this thread, a chunk at a time, while the pool
+// checks payload CRCs and decodes the chunks already found. Each chunk's traces get provisional
+// indices; after the pass, skipped records are squeezed out and the chunks are stitched in order,
+// so indices are exactly those of TensorFlow's sequential reader.
+#include "loaders.hpp"
+#include "recorddecoding.hpp"
+#include "recordscan.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+
+namespace nanscope::core {
+namespace {
+
+constexpr std::size_t kChunkBytes = 1u << 20;
+// Ops a worker could not find get this bit plus an index into its own list of unknown names.
+constexpr OpId kLocalUnknown = 0x80000000u;
+
+struct UnknownOp
+{
+    std::string graphId;
+    std::string opName;
+};
+
+struct LocalAlert
+{
+    std::uint64_t position; // among the chunk's written traces
+    Alert alert;
+};
+
+// A bounded set of read buffers: reading waits while every buffer is being decoded, so memory
+// stays at a few chunks whatever the file's size.
+class BufferPool
+{
+public:
+    explicit BufferPool(std::size_t count) : m_free(count) {}
+
+    std::vector<std::byte> take()
+    {
+        std::unique_lock lock(m_mutex);
+        m_available.wait(lock, [this] { return !m_free.empty(); });
+        auto buffer = std::move(m_free.back());
+        m_free.pop_back();
+        return buffer;
+    }
+
+    void give(std::vector<std::byte> buffer)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_free.push_back(std::move(buffer));
+        }
+        m_available.notify_one();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_available;
+    std::vector<std::vector<std::byte>> m_free;
+};
+
+struct TraceJob
+{
+    std::vector<std::byte> buffer;
+    RecordChunk chunk;
+    std::uint64_t firstIndex = 0;
+    ChunkedArray<double>::Writer wallTime;
+    ChunkedArray<std::uint64_t>::Writer offset;
+    ChunkedArray<OpId>::Writer op;
+    ChunkedArray<std::uint16_t>::Writer slot;
+    ChunkedArray<std::uint8_t>::Writer mode;
+    ChunkedArray<std::uint8_t>::Writer health;
+
+    // Results.
+    std::atomic<bool> done{false};
+    std::uint64_t written = 0;
+    std::optional<std::size_t> badCrcRecord;
+    std::vector<UnknownOp> unknownOps;
+    StringMap<std::size_t> unknownIndex; // graph id + '\0' + op name → unknownOps index
+    std::unordered_map<OpId, std::uint64_t> undeclaredOpTraces;
+    std::vector<LocalAlert> alerts;
+    DiagnosticList problems{20};
+    DebugModeSet modes = 0;
+    std::uint64_t clampedSlots = 0;
+
+    void run(const GraphTable& graphs, const std::string& path);
+};
+
+// Finds ops by (graph id, name). Consecutive traces usually share their graph, and a model's
+// few hundred ops repeat step after step, so a small cache with a cheap hash answers most
+// look-ups without the graph table's string hashing.
+class OpLookup
+{
+public:
+    explicit OpLookup(const GraphTable& graphs) : m_graphs(graphs) {}
+
+    OpId find(std::string_view graphId, std::string_view opName)
+    {
+        if (!m_valid || graphId != m_graphId) {
+            m_graphId.assign(graphId);
+            m_graph = m_graphs.findGraph(graphId);
+            m_valid = true;
+        }
+        if (!m_graph)
+            return kNoOp;
+        const std::uint64_t h = hash(opName) ^ (std::uint64_t{*m_graph} * 0x9e3779b97f4a7c15ull);
+        Entry& e = m_cache[h & (kCacheSize - 1)];
+        if (e.hash == h && e.graph == *m_graph && e.name == opName)
+            return e.op;
+        const OpId op = m_graphs.findOp(*m_graph, opName);
+        if (op != kNoOp)
+            e = {h, *m_graph, op, std::string(opName)};
+        return op;
+    }
+
+private:
+    static constexpr std::size_t kCacheSize = 1024;
+
+    struct Entry
+    {
+        std::uint64_t hash = 0;
+        GraphIndex graph = kNoGraph;
+        OpId op = kNoOp;
+        std::string name;
+    };
+
+    static std::uint64_t hash(std::string_view s)
+    {
+        std::uint64_t h = 0xcbf29ce484222325ull ^ s.size();
+        std::size_t i = 0;
+        for (; i + 8 <= s.size(); i += 8) {
+            std::uint64_t w;
+            std::memcpy(&w, s.data() + i, 8);
+            h = (h ^ w) * 0x100000001b3ull;
+            h ^= h >> 29;
+        }
+        for (; i < s.size(); ++i)
+            h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ull;
+        return h ^ (h >> 32);
+    }
+
+    const GraphTable& m_graphs;
+    std::string m_graphId;
+    std::optional<GraphIndex> m_graph;
+    bool m_valid = false;
+    std::vector<Entry> m_cache = std::vector<Entry>(kCacheSize);
+};
+
+void TraceJob::run(const GraphTable& graphs, const std::string& path)
+{
+    OpLookup lookup(graphs);
+    DecodedTrace t;
+    const std::size_t n = chunk.recordCount();
+    for (std::size_t r = 0; r < n; ++r) {
+        const auto body = chunk.payloadAndCrc(r);
+        if (!format::payloadCrcMatches(body)) {
+            badCrcRecord = r;
+            break;
+        }
+        const std::string_view payload(reinterpret_cast<const char*>(body.data()), body.size() - 4);
+        const DecodeStatus status = decodeTrace(payload, t);
+        if (status != DecodeStatus::Ok) {
+            problems.add({status == DecodeStatus::Malformed ? Severity::Error : Severity::Warning,
+                          path, chunk.recordOffset(r),
+                          status == DecodeStatus::Malformed
+                              ? "not a valid DebugEvent; skipped"
+                              : "not a GraphExecutionTrace record; skipped"});
+            continue;
+        }
+        OpId id = lookup.find(t.graphId, t.opName);
+        if (id == kNoOp) {
+            std::string key(t.graphId);
+            key += '\0';
+            key += t.opName;
+            auto [it, added] = unknownIndex.try_emplace(std::move(key), unknownOps.size());
+            if (added)
+                unknownOps.push_back({std::string(t.graphId), std::string(t.opName)});
+            id = kLocalUnknown | static_cast<OpId>(it->second);
+        } else if (!graphs.op(id).declared) {
+            ++undeclaredOpTraces[id];
+        }
+        const std::uint64_t i = firstIndex + written;
+        wallTime[i] = t.wallTime;
+        offset[i] = chunk.recordOffset(r);
+        op[i] = id;
+        if (t.outputSlot > 0xffff) {
+            ++clampedSlots;
+            t.outputSlot = 0xffff;
+        }
+        slot[i] = static_cast<std::uint16_t>(t.outputSlot);
+        mode[i] = static_cast<std::uint8_t>(t.mode);
+        HealthDigest h = t.health.digest();
+        if (h.nonFinite() && !t.alerts)
+            h.bits |= health::NoAlert;
+        health[i] = h.bits;
+        modes |= modeBit(t.mode);
+        if (t.alerts)
+            alerts.push_back({written, t.alert});
+        if (t.malformedSummary)
+            problems.add({Severity::Warning, path, chunk.recordOffset(r),
+                          "the summary vector is too short for its tensor debug mode; its health "
+                          "is unknown"});
+        ++written;
+    }
+}
+
+template <typename T>
+void moveElement(ChunkedArray<T>& a, std::uint64_t from, std::uint64_t to)
+{
+    a.mutableAt(to) = a[from];
+}
+
+// Joins finished chunks, in file order, into the index: squeezes out skipped records, numbers
+// the alerts, and stops at a corrupt record as TensorFlow's reader does.
+class TraceStitcher
+{
+public:
+    TraceStitcher(IndexState& index, FileState& file, std::uint64_t base)
+        : m_index(index), m_file(file), m_next(base)
+    {}
+
+    std::uint64_t next() const { return m_next; }
+    bool stopped() const { return m_stopped; }
+
+    void stitch(TraceJob& job)
+    {
+        if (m_stopped)
+            return;
+        auto& columns = m_index.traces;
+        if (m_next != job.firstIndex) {
+            for (std::uint64_t j = 0; j < job.written; ++j) {
+                const std::uint64_t from = job.firstIndex + j;
+                const std::uint64_t to = m_next + j;
+                moveElement(columns.wallTime, from, to);
+                moveElement(columns.offset, from, to);
+                moveElement(columns.op, from, to);
+                moveElement(columns.slot, from, to);
+                moveElement(columns.mode, from, to);
+                moveElement(columns.health, from, to);
+            }
+        }
+        for (auto& a : job.alerts) {
+            a.alert.event = {EventSource::Graph, m_next + a.position};
+            m_index.traceAlerts.push_back(a.alert);
+        }
+        for (const auto& [id, count] : job.undeclaredOpTraces)
+            m_index.tracesOfUndeclaredOps[id] += count;
+        if (!job.unknownOps.empty())
+            m_unknown.push_back({m_next, job.written, std::move(job.unknownOps)});
+        m_index.recordProblems.append(job.problems);
+        m_index.traceModes |= job.modes;
+        m_index.clampedSlots += job.clampedSlots;
+        m_next += job.written;
+        if (job.badCrcRecord) {
+            // TensorFlow's reader stops at a corrupt record and retries it on every update.
+            m_file.offset = job.chunk.recordOffset(*job.badCrcRecord);
+            m_file.stop = format::RecordStatus::CorruptPayload;
+            m_stopped = true;
+        }
+    }
+
+    // Gives the traces of ops no worker could find placeholder ops (and graphs).
+    void resolveUnknownOps()
+    {
+        auto& graphs = m_index.graphs;
+        for (const auto& range : m_unknown) {
+            std::vector<OpId> resolved;
+            for (const auto& u : range.ops) {
+                auto graph = graphs.findGraph(u.graphId);
+                if (!graph)
+                    graph = graphs.graphPlaceholder(u.graphId);
+                OpId id = graphs.findOp(*graph, u.opName);
+                if (id == kNoOp)
+                    id = graphs.opPlaceholder(*graph, u.opName);
+                resolved.push_back(id);
+            }
+            m_index.graphsChanged = true;
+            auto& ops = m_index.traces.op;
+            for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
+                if (ops[i] & kLocalUnknown) {
+                    const OpId real = resolved[ops[i] & ~kLocalUnknown];
+                    ops.mutableAt(i) = real;
+                    ++m_index.tracesOfUndeclaredOps[real];
+                }
+            }
+        }
+        m_unknown.clear();
+    }
+
+private:
+    struct UnknownRange
+    {
+        std::uint64_t first;
+        std::uint64_t count;
+        std::vector<UnknownOp> ops;
+    };
+
+    IndexState& m_index;
+    FileState& m_file;
+    std::uint64_t m_next;
+    bool m_stopped = false;
+    std::vector<UnknownRange> m_unknown;
+};
+
+} // namespace
+
+TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState& index,
+                           ThreadPool& pool, std::uint64_t byteBudget)
+{
+    TracePassResult result;
+    if (!file.ensureOpen())
+        return result;
+    const std::uint64_t size = file.handle.size();
+    const std::uint64_t start = file.offset;
+    ChunkReader reader(file.handle, start, size, kChunkBytes);
+    const std::string path = file.path.string();
+    auto& columns = index.traces;
+    const std::uint64_t base = columns.size();
+    TraceStitcher stitcher(index, file, base);
+
+    BufferPool buffers(pool.size() + 2);
+    std::deque<std::unique_ptr<TraceJob>> jobs; // submitted, not yet stitched
+    auto stitchFinished = [&] {
+        while (!jobs.empty() && jobs.front()->done.load(std::memory_order_acquire)) {
+            stitcher.stitch(*jobs.front());
+            jobs.pop_front();
+        }
+    };
+    std::uint64_t provisional = base;
+    for (;;) {
+        if (reader.position() - start >= byteBudget) {
+            result.stoppedAtBudget = reader.position() < size;
+            break;
+        }
+        auto job = std::make_unique<TraceJob>();
+        job->buffer = buffers.take();
+        stitchFinished(); // frees the finished jobs' results while the file is still read
+        if (!reader.next(job->buffer, job->chunk, byteBudget - (reader.position() - start))) {
+            buffers.give(std::move(job->buffer));
+            break;
+        }
+        job->firstIndex = provisional;
+        provisional += job->chunk.recordCount();
+        columns.resize(provisional);
+        job->wallTime = columns.wallTime.writer(job->firstIndex, provisional);
+        job->offset = columns.offset.writer(job->firstIndex, provisional);
+        job->op = columns.op.writer(job->firstIndex, provisional);
+        job->slot = columns.slot.writer(job->firstIndex, provisional);
+        job->mode = columns.mode.writer(job->firstIndex, provisional);
+        job->health = columns.health.writer(job->firstIndex, provisional);
+        TraceJob* raw = job.get();
+        const GraphTable& graphs = index.graphs;
+        pool.submit([raw, &graphs, &path, &buffers] {
+            raw->run(graphs, path);
+            buffers.give(std::move(raw->buffer));
+            raw->done.store(true, std::memory_order_release);
+        });
+        jobs.push_back(std::move(job));
+    }
+    pool.wait();
+    for (auto& job : jobs)
+        stitcher.stitch(*job);
+    jobs.clear();
+    // The workers are done with the graph table: ops they could not find can be added now.
+    stitcher.resolveUnknownOps();
+
+    columns.resize(stitcher.next());
+    if (!stitcher.stopped()) {
+        file.offset = reader.position();
+        file.stop = result.stoppedAtBudget ? format::RecordStatus::EndOfData : reader.stopStatus();
+    }
+    if (stitcher.next() > base)
+        index.appendTraceSegment(fileIndex, base);
+    file.size = size;
+    result.bytesRead = file.offset - start;
+    return result;
+}
+
+} // namespace nanscope::core

@@ -1,0 +1,42 @@
+// Every InfNan alert of a snapshot, in TensorBoard's order (graph traces, then executions).
+#pragma once
+
+#include "nanscope/items/snapshottablemodel.hpp"
+
+namespace nanscope::items {
+
+class AlertModel : public SnapshotTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        IndexColumn,
+        EventColumn,
+        OpTypeColumn,
+        OpNameColumn,
+        SlotColumn,
+        SizeColumn,
+        NegInfColumn,
+        PosInfColumn,
+        NanColumn,
+        ColumnCount
+    };
+    enum Role {
+        EventSourceRole = FirstModelRole, // int: core::EventSource of the alert's event
+        EventIndexRole,                   // qulonglong: trace or execution index
+    };
+
+    using SnapshotTableModel::SnapshotTableModel;
+
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+protected:
+    quint64 rowsIn(const core::Snapshot& snapshot) const override;
+    // A trace read after an execution lands before it in TensorBoard's order.
+    bool rowsOnlyAppend() const override { return false; }
+};
+
+} // namespace nanscope::items

@@ -1,0 +1,55 @@
+// Every graph execution trace of a snapshot: a virtual table for millions of rows. Columns that
+// need the full record (dtype, shape, counts) decode it on demand for the rows shown, and keep
+// the last few hundred in a cache.
+#pragma once
+
+#include "nanscope/core/details.hpp"
+#include "nanscope/items/snapshottablemodel.hpp"
+
+#include <QCache>
+
+namespace nanscope::items {
+
+class GraphExecutionModel : public SnapshotTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        IndexColumn,
+        TensorColumn,
+        OpTypeColumn,
+        GraphColumn,
+        DTypeColumn,
+        ShapeColumn,
+        HealthColumn,
+        ColumnCount
+    };
+    enum Role {
+        OpIdRole = FirstModelRole, // uint: core::OpId of the row's op
+        HealthTextRole,            // QString: full counts ("1000 elements: 1 -inf …")
+        NegInfCountRole,           // double, or invalid when the mode does not count
+        PosInfCountRole,
+        NanCountRole,
+        NegativeCountRole,
+        ZeroCountRole,
+        PositiveCountRole,
+    };
+
+    using SnapshotTableModel::SnapshotTableModel;
+
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+protected:
+    quint64 rowsIn(const core::Snapshot& snapshot) const override;
+    void snapshotChanged() override { m_details.clear(); }
+
+private:
+    const core::TraceDetails* details(int row) const;
+
+    mutable QCache<int, core::TraceDetails> m_details{512};
+};
+
+} // namespace nanscope::items

@@ -1,0 +1,43 @@
+#include "healthformat.hpp"
+
+#include <QStringList>
+
+namespace nanscope::items {
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString digestText(core::HealthDigest digest)
+{
+    namespace h = core::health;
+    if (!digest.known())
+        return QStringLiteral("unknown");
+    if (!digest.nonFinite())
+        return QStringLiteral("finite");
+    QStringList kinds;
+    if (digest.has(h::NaN))
+        kinds << QStringLiteral("NaN");
+    if (digest.has(h::NegInf))
+        kinds << QStringLiteral("-inf");
+    if (digest.has(h::PosInf))
+        kinds << QStringLiteral("+inf");
+    return kinds.isEmpty() ? QStringLiteral("NaN or ±inf") : kinds.join(QStringLiteral(", "));
+}
+
+QString healthText(const core::TensorHealth& health)
+{
+    return fromStd(health.describe());
+}
+
+QColor nonFiniteBackground(core::HealthDigest digest)
+{
+    if (!digest.nonFinite())
+        return {};
+    namespace h = core::health;
+    // NaN reads as the more serious state; infinities as a warning.
+    return digest.has(h::NaN) ? QColor(0xe5, 0x39, 0x35, 70) : QColor(0xfb, 0x8c, 0x00, 70);
+}
+
+} // namespace nanscope::items

@@ -1,0 +1,23 @@
+// How tensor health reads and looks in every model.
+#pragma once
+
+#include "nanscope/core/health.hpp"
+
+#include <QColor>
+#include <QString>
+
+namespace nanscope::items {
+
+// "NaN, -inf", "finite", "unknown" … from the one-byte digest.
+QString digestText(core::HealthDigest digest);
+
+// "1000 elements: 1 -inf, 999 finite" … from full counts.
+QString healthText(const core::TensorHealth& health);
+
+// A background for rows whose tensor is non-finite (invalid colour otherwise). Light enough for
+// dark text, and distinct in dark palettes too.
+QColor nonFiniteBackground(core::HealthDigest digest);
+
+QString fromStd(std::string_view text);
+
+} // namespace nanscope::items

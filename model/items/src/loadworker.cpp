@@ -1,0 +1,88 @@
+#include "loadworker.hpp"
+
+#include <QThread>
+#include <chrono>
+#include <filesystem>
+#include <system_error>
+
+namespace nanscope::items {
+namespace {
+
+// Snapshots published while loading, at most this often; the last one always.
+constexpr auto kPublishInterval = std::chrono::milliseconds(200);
+
+qint64 logdirBytes(const core::LogdirLayout& layout)
+{
+    qint64 total = 0;
+    std::error_code ec;
+    for (const auto& set : layout.fileSets) {
+        for (auto suffix : {core::kSourceFilesSuffix, core::kStackFramesSuffix, core::kGraphsSuffix,
+                            core::kExecutionSuffix, core::kTracesSuffix}) {
+            const auto size = std::filesystem::file_size(set.file(suffix), ec);
+            if (!ec)
+                total += static_cast<qint64>(size);
+        }
+    }
+    return total;
+}
+
+} // namespace
+
+void LoadWorker::reset()
+{
+    m_reader.reset();
+}
+
+void LoadWorker::load(quint64 job, const QString& path)
+{
+    m_reader = std::make_unique<core::LogdirReader>(path.toStdString());
+    readUntilComplete(job);
+}
+
+void LoadWorker::update(quint64 job)
+{
+    if (!m_reader)
+        return;
+    readUntilComplete(job);
+}
+
+void LoadWorker::readUntilComplete(quint64 job)
+{
+    using Clock = std::chrono::steady_clock;
+    auto lastPublished = Clock::now() - kPublishInterval;
+    std::uint64_t published = 0;
+    qint64 total = -1;
+    qint64 chunks = 0;
+    bool cancelled = false;
+    std::shared_ptr<const core::Snapshot> snapshot;
+    for (;;) {
+        if (m_cancelJob.load() == job) {
+            cancelled = true;
+            break;
+        }
+        const quint64 chunk = m_chunkBytes.load();
+        snapshot = m_reader->update({.maxTraceBytes = chunk});
+        if (total < 0)
+            total = logdirBytes(snapshot->layout());
+        ++chunks;
+        const bool complete = snapshot->complete();
+        const auto now = Clock::now();
+        if (complete || now - lastPublished >= kPublishInterval) {
+            if (snapshot->generation() != published) {
+                Q_EMIT snapshotReady(job, snapshot);
+                published = snapshot->generation();
+            }
+            lastPublished = now;
+            const qint64 done =
+                complete ? total : std::min<qint64>(total, chunks * static_cast<qint64>(chunk));
+            Q_EMIT progress(job, done, total);
+        }
+        if (complete)
+            break;
+    }
+    if (cancelled && snapshot && snapshot->generation() != published)
+        Q_EMIT snapshotReady(job, snapshot);
+    Q_EMIT finished(job, cancelled);
+}
+
+} // namespace nanscope::items

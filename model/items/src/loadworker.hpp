@@ -1,0 +1,44 @@
+// Runs a core::LogdirReader on the session's worker thread.
+#pragma once
+
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/items/logdirsession.hpp"
+
+#include <QObject>
+#include <atomic>
+#include <memory>
+
+namespace nanscope::items {
+
+class LoadWorker : public QObject
+{
+    Q_OBJECT
+
+public:
+    // Asks the running load to stop at its next chunk; thread-safe.
+    void requestCancel(quint64 job) { m_cancelJob = job; }
+    void setChunkBytes(quint64 bytes) { m_chunkBytes = bytes > 0 ? bytes : 1; }
+
+public Q_SLOTS:
+    // Reads `path` from the start, in chunks, publishing snapshots as it goes.
+    void load(quint64 job, const QString& path);
+    // Reads what was appended since the last call (following a growing logdir).
+    void update(quint64 job);
+    void reset();
+
+Q_SIGNALS:
+    void snapshotReady(quint64 job, const nanscope::items::SnapshotPtr& snapshot);
+    void progress(quint64 job, qint64 bytesRead, qint64 bytesTotal);
+    void finished(quint64 job, bool cancelled);
+
+private:
+    void readUntilComplete(quint64 job);
+
+    std::unique_ptr<core::LogdirReader> m_reader;
+    std::atomic<quint64> m_cancelJob{0};
+    // Small enough for progress several times a second and a prompt cancel, large enough that
+    // chunking costs nothing measurable.
+    std::atomic<quint64> m_chunkBytes{64u << 20};
+};
+
+} // namespace nanscope::items

@@ -1,0 +1,401 @@
+// Reading a large FULL_HEALTH logdir: time to a full index, memory per trace, time to the first
+// alert and to the origin, against decoding every record with libprotobuf.
+//
+// Usage: nanscope_bench_core [--traces N] [--logdir DIR] [--keep] [--threads T]
+//   --traces N   graph execution traces to generate (default 10'000'000)
+//   --logdir DIR read this logdir instead of generating one (it is never deleted)
+//   --keep       keep the generated logdir (its path is printed)
+//   --threads T  decoding threads besides the reading one (default: hardware threads - 1)
+//
+// The logdir is made with NaNscope's recorder in a child process (so that the recorder's memory
+// does not count): 60 ops in three graphs, repeated step after step; at 90 % of the traces a Log
+// meets a zero (-inf), and from there on the loss and the update are NaN.
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/format/record.hpp"
+#include "nanscope/recorder.hpp"
+#include "nanscope/tfdbg/debug_event.pb.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <span>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace nanscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kRepetitions = 3;
+constexpr int kElements = 16;
+
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+// Peak resident set size (kB), and a way to reset it between measurements.
+std::uint64_t peakRssKb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::strtoull(line.c_str() + 6, nullptr, 10);
+    return 0;
+}
+
+std::uint64_t currentRssKb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::strtoull(line.c_str() + 6, nullptr, 10);
+    return 0;
+}
+
+bool resetPeakRss()
+{
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+    return static_cast<bool>(clear);
+}
+
+struct Options
+{
+    std::uint64_t traces = 10'000'000;
+    fs::path logdir;
+    bool keep = false;
+    unsigned threads = 0;
+};
+
+struct StepOps
+{
+    std::vector<OpHandle> model, loss, update;
+    OpHandle log;
+};
+
+int generate(const fs::path& dir, std::uint64_t traces)
+{
+    auto opened = Recorder::open({.dumpRoot = dir,
+                                  .mode = TensorDebugMode::FullHealth,
+                                  .circularBufferSize = -1,
+                                  .runId = "bench",
+                                  .hostName = "bench",
+                                  .closeAtExit = false});
+    if (!opened.ok()) {
+        std::fprintf(stderr, "cannot open the recorder: %s\n", opened.status().message().c_str());
+        return 1;
+    }
+    auto& rec = **opened;
+    auto outer = rec.declareGraph("");
+    auto model = rec.declareGraph("model", &*outer);
+    auto loss = rec.declareGraph("loss", &*outer);
+    auto update = rec.declareGraph("train_step", &*outer);
+    StepOps ops;
+    auto chain = [&](const GraphHandle& g, const char* prefix, const char* const* types, int n,
+                     std::vector<OpHandle>& out) {
+        std::string previous;
+        for (int i = 0; i < n; ++i) {
+            const std::string name =
+                std::string(prefix) + "/" + types[i % 6] + "_" + std::to_string(i);
+            std::vector<std::string> inputs;
+            if (!previous.empty())
+                inputs.push_back(previous + ":0");
+            auto op =
+                rec.declareOp({.graph = g, .type = types[i % 6], .name = name, .inputs = inputs});
+            out.push_back(*op);
+            previous = name;
+        }
+    };
+    const char* modelTypes[] = {"ReadVariableOp", "MatMul", "AddV2", "Relu", "Tanh", "Mul"};
+    const char* updateTypes[] = {"ReadVariableOp", "Mul", "Sub", "Sqrt", "RealDiv", "AddV2"};
+    chain(*model, "dense", modelTypes, 24, ops.model);
+    // The loss: probs → Log → Mul → Neg → Mean … (the tutorial's pattern).
+    ops.loss.push_back(*rec.declareOp({.graph = *loss, .type = "Placeholder", .name = "probs"}));
+    ops.log = *rec.declareOp({.graph = *loss, .type = "Log", .name = "Log", .inputs = {"probs"}});
+    ops.loss.push_back(ops.log);
+    const char* lossTypes[] = {"Mul", "Neg", "Mean", "AddV2", "Tanh", "Square"};
+    std::string previous = "Log";
+    for (int i = 0; i < 10; ++i) {
+        const std::string name = std::string("loss/") + lossTypes[i % 6] + "_" + std::to_string(i);
+        ops.loss.push_back(*rec.declareOp(
+            {.graph = *loss, .type = lossTypes[i % 6], .name = name, .inputs = {previous + ":0"}}));
+        previous = name;
+    }
+    chain(*update, "adam", updateTypes, 24, ops.update);
+
+    std::vector<std::int64_t> shape{4, 4};
+    std::vector<float> healthy(kElements), withZero(kElements), negInf(kElements), nan(kElements);
+    for (int i = 0; i < kElements; ++i)
+        healthy[i] = withZero[i] = 0.01f * static_cast<float>(i + 1);
+    withZero[5] = 0.0f;
+    negInf = healthy;
+    negInf[5] = -INFINITY;
+    std::fill(nan.begin(), nan.end(), NAN);
+    auto view = [&](const std::vector<float>& v) {
+        return TensorView{.data = v.data(), .dtype = DType::Float32, .shape = shape};
+    };
+    const std::uint64_t injectAt = traces / 10 * 9;
+    std::uint64_t written = 0;
+    bool broken = false;
+    auto record = [&](const OpHandle& op, const std::vector<float>& v) {
+        if (written >= traces)
+            return;
+        (void)rec.recordTrace(op, 0, view(v));
+        ++written;
+    };
+    while (written < traces) {
+        for (const auto& op : ops.model)
+            record(op, broken ? nan : healthy);
+        const bool injectNow = !broken && written + ops.loss.size() >= injectAt;
+        record(ops.loss[0], injectNow ? withZero : (broken ? nan : healthy));
+        record(ops.log, injectNow ? negInf : (broken ? nan : healthy));
+        for (std::size_t i = 2; i < ops.loss.size(); ++i)
+            record(ops.loss[i], injectNow || broken ? nan : healthy);
+        broken = broken || injectNow;
+        for (const auto& op : ops.update)
+            record(op, broken ? nan : healthy);
+    }
+    const Status closed = rec.close();
+    if (!closed.ok()) {
+        std::fprintf(stderr, "recorder: %s\n", closed.message().c_str());
+        return 1;
+    }
+    return 0;
+}
+
+bool generateInChild(const fs::path& dir, std::uint64_t traces)
+{
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child == 0)
+        ::_exit(generate(dir, traces));
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+fs::path traceFile(const fs::path& dir)
+{
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".graph_execution_traces")
+            return e.path();
+    return {};
+}
+
+// TensorBoard's way, minus Python: every record (CRCs checked) parsed into a full DebugEvent.
+// The file is read in large chunks, so that the time is libprotobuf's, not the file's.
+std::uint64_t decodeEverything(const fs::path& file, std::uint64_t& nonFinite)
+{
+    std::ifstream in(file, std::ios::binary);
+    std::vector<std::byte> buffer;
+    std::size_t filled = 0;
+    tfdbg::DebugEvent event;
+    std::uint64_t count = 0;
+    constexpr std::size_t kChunk = 4u << 20;
+    for (;;) {
+        if (buffer.size() < filled + kChunk)
+            buffer.resize(filled + kChunk);
+        in.read(reinterpret_cast<char*>(buffer.data() + filled), kChunk);
+        const auto got = static_cast<std::size_t>(in.gcount());
+        filled += got;
+        const auto bytes = std::span<const std::byte>(buffer.data(), filled);
+        std::uint64_t at = 0;
+        for (;;) {
+            const auto record = format::parseRecord(bytes, at);
+            if (record.status != format::RecordStatus::Ok)
+                break;
+            if (!event.ParseFromArray(record.payload.data(),
+                                      static_cast<int>(record.payload.size())))
+                return count;
+            const auto& content = event.graph_execution_trace().tensor_proto().tensor_content();
+            double v[11] = {};
+            std::memcpy(v, content.data(), std::min<std::size_t>(content.size(), sizeof v));
+            nonFinite += (v[5] + v[6] + v[7]) > 0;
+            ++count;
+            at = record.nextOffset;
+        }
+        std::memmove(buffer.data(), buffer.data() + at, filled - at);
+        filled -= static_cast<std::size_t>(at);
+        if (got == 0)
+            return count;
+    }
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+Options parse(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--traces")
+            o.traces = std::strtoull(value().c_str(), nullptr, 10);
+        else if (a == "--logdir")
+            o.logdir = value();
+        else if (a == "--keep")
+            o.keep = true;
+        else if (a == "--threads")
+            o.threads = static_cast<unsigned>(std::strtoul(value().c_str(), nullptr, 10));
+        else {
+            std::fprintf(stderr, "usage: nanscope_bench_core [--traces N] [--logdir DIR] [--keep] "
+                                 "[--threads T]\n");
+            std::exit(2);
+        }
+    }
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options = parse(argc, argv);
+    const bool generated = options.logdir.empty();
+    if (generated) {
+        options.logdir =
+            fs::temp_directory_path() / ("nanscope-bench-core-" + std::to_string(::getpid()));
+        std::printf("generating %llu FULL_HEALTH traces in %s ...\n",
+                    static_cast<unsigned long long>(options.traces), options.logdir.c_str());
+        const auto t0 = Clock::now();
+        if (!generateInChild(options.logdir, options.traces)) {
+            std::fprintf(stderr, "generation failed\n");
+            return 1;
+        }
+        std::printf("generated in %.1f s\n", seconds(t0, Clock::now()));
+    }
+    const fs::path traces = traceFile(options.logdir);
+    const std::uint64_t fileBytes = traces.empty() ? 0 : fs::file_size(traces);
+    const unsigned threads =
+        options.threads ? options.threads : std::max(2u, std::thread::hardware_concurrency()) - 1;
+    // Warm the page cache, as a second look at a logdir would find it.
+    {
+        std::uint64_t ignored = 0;
+        decodeEverything(traces, ignored);
+    }
+
+    const std::uint64_t baselineRss = currentRssKb();
+    const bool canResetPeak = resetPeakRss();
+    std::vector<double> indexTimes;
+    std::shared_ptr<const core::Snapshot> snapshot;
+    std::uint64_t peakKb = 0;
+    for (int r = 0; r < kRepetitions; ++r) {
+        snapshot.reset();
+        resetPeakRss();
+        core::LogdirReader reader(options.logdir, {.threads = threads});
+        const auto t0 = Clock::now();
+        snapshot = reader.update();
+        indexTimes.push_back(seconds(t0, Clock::now()));
+        peakKb = std::max(peakKb, peakRssKb());
+    }
+    const std::uint64_t n = snapshot->traceCount();
+    const double indexTime = median(indexTimes);
+    const double bytesPerTrace = n ? static_cast<double>(snapshot->indexBytes()) / n : 0;
+    const double peakPerTrace =
+        n ? (static_cast<double>(peakKb) - static_cast<double>(baselineRss)) * 1024.0 / n : 0;
+
+    double oneThread = indexTime;
+    if (threads != 1) {
+        core::LogdirReader reader(options.logdir, {.threads = 1});
+        const auto t0 = Clock::now();
+        auto s = reader.update();
+        oneThread = seconds(t0, Clock::now());
+    }
+
+    // First alert while reading in 64 MiB steps, as a GUI that shows progress would.
+    double firstAlertStreaming = 0;
+    {
+        core::LogdirReader reader(options.logdir, {.threads = threads});
+        const auto t0 = Clock::now();
+        std::shared_ptr<const core::Snapshot> s;
+        do
+            s = reader.update({.maxTraceBytes = 64u << 20});
+        while (s->alertCount() == 0 && !s->complete());
+        firstAlertStreaming = seconds(t0, Clock::now());
+    }
+    auto t0 = Clock::now();
+    const auto firstAlert = snapshot->tensorBoardFirstAlert();
+    const double firstAlertAfterIndex = seconds(t0, Clock::now());
+    t0 = Clock::now();
+    const auto& origin = snapshot->origin();
+    const double originTime = seconds(t0, Clock::now());
+    t0 = Clock::now();
+    const auto& propagation = snapshot->propagation();
+    const double propagationTime = seconds(t0, Clock::now());
+
+    std::uint64_t baselineNonFinite = 0;
+    t0 = Clock::now();
+    const std::uint64_t baselineCount = decodeEverything(traces, baselineNonFinite);
+    const double baselineTime = seconds(t0, Clock::now());
+
+    std::printf("\nNaNscope core benchmark: %llu traces, %.2f GB trace file, %u decoding "
+                "thread(s) + 1 reading thread, %u hardware threads\n",
+                static_cast<unsigned long long>(n), fileBytes / 1e9, threads,
+                std::thread::hardware_concurrency());
+    std::printf("%-48s %14s\n", "measure", "value");
+    std::printf("%-48s %14.3f s\n", "full index (median of 3)", indexTime);
+    std::printf("%-48s %14.3f s\n", "full index, 1 decoding + 1 reading thread", oneThread);
+    std::printf("%-48s %14.1f M/s\n", "traces indexed per second", n / indexTime / 1e6);
+    std::printf("%-48s %14.1f B\n", "index arrays per trace", bytesPerTrace);
+    std::printf("%-48s %14.1f MB\n", "peak RSS while indexing (VmHWM)", peakKb / 1024.0);
+    std::printf("%-48s %14.1f B\n", "peak RSS above baseline per trace", peakPerTrace);
+    std::printf("%-48s %14.3f s\n", "first alert, reading in 64 MiB steps", firstAlertStreaming);
+    std::printf("%-48s %14.6f s\n", "first alert after the index", firstAlertAfterIndex);
+    std::printf("%-48s %14.3f s\n", "origin after the index", originTime);
+    std::printf("%-48s %14.3f s\n", "propagation (all hop counts)", propagationTime);
+    std::printf("%-48s %14.3f s\n", "libprotobuf decode of every record, 1 thread", baselineTime);
+    std::printf("%-48s %14.1f x\n", "baseline / NaNscope index (1 decoding thread)",
+                baselineTime / oneThread);
+    std::printf("%-48s %14.1f x\n", "baseline / NaNscope index", baselineTime / indexTime);
+    std::printf("\nalerts %llu (TensorBoard's count %llu); first alert: trace #%llu\n",
+                static_cast<unsigned long long>(snapshot->alertCount()),
+                static_cast<unsigned long long>(snapshot->tensorBoardAlertCount()),
+                static_cast<unsigned long long>(firstAlert ? firstAlert->event.index : 0));
+    if (origin)
+        std::printf("origin: %s \"%s\" at trace #%llu (%s); %llu producers, %llu entries, "
+                    "%llu propagators\n",
+                    origin->opType.c_str(), origin->opName.c_str(),
+                    static_cast<unsigned long long>(origin->event.index), origin->hint.rule.c_str(),
+                    static_cast<unsigned long long>(propagation.producers),
+                    static_cast<unsigned long long>(propagation.entries),
+                    static_cast<unsigned long long>(propagation.propagators));
+    std::printf("baseline decoded %llu records, %llu non-finite\n",
+                static_cast<unsigned long long>(baselineCount),
+                static_cast<unsigned long long>(baselineNonFinite));
+    if (!canResetPeak)
+        std::printf("(could not reset VmHWM; the peak may include earlier phases)\n");
+    for (const auto& d : snapshot->diagnostics())
+        std::printf("diagnostic: %s: %s\n", std::string(core::toString(d.severity)).c_str(),
+                    d.message.c_str());
+
+    if (generated && !options.keep) {
+        std::error_code ec;
+        fs::remove_all(options.logdir, ec);
+    } else if (generated) {
+        std::printf("kept %s\n", options.logdir.c_str());
+    }
+    return 0;
+}

@@ -1,0 +1,117 @@
+// The hint table: op type × the health of the inputs.
+#include "nanscope/core/hints.hpp"
+#include "nanscope/core/stackfolding.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nanscope::core;
+
+namespace {
+
+TensorHealth full(double size, double negative, double zero, double positive)
+{
+    TensorHealth h;
+    h.detail = TensorHealth::Detail::Full;
+    h.size = size;
+    h.negativeFinite = negative;
+    h.zero = zero;
+    h.positiveFinite = positive;
+    return h;
+}
+
+TensorHealth withInfinity()
+{
+    TensorHealth h = full(4, 0, 0, 3);
+    h.positiveInfinity = 1;
+    h.nonFinite = true;
+    return h;
+}
+
+TensorHealth nanOutput()
+{
+    TensorHealth h = full(4, 0, 0, 3);
+    h.nan = 1;
+    h.nonFinite = true;
+    return h;
+}
+
+} // namespace
+
+TEST_CASE("hints name the cause from the op type and the inputs' health", "[hints]")
+{
+    const TensorHealth out = nanOutput();
+    const TensorHealth unknown;
+    CHECK(explainNonFinite("Log", {full(10, 0, 1, 9)}, out).rule == "log-of-zero");
+    CHECK_THAT(explainNonFinite("Log", {full(10, 0, 1, 9)}, out).cause, Catch::Contains("1 zero"));
+    CHECK(explainNonFinite("Log", {full(10, 2, 0, 8)}, out).rule == "log-of-negative");
+    CHECK(explainNonFinite("Log", {unknown}, out).rule == "log-domain");
+    CHECK(explainNonFinite("Xlogy", {full(4, 0, 0, 4), full(4, 0, 2, 2)}, out).rule ==
+          "log-of-zero");
+    CHECK(explainNonFinite("Sqrt", {full(4, 1, 0, 3)}, out).rule == "sqrt-of-negative");
+    CHECK(explainNonFinite("Rsqrt", {full(4, 0, 1, 3)}, out).rule == "rsqrt-of-zero");
+    CHECK(explainNonFinite("Pow", {full(4, 1, 0, 3), full(1, 0, 0, 1)}, out).rule ==
+          "pow-negative-base");
+    CHECK(explainNonFinite("Pow", {full(4, 0, 1, 3), full(1, 1, 0, 0)}, out).rule ==
+          "pow-zero-negative");
+    CHECK(explainNonFinite("RealDiv", {full(4, 0, 0, 4), full(4, 0, 1, 3)}, out).rule ==
+          "division-by-zero");
+    CHECK(explainNonFinite("FloorDiv", {full(4, 0, 0, 4), full(4, 0, 1, 3)}, out).rule ==
+          "division-by-zero");
+    CHECK(explainNonFinite("Reciprocal", {full(4, 0, 1, 3)}, out).rule == "division-by-zero");
+    CHECK(explainNonFinite("DivNoNan", {full(4, 0, 0, 4), full(4, 0, 1, 3)}, out).rule ==
+          "division-overflow");
+    CHECK(explainNonFinite("Exp", {full(4, 0, 0, 4)}, withInfinity()).rule == "exp-overflow");
+    CHECK(explainNonFinite("Softplus", {full(4, 0, 0, 4)}, withInfinity()).rule == "exp-overflow");
+    CHECK(explainNonFinite("Mul", {withInfinity(), full(4, 0, 1, 3)}, out).rule ==
+          "zero-times-infinity");
+    CHECK(explainNonFinite("MatMul", {full(4, 0, 0, 4), full(4, 0, 0, 4)}, withInfinity()).rule ==
+          "product-overflow");
+    CHECK(explainNonFinite("Softmax", {withInfinity()}, out).rule == "softmax-of-infinity");
+    CHECK(explainNonFinite("AddV2", {withInfinity(), full(4, 0, 0, 4)}, out).rule ==
+          "infinity-minus-infinity");
+    CHECK(explainNonFinite("ReadVariableOp", {}, out).rule == "entered-non-finite");
+    CHECK(explainNonFinite("Cast", {full(4, 0, 0, 4)}, withInfinity()).rule == "cast-overflow");
+    const Hint fallback = explainNonFinite("Tanh", {full(4, 0, 0, 4)}, out);
+    CHECK(fallback.rule == "fallback");
+    CHECK_THAT(fallback.cause, Catch::Contains("Tanh"));
+    CHECK_FALSE(fallback.fix.empty());
+    CHECK(explainNonFinite("Tanh", {withInfinity()}, out).rule == "propagated");
+}
+
+TEST_CASE("framework frames fold; the user frame is the innermost other one", "[stack]")
+{
+    auto frame = [](std::string file, int line) {
+        ResolvedFrame f;
+        f.filePath = std::move(file);
+        f.line = line;
+        return f;
+    };
+    const StackFolding folding;
+    const FoldedStack stack = folding.fold({
+        frame("/home/u/train.py", 80),
+        frame("/usr/lib/python3/dist-packages/keras/engine.py", 10),
+        frame("/home/u/model.py", 216),
+        frame("/venv/lib/python3.11/site-packages/tensorflow/python/ops/gen_math_ops.py", 5),
+        frame("/venv/lib/python3.11/site-packages/tensorflow/python/debug/dumping_callback.py", 7),
+    });
+    REQUIRE(stack.frames.size() == 5);
+    CHECK_FALSE(stack.frames[0].framework);
+    CHECK(stack.frames[1].framework);
+    CHECK(stack.frames[3].framework);
+    REQUIRE(stack.userFrame);
+    CHECK(*stack.userFrame == 2);
+
+    const StackFolding custom({"/home/u/model.py"});
+    CHECK(*custom.fold({frame("/home/u/train.py", 1), frame("/home/u/model.py", 2)}).userFrame ==
+          0);
+    CHECK_FALSE(folding.fold({frame("/usr/include/c++/12/bits/x.h", 1)}).userFrame);
+
+    const std::vector<std::string> lines{"a", "b", "c", "d", "e", "f", "g", "h"};
+    const auto e = excerpt(lines, "/x.py", 2, 3);
+    REQUIRE(e);
+    CHECK(e->firstLine == 1);
+    CHECK(e->lines.size() == 5);
+    CHECK(e->lines[1] == "b");
+    CHECK_FALSE(excerpt(lines, "/x.py", 9, 3));
+    CHECK_FALSE(excerpt(lines, "/x.py", 0, 3));
+}

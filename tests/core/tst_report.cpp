@@ -1,0 +1,156 @@
+// The report's facts, its text, and the nanscope-report command (JSON keys, exit status).
+#include "logdirbuilder.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/report.hpp"
+#include "tutoriallogdir.hpp"
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+using namespace nanscope;
+using namespace nanscope::core;
+using test::TutorialLogdir;
+
+namespace {
+
+struct CommandResult
+{
+    int status = -1;
+    std::string output;
+};
+
+CommandResult run(const std::string& arguments)
+{
+    const std::string command = std::string(NANSCOPE_REPORT_EXE) + " " + arguments + " 2>&1";
+    CommandResult result;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::array<char, 4096> buffer{};
+    std::size_t n;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+        result.output.append(buffer.data(), n);
+    const int status = ::pclose(pipe);
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+std::string quote(const std::filesystem::path& p)
+{
+    return "'" + p.string() + "'";
+}
+
+} // namespace
+
+TEST_CASE("the report of the tutorial's logdir", "[report]")
+{
+    test::TempDir dir;
+    const int logLine = TutorialLogdir::write(dir.path());
+    LogdirReader reader(dir.path());
+    const Report r = buildReport(*reader.update());
+    CHECK(r.readable);
+    CHECK(r.runId == "tutorial1");
+    REQUIRE(r.hosts.size() == 1);
+    CHECK(r.hosts[0].name == "trainer");
+    CHECK_THAT(r.tensorflowVersion, Catch::StartsWith("NaNscope"));
+    CHECK(r.tensorDebugModes == std::vector<std::string>{"FULL_HEALTH"});
+    CHECK(r.counts.graphExecutionTraces == 18);
+    CHECK(r.counts.executions == 2);
+    CHECK(r.counts.graphs == 3);
+    CHECK(r.counts.graphOps == 9);
+    CHECK(r.alertTotal == 4);
+    REQUIRE(r.firstAlert);
+    CHECK(r.firstAlert->opType == "Log");
+    REQUIRE(r.origin);
+    const ReportOrigin& o = *r.origin;
+    CHECK(o.origin.opName == "Log");
+    REQUIRE(o.stack.userFrame);
+    CHECK(o.stack.frames[*o.stack.userFrame].frame.line == logLine);
+    REQUIRE(o.source);
+    CHECK(o.source->focusLine == logLine);
+    CHECK(o.source->lines.size() == 7);
+    CHECK_THAT(o.source->lines[3], Catch::Contains("source_location::current()"));
+    CHECK_THAT(o.source->lines[5], Catch::Contains("\"Log\""));
+    CHECK(o.producers == 1);
+
+    const std::string text = renderText(r);
+    CHECK_THAT(text, Catch::Contains("Run:          tutorial1"));
+    CHECK_THAT(text, Catch::Contains("TensorBoard's first alert"));
+    CHECK_THAT(text, Catch::Contains("graph execution trace #15: Log \"Log\""));
+    CHECK_THAT(text, Catch::Contains("probs:0  (graph execution trace #12): 12 elements: 1 zero"));
+    CHECK_THAT(text, Catch::Contains("log of zero gives -inf"));
+    char marked[32];
+    std::snprintf(marked, sizeof marked, "> %5d | ", logLine);
+    CHECK_THAT(text, Catch::Contains(marked));
+}
+
+TEST_CASE("nanscope-report: JSON keys and exit status", "[report][cli]")
+{
+    test::TempDir dir;
+    TutorialLogdir::write(dir.path());
+    const CommandResult json = run("--json " + quote(dir.path()));
+    INFO(json.output);
+    CHECK(json.status == 1);
+    const auto j = nlohmann::json::parse(json.output);
+    for (const char* key : {"logdir", "run_id", "hosts", "tensorflow_version", "tensor_debug_modes",
+                            "counts", "alerts", "first_alert", "origin", "diagnostics"})
+        CHECK(j.contains(key));
+    CHECK(j["run_id"] == "tutorial1");
+    CHECK(j["counts"]["graph_execution_traces"] == 18);
+    for (const char* key : {"executions", "graph_execution_traces", "graphs", "graph_ops",
+                            "stack_frames", "source_files"})
+        CHECK(j["counts"].contains(key));
+    CHECK(j["alerts"]["total"] == 4);
+    CHECK(j["alerts"]["by_type"]["InfNanAlert"] == 4);
+    const auto& first = j["first_alert"];
+    CHECK(first["source"] == "graph");
+    CHECK(first["index"] == 15);
+    CHECK(first["op_type"] == "Log");
+    CHECK(first["op_name"] == "Log");
+    CHECK(first["output_slot"] == 0);
+    CHECK(first["size"] == 12.0);
+    CHECK(first["num_neg_inf"] == 1.0);
+    CHECK(first["num_nan"] == 0.0);
+    const auto& origin = j["origin"];
+    CHECK(origin["source"] == "graph");
+    CHECK(origin["op_type"] == "Log");
+    CHECK(origin["inputs"][0]["name"] == "probs:0");
+    CHECK(origin["inputs"][0]["index"] == 12);
+    CHECK_THAT(origin["inputs"][0]["health"].get<std::string>(), Catch::Contains("1 zero"));
+    CHECK_THAT(origin["hint"].get<std::string>(), Catch::Contains("log of zero"));
+    CHECK(origin["stack"].is_array());
+    CHECK(origin["user_frame"]["line"].is_number());
+    CHECK(j["diagnostics"].is_array());
+
+    const CommandResult text = run(quote(dir.path()));
+    CHECK(text.status == 1);
+    CHECK_THAT(text.output, Catch::Contains("Origin"));
+}
+
+TEST_CASE("nanscope-report: no alert, unreadable logdirs, bad flags", "[report][cli]")
+{
+    test::TempDir dir;
+    test::FileSetWriter set(dir.path());
+    set.createAll();
+    set.writeMetadata(1.0, "quiet");
+    const CommandResult healthy = run("--json " + quote(dir.path()));
+    CHECK(healthy.status == 0);
+    const auto j = nlohmann::json::parse(healthy.output);
+    CHECK(j["first_alert"].is_null());
+    CHECK(j["origin"].is_null());
+    CHECK(j["alerts"]["by_type"].empty());
+
+    const CommandResult missing = run("--json " + quote(dir.path() / "nothing-here"));
+    CHECK(missing.status == 2);
+    const auto m = nlohmann::json::parse(missing.output);
+    CHECK_FALSE(m["diagnostics"].empty());
+    CHECK(m["diagnostics"][0]["severity"] == "error");
+
+    const CommandResult badFlag = run("--no-such-flag " + quote(dir.path()));
+    CHECK(badFlag.status == 2);
+    CHECK_THAT(badFlag.output, Catch::Contains("Usage"));
+    CHECK(run("").status == 2);
+    CHECK(run("--help").status == 0);
+}

@@ -1,0 +1,14 @@
+// Catch2's main inside a QGuiApplication on the offscreen platform, so that models, signals
+// and worker threads behave as in the app.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <QGuiApplication>
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    return Catch::Session().run(argc, argv);
+}

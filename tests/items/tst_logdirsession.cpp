@@ -1,0 +1,138 @@
+// Loading on the worker thread, progress, failure, reload, close and following a growing logdir.
+#include "itemsfixture.hpp"
+#include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/items/logdirsession.hpp"
+#include "waituntil.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <QSignalSpy>
+#include <QThread>
+
+using namespace nanscope;
+using nanscope::items::LogdirSession;
+using nanscope::test::waitUntil;
+
+namespace {
+
+bool finishedLoading(QSignalSpy& finished)
+{
+    return waitUntil([&] { return finished.count() > 0; });
+}
+
+} // namespace
+
+TEST_CASE("a session loads a logdir on a worker thread and publishes its snapshot", "[session]")
+{
+    test::TutorialLogdir logdir(2);
+    LogdirSession session;
+    QSignalSpy started(&session, &LogdirSession::loadingStarted);
+    QSignalSpy changed(&session, &LogdirSession::snapshotChanged);
+    QSignalSpy progress(&session, &LogdirSession::progressChanged);
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    QSignalSpy failed(&session, &LogdirSession::loadingFailed);
+
+    session.open(QString::fromStdString(logdir.path().string()));
+    CHECK(session.isLoading());
+    CHECK(started.count() == 1);
+    REQUIRE(finishedLoading(finished));
+    CHECK_FALSE(finished.first().at(0).toBool()); // not cancelled
+    CHECK_FALSE(session.isLoading());
+    CHECK(failed.isEmpty());
+    REQUIRE(changed.count() >= 1);
+    REQUIRE(session.snapshot());
+    CHECK(session.snapshot()->traceCount() == 10);
+    CHECK(session.snapshot()->executionCount() == 2);
+    // The last progress report says everything was read.
+    REQUIRE_FALSE(progress.isEmpty());
+    CHECK(progress.last().at(0).toLongLong() == progress.last().at(1).toLongLong());
+    CHECK(progress.last().at(1).toLongLong() > 0);
+}
+
+TEST_CASE("a path that is no logdir fails with a reason, and nothing crashes", "[session]")
+{
+    LogdirSession session;
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    QSignalSpy failed(&session, &LogdirSession::loadingFailed);
+    session.open(QStringLiteral("/nonexistent/nanscope/logdir"));
+    REQUIRE(finishedLoading(finished));
+    REQUIRE(failed.count() == 1);
+    const QString message = failed.first().at(0).toString();
+    INFO(message.toStdString());
+    CHECK_FALSE(message.isEmpty());
+}
+
+TEST_CASE("reload reads the logdir again; close forgets it", "[session]")
+{
+    test::TutorialLogdir logdir(1);
+    LogdirSession session;
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    QSignalSpy closed(&session, &LogdirSession::closed);
+    session.open(QString::fromStdString(logdir.path().string()));
+    REQUIRE(finishedLoading(finished));
+    CHECK(session.snapshot()->traceCount() == 5);
+
+    logdir.appendStep();
+    finished.clear();
+    session.reload();
+    REQUIRE(finishedLoading(finished));
+    CHECK(session.snapshot()->traceCount() == 10);
+
+    session.close();
+    CHECK(closed.count() == 1);
+    CHECK_FALSE(session.snapshot());
+    CHECK(session.path().isEmpty());
+}
+
+TEST_CASE("following a growing logdir picks up appended events and appends model rows",
+          "[session][follow]")
+{
+    test::TutorialLogdir logdir(1);
+    LogdirSession session;
+    session.setPollInterval(50);
+    items::GraphExecutionModel model;
+    QObject::connect(&session, &LogdirSession::snapshotChanged, &model,
+                     &items::GraphExecutionModel::setSnapshot);
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    QSignalSpy following(&session, &LogdirSession::followingChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+
+    session.open(QString::fromStdString(logdir.path().string()));
+    REQUIRE(finishedLoading(finished));
+    REQUIRE(model.rowCount() == 5);
+    const int resetsAfterLoad = reset.count();
+
+    session.setFollowing(true);
+    CHECK(session.isFollowing());
+    CHECK(following.count() == 1);
+    logdir.appendStep();
+    logdir.appendStep();
+    REQUIRE(waitUntil([&] { return model.rowCount() == 15; }));
+    CHECK(session.snapshot()->traceCount() == 15);
+    CHECK(inserted.count() >= 1);
+    CHECK(reset.count() == resetsAfterLoad); // rows were appended, the view kept its state
+
+    session.setFollowing(false);
+    logdir.appendStep();
+    QTest::qWait(300);
+    CHECK(model.rowCount() == 15);
+}
+
+TEST_CASE("cancel stops a long load and keeps what was read", "[session]")
+{
+    test::TutorialLogdir logdir(1);
+    for (int i = 0; i < 2000; ++i)
+        logdir.appendStep();
+    LogdirSession session;
+    session.setChunkBytes(4096); // many small updates, so that the cancel lands mid-way
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    QSignalSpy changed(&session, &LogdirSession::snapshotChanged);
+    session.open(QString::fromStdString(logdir.path().string()));
+    REQUIRE(waitUntil([&] { return changed.count() > 0 || finished.count() > 0; }));
+    session.cancel();
+    REQUIRE(finishedLoading(finished));
+    CHECK(finished.first().at(0).toBool());
+    REQUIRE(session.snapshot());
+    CHECK(session.snapshot()->traceCount() < 2001 * 5);
+}
