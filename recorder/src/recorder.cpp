@@ -1,12 +1,14 @@
 #include "nanscope/recorder.hpp"
 
 #include "codelocations.hpp"
+#include "devicepayloads.hpp"
 #include "eventwriter.hpp"
 #include "exitregistry.hpp"
 #include "ids.hpp"
 #include "nanscope/summary.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
 #include "nativestack.hpp"
+#include "pendingevents.hpp"
 #include "tensorproto.hpp"
 
 #include <algorithm>
@@ -91,6 +93,11 @@ std::string_view recorderVersion()
     return version;
 }
 
+bool deviceTensorsSupported()
+{
+    return detail::deviceTensorSupport().ok();
+}
+
 const std::string& OpHandle::graphId() const
 {
     return m_state ? m_state->graphId : emptyString();
@@ -122,6 +129,7 @@ struct Recorder::Impl
     RecorderOptions options;
     std::string runId;
     detail::EventWriter writer;
+    detail::PendingEvents pending{writer}; // events waiting for device summaries
     std::unique_ptr<detail::CodeLocations> locations;
     std::optional<std::regex> opTypeRegex;
 
@@ -189,14 +197,17 @@ struct Recorder::Impl
         return false;
     }
 
-    // Reads the tensor as the mode requires; fills `payload`.
+    // Reads the tensor as the mode requires and fills `payload`; but a device tensor of a
+    // mode that counts classes is added to `device` (when given), whose batch fills the
+    // payload once the counts are back.
     Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, double tensorId,
-                        bool eager) const
+                        bool eager, detail::DeviceSummaries* device)
     {
-        if (tensor.space == MemorySpace::Device)
-            return {ErrorCode::Unsupported,
-                    "the tensor is in device memory, but this build of the recorder has no CUDA "
-                    "support"};
+        const bool onDevice = tensor.space == MemorySpace::Device;
+        if (onDevice) {
+            if (Status s = detail::deviceTensorSupport(); !s.ok())
+                return s;
+        }
         const auto count = elementCount(tensor.shape);
         if (!count)
             return {ErrorCode::InvalidArgument,
@@ -206,16 +217,116 @@ struct Recorder::Impl
             detail::setNoTensorPayload(payload);
             return {};
         }
-        if (mode == TensorDebugMode::FullTensor)
-            return eager ? detail::setFullTensorEager(payload, tensor, *count)
-                         : detail::setFullTensorContent(payload, tensor, *count);
+        if (mode == TensorDebugMode::FullTensor) {
+            TensorView values = tensor;
+            std::vector<unsigned char> copy;
+            if (onDevice) {
+                auto host = detail::copyToHost(tensor, *count, copy);
+                if (!host)
+                    return host.status();
+                values = *host;
+            }
+            return eager ? detail::setFullTensorEager(payload, values, *count)
+                         : detail::setFullTensorContent(payload, values, *count);
+        }
         if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)
             return {ErrorCode::InvalidArgument, "the tensor has elements but no data"};
+        // SHAPE reads no values, so it is computed here wherever the tensor lives.
+        if (onDevice && mode != TensorDebugMode::Shape) {
+            if (!device)
+                return {ErrorCode::InvalidArgument, "a device tensor needs a summary batch"};
+            if (!device->batch)
+                device->batch = pending.takeBatch();
+            auto index = device->batch->add({.data = tensor.data,
+                                             .dtype = tensor.dtype,
+                                             .count = static_cast<std::uint64_t>(*count),
+                                             .stream = tensor.stream},
+                                            mode);
+            if (!index)
+                return index.status();
+            device->slots.push_back({.payload = &payload,
+                                     .index = *index,
+                                     .shape = {tensor.shape.begin(), tensor.shape.end()},
+                                     .tensorId = tensorId});
+            return {};
+        }
         std::array<double, 11> summary{};
         const auto length = static_cast<std::size_t>(summaryLength(mode));
         summarize(mode, tensor.data, tensor.dtype, tensor.shape, tensorId,
                   std::span(summary.data(), length));
         detail::setSummaryPayload(payload, std::span<const double>(summary.data(), length));
+        return {};
+    }
+
+    // Launches the summaries of a call's device tensors, if it has any; the batch goes back to
+    // the pool when the launch fails (then nothing of the call may be recorded).
+    Status launch(detail::DeviceSummaries& device)
+    {
+        if (device.empty()) {
+            pending.giveBack(std::move(device.batch));
+            return {};
+        }
+        Status s = device.batch->submit();
+        if (!s.ok())
+            pending.giveBack(std::move(device.batch));
+        return s;
+    }
+
+    // Queues a call's events behind its launched summaries, or writes them (queued behind
+    // earlier ones, if any wait) when it has none.
+    Status emitAll(std::vector<detail::QueuedEvent> events, detail::DeviceSummaries device)
+    {
+        if (device.empty()) {
+            Status status;
+            for (const auto& e : events)
+                status = either(std::move(status), emit(e.kind, *e.event));
+            return status;
+        }
+        Status status = pending.push(std::move(events), std::move(device));
+        return either(std::move(status),
+                      either(pending.drain(false), writer.takeUnreportedError()));
+    }
+
+    // Writes an event now, or queues it when events recorded earlier wait for device values.
+    Status emit(detail::FileKind kind, const tfdbg::DebugEvent& event)
+    {
+        if (pending.empty())
+            return writeEvent(kind, event);
+        std::string bytes;
+        if (!event.SerializeToString(&bytes))
+            return {ErrorCode::InvalidArgument, "the event cannot be serialized"};
+        pending.pushReady(kind, std::move(bytes));
+        return either(pending.drain(false), writer.takeUnreportedError());
+    }
+
+    // Checks a trace's op and slot; `skip` says the filters exclude it.
+    Status checkTrace(const OpHandle& op, int slot, const TensorView& tensor, bool& skip) const
+    {
+        if (!op.valid())
+            return {ErrorCode::InvalidArgument, "recordTrace needs an op from declareOp"};
+        const detail::OpState& state = *op.m_state;
+        if (slot < 0 || slot >= state.numOutputs)
+            return {ErrorCode::InvalidArgument,
+                    "op " + state.name + " has no output slot " + std::to_string(slot)};
+        skip = !shouldDump(state.typeSelected, tensor.dtype) || !modeCovers(tensor.dtype);
+        return {};
+    }
+
+    // The trace event of a checked, selected tensor; its payload may wait in `device`.
+    Status buildTrace(tfdbg::DebugEvent& event, const detail::OpState& state, int slot,
+                      const TensorView& tensor, detail::DeviceSummaries* device)
+    {
+        event.set_wall_time(detail::wallTimeSeconds());
+        auto* trace = event.mutable_graph_execution_trace();
+        const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
+        if (Status s = buildPayload(*trace->mutable_tensor_proto(), tensor, id, false, device);
+            !s.ok())
+            return s;
+        trace->set_tfdbg_context_id(state.graphId);
+        trace->set_op_name(state.name);
+        trace->set_output_slot(slot);
+        trace->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(options.mode));
+        trace->set_device_name(state.device);
         return {};
     }
 
@@ -232,7 +343,8 @@ struct Recorder::Impl
     {
         std::call_once(closeOnce, [this] {
             closed = true;
-            closeStatus = writer.close();
+            Status drained = pending.close();
+            closeStatus = either(std::move(drained), writer.close());
         });
         return closeStatus;
     }
@@ -289,6 +401,7 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
     writerOptions.flushInterval = options.flushInterval;
     if (Status s = impl->writer.open(writerOptions); !s.ok())
         return s;
+    impl->pending.setPollInterval(options.flushInterval);
 
     impl->locations = std::make_unique<detail::CodeLocations>(
         impl->writer, detail::CodeLocationOptions{options.hostName, options.captureNativeStacks,
@@ -411,30 +524,55 @@ Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& ten
     auto& d = *m_impl;
     if (d.closed)
         return closedStatus();
-    if (!op.valid())
-        return {ErrorCode::InvalidArgument, "recordTrace needs an op from declareOp"};
-    const detail::OpState& state = *op.m_state;
-    if (slot < 0 || slot >= state.numOutputs)
-        return {ErrorCode::InvalidArgument,
-                "op " + state.name + " has no output slot " + std::to_string(slot)};
-    if (!d.shouldDump(state.typeSelected, tensor.dtype) || !d.modeCovers(tensor.dtype)) {
+    if (tensor.space == MemorySpace::Device) {
+        const TraceSpec spec{op, slot, tensor};
+        return recordTraces(std::span(&spec, 1));
+    }
+    bool skip = false;
+    if (Status s = d.checkTrace(op, slot, tensor, skip); !s.ok())
+        return s;
+    if (skip) {
         ++d.tracesSkipped;
         return {};
     }
     thread_local tfdbg::DebugEvent event;
     event.Clear();
-    event.set_wall_time(detail::wallTimeSeconds());
-    auto* trace = event.mutable_graph_execution_trace();
-    const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
-    if (Status s = d.buildPayload(*trace->mutable_tensor_proto(), tensor, id, false); !s.ok())
+    if (Status s = d.buildTrace(event, *op.m_state, slot, tensor, nullptr); !s.ok())
         return s;
-    trace->set_tfdbg_context_id(state.graphId);
-    trace->set_op_name(state.name);
-    trace->set_output_slot(slot);
-    trace->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(d.options.mode));
-    trace->set_device_name(state.device);
     ++d.tracesRecorded;
-    return d.writeEvent(detail::FileKind::GraphExecutionTraces, event);
+    return d.emit(detail::FileKind::GraphExecutionTraces, event);
+}
+
+Status Recorder::recordTraces(std::span<const TraceSpec> traces)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    std::vector<detail::QueuedEvent> events;
+    events.reserve(traces.size());
+    detail::DeviceSummaries device{.mode = d.options.mode};
+    std::uint64_t skipped = 0;
+    for (const TraceSpec& t : traces) {
+        bool skip = false;
+        Status s = d.checkTrace(t.op, t.slot, t.tensor, skip);
+        if (s.ok() && skip) {
+            ++skipped;
+            continue;
+        }
+        auto event = std::make_unique<tfdbg::DebugEvent>();
+        if (s.ok())
+            s = d.buildTrace(*event, *t.op.m_state, t.slot, t.tensor, &device);
+        if (!s.ok()) {
+            d.pending.giveBack(std::move(device.batch));
+            return s;
+        }
+        events.push_back({detail::FileKind::GraphExecutionTraces, std::move(event)});
+    }
+    if (Status s = d.launch(device); !s.ok())
+        return s;
+    d.tracesSkipped += skipped;
+    d.tracesRecorded += events.size();
+    return d.emitAll(std::move(events), std::move(device));
 }
 
 Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& where)
@@ -455,10 +593,25 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& 
                                              spec.graph->id + "\", which was not declared"};
     }
 
-    tfdbg::DebugEvent event;
+    auto owned = std::make_unique<tfdbg::DebugEvent>();
+    tfdbg::DebugEvent& event = *owned;
     auto* execution = event.mutable_execution();
     const bool typeSelected = d.executionTypeSelected(spec.opType);
+    detail::DeviceSummaries device{.mode = d.options.mode};
+    // Gives an unsubmitted batch back on every early return.
+    struct BatchGuard
+    {
+        detail::PendingEvents& pending;
+        detail::DeviceSummaries& device;
+        ~BatchGuard() { pending.giveBack(std::move(device.batch)); }
+    } guard{d.pending, device};
     // Payloads first: a tensor the recorder cannot read must not leave a half-written event.
+    // A device tensor needs device support even where the mode reads nothing of it, so that a
+    // program learns at once that this build or machine cannot record its GPU tensors.
+    for (const auto& tensor : spec.outputs)
+        if (tensor.space == MemorySpace::Device)
+            if (Status s = detail::deviceTensorSupport(); !s.ok())
+                return s;
     for (const auto& tensor : spec.outputs) {
         if (!d.shouldDump(typeSelected, tensor.dtype) ||
             d.options.mode == TensorDebugMode::NoTensor)
@@ -467,7 +620,8 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& 
             execution->add_tensor_protos(); // TensorFlow's empty placeholder (format §7.2)
             continue;
         }
-        if (Status s = d.buildPayload(*execution->add_tensor_protos(), tensor, -1.0, true); !s.ok())
+        if (Status s = d.buildPayload(*execution->add_tensor_protos(), tensor, -1.0, true, &device);
+            !s.ok())
             return s;
     }
 
@@ -498,8 +652,14 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& 
         location->add_stack_frame_ids(std::move(id));
     for (std::size_t i = 0; i < spec.outputs.size(); ++i)
         execution->add_output_tensor_device_ids(deviceId);
+    if (Status s = d.launch(device); !s.ok())
+        return s;
     ++d.executionsRecorded;
-    return d.writeEvent(detail::FileKind::Execution, event);
+    if (device.empty())
+        return d.emit(detail::FileKind::Execution, event);
+    std::vector<detail::QueuedEvent> events;
+    events.push_back({detail::FileKind::Execution, std::move(owned)});
+    return d.emitAll(std::move(events), std::move(device));
 }
 
 std::int64_t Recorder::newTensorId()
@@ -533,7 +693,9 @@ Status Recorder::flush()
 {
     if (m_impl->closed)
         return closedStatus();
-    return either(m_impl->writer.flush(), m_impl->writer.takeUnreportedError());
+    Status drained = m_impl->pending.drain(true);
+    return either(std::move(drained),
+                  either(m_impl->writer.flush(), m_impl->writer.takeUnreportedError()));
 }
 
 Status Recorder::close()
@@ -543,7 +705,7 @@ Status Recorder::close()
 
 Status Recorder::firstError() const
 {
-    return m_impl->writer.firstError();
+    return either(m_impl->writer.firstError(), m_impl->pending.firstError());
 }
 
 Recorder::Stats Recorder::stats() const
@@ -553,7 +715,7 @@ Recorder::Stats Recorder::stats() const
     s.tracesSkipped = m_impl->tracesSkipped;
     s.executionsRecorded = m_impl->executionsRecorded;
     s.bytesWritten = m_impl->writer.bytesWritten();
-    s.recordsDropped = m_impl->writer.recordsDropped();
+    s.recordsDropped = m_impl->writer.recordsDropped() + m_impl->pending.dropped();
     return s;
 }
 

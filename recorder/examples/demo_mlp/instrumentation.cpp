@@ -25,8 +25,8 @@ bool isInstrumented(std::string_view opType)
 
 } // namespace
 
-Instrumentation::Instrumentation(std::unique_ptr<Recorder> recorder)
-    : m_recorder(std::move(recorder))
+Instrumentation::Instrumentation(std::unique_ptr<Recorder> recorder, std::string program)
+    : m_recorder(std::move(recorder)), m_program(std::move(program))
 {}
 
 Instrumentation::~Instrumentation() = default;
@@ -37,7 +37,7 @@ bool Instrumentation::check(const Status& status)
         return true;
     if (!m_reported) {
         m_reported = true;
-        std::fprintf(stderr, "nanscope-demo-mlp: recording failed: %s (training goes on)\n",
+        std::fprintf(stderr, "%s: recording failed: %s (training goes on)\n", m_program.c_str(),
                      status.message().c_str());
     }
     return false;
@@ -80,6 +80,8 @@ std::vector<std::int64_t> Instrumentation::execute(std::string_view opType,
     spec.inputIds = std::move(inputIds);
     spec.outputIds = ids;
     spec.outputs = std::move(outputs);
+    if (!m_deviceName.empty())
+        spec.device = m_deviceName;
     check(m_recorder->recordExecution(spec, where));
     return ids;
 }
@@ -140,6 +142,7 @@ void FunctionGraph::declare(const OpDef& def, std::source_location where)
         spec.name = def.name;
         spec.inputs = def.inputs;
         spec.numOutputs = def.numOutputs;
+        spec.device = m_instrumentation.deviceName();
         auto declared = m_instrumentation.recorder()->declareOp(spec, where);
         if (m_instrumentation.check(declared.status()))
             op = std::move(*declared);

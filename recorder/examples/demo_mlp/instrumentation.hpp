@@ -62,13 +62,19 @@ class Instrumentation
 {
 public:
     Instrumentation() = default;
-    explicit Instrumentation(std::unique_ptr<Recorder> recorder);
+    // `program` names the demo in the message of the first recording error.
+    explicit Instrumentation(std::unique_ptr<Recorder> recorder,
+                             std::string program = "nanscope-demo-mlp");
     ~Instrumentation();
     Instrumentation(const Instrumentation&) = delete;
     Instrumentation& operator=(const Instrumentation&) = delete;
 
     bool enabled() const { return m_recorder != nullptr; }
     Recorder* recorder() const { return m_recorder.get(); }
+
+    // The device that ops and executions name (the recorder's CPU default when empty).
+    void setDeviceName(std::string name) { m_deviceName = std::move(name); }
+    const std::string& deviceName() const { return m_deviceName; }
 
     // False (after reporting it if it is the first error) when `status` is an error.
     bool check(const Status& status);
@@ -91,6 +97,8 @@ public:
 
 private:
     std::unique_ptr<Recorder> m_recorder;
+    std::string m_program = "nanscope-demo-mlp";
+    std::string m_deviceName;
     std::optional<GraphHandle> m_outermost;
     bool m_outermostFailed = false;
     bool m_reported = false;

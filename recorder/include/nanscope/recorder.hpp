@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <memory>
 #include <source_location>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,10 @@ namespace nanscope {
 
 // The version string written into every logdir's metadata record.
 std::string_view recorderVersion();
+
+// Whether this build and this machine can record tensors in device memory: the build has CUDA
+// and the process sees a usable CUDA device.
+bool deviceTensorsSupported();
 
 struct RecorderOptions
 {
@@ -109,6 +114,14 @@ struct OpSpec
     std::string device; // optional; tfdbg2 readers ignore it
 };
 
+// One graph tensor for Recorder::recordTraces.
+struct TraceSpec
+{
+    OpHandle op;
+    int slot = 0; // the output slot of `op`
+    TensorView tensor;
+};
+
 struct ExecutionSpec
 {
     std::string opType;                  // op type, or a function name for a graph call
@@ -144,9 +157,25 @@ public:
 
     // Records one computation of output `slot` of `op` inside its graph. Tensors that the mode,
     // the op-type filter or the dtype filter exclude are skipped (an Ok status).
+    //
+    // A tensor in device memory (TensorView::space == MemorySpace::Device) is read on its stream
+    // by builds with CUDA: the summary kernel is enqueued on that stream during the call, so
+    // later work on the stream may overwrite or free the tensor. The trace is written when the
+    // counts are back, in the order of the calls (record calls, and a background thread every
+    // flushInterval, check without blocking; flush() and close() wait). FULL_TENSOR copies the
+    // values to the host and waits for the copy.
+    // Without CUDA, or without a usable device, device tensors are refused with
+    // ErrorCode::Unsupported.
     Status recordTrace(const OpHandle& op, int slot, const TensorView& tensor);
 
-    // Records one eager op execution or function call.
+    // Records several graph tensors as recordTrace would, one after the other, but all or
+    // nothing: when one cannot be recorded its error is returned and none is. The device tensors
+    // among them are summarised together by one kernel launch, so recording a whole training
+    // step's tensors costs one launch and one copy back.
+    Status recordTraces(std::span<const TraceSpec> traces);
+
+    // Records one eager op execution or function call. Outputs in device memory are read as in
+    // recordTrace, all of them by one kernel launch.
     Status recordExecution(const ExecutionSpec& spec,
                            const CodeLocation& where = std::source_location::current());
 

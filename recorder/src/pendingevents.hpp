@@ -1,0 +1,130 @@
+// Events that wait for the summaries of their device tensors. A record call with device tensors
+// launches one summary kernel for all of them and queues its events; they are written in the
+// order they were recorded once the counts are back in host memory: checked without blocking at
+// every record call and, while anything waits, by a background thread every poll interval (so
+// that a program that stops recording still gets its events on disk), and waited for at flush
+// and close. While anything waits, events without device tensors queue behind it, so that each
+// file keeps the order of the calls.
+#pragma once
+
+#include "eventwriter.hpp"
+#include "nanscope/gpu/summarybatch.hpp"
+#include "nanscope/status.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace nanscope::tfdbg {
+class DebugEvent;
+class TensorProto;
+} // namespace nanscope::tfdbg
+
+namespace nanscope::detail {
+
+// Where the summary of one device tensor goes once its batch has the counts.
+struct DeviceSummarySlot
+{
+    tfdbg::TensorProto* payload = nullptr; // inside an event the queue owns
+    std::size_t index = 0;                 // the tensor's index in the batch
+    std::vector<std::int64_t> shape;
+    double tensorId = -1.0;
+};
+
+// The device tensors of one record call: one batch, so one kernel launch.
+struct DeviceSummaries
+{
+    std::unique_ptr<gpu::SummaryBatch> batch; // taken from PendingEvents::takeBatch()
+    std::vector<DeviceSummarySlot> slots;
+    TensorDebugMode mode = TensorDebugMode::FullHealth; // the recorder's
+
+    bool empty() const { return slots.empty(); }
+};
+
+struct QueuedEvent
+{
+    FileKind kind = FileKind::GraphExecutionTraces;
+    std::unique_ptr<tfdbg::DebugEvent> event;
+};
+
+class PendingEvents
+{
+public:
+    explicit PendingEvents(EventWriter& writer);
+    ~PendingEvents(); // stops polling and waits for everything queued
+
+    PendingEvents(const PendingEvents&) = delete;
+    PendingEvents& operator=(const PendingEvents&) = delete;
+
+    // Nothing waits: events may go straight to the writer.
+    bool empty() const { return m_queued.load(std::memory_order_acquire) == 0; }
+
+    // A batch for the next record call: a reused one (its buffers already allocated) or a new one.
+    std::unique_ptr<gpu::SummaryBatch> takeBatch();
+    // Gives back a batch that was not submitted.
+    void giveBack(std::unique_ptr<gpu::SummaryBatch> batch);
+
+    // Queues `events`, whose payloads `summaries` (submitted) completes. Blocks only when too
+    // many batches are in flight: then the oldest are waited for.
+    Status push(std::vector<QueuedEvent> events, DeviceSummaries summaries);
+    // Queues an event without device tensors behind those that wait.
+    void pushReady(FileKind kind, std::string serializedEvent);
+
+    // How often the background thread looks for arrived summaries (started by the first push).
+    void setPollInterval(std::chrono::milliseconds interval);
+
+    // Writes the events at the head of the queue whose summaries have arrived; with `wait`,
+    // waits for all of them. Returns the first error met since the last call that returned one:
+    // a write error, or a device error (then the events of the failed batch are dropped, and
+    // counted), wherever it was met.
+    Status drain(bool wait);
+
+    // Stops the background thread and writes everything queued; later pushes are written as
+    // they come (the recorder is closing).
+    Status close();
+
+    std::uint64_t dropped() const { return m_dropped.load(); }
+    Status firstError() const;
+
+private:
+    struct Work; // a submitted batch and the slots it fills
+    struct Entry
+    {
+        FileKind kind;
+        std::string serialized;                   // when `work` is null
+        std::unique_ptr<tfdbg::DebugEvent> event; // when `work` is set
+        std::shared_ptr<Work> work;
+    };
+
+    void drainLocked(bool wait, std::size_t keep);
+    Status complete(Work& work, bool wait, bool& arrived);
+    void noteError(const Status& status);
+    void startPolling(); // with m_mutex held
+    void stopPolling();
+    void pollLoop();
+
+    EventWriter& m_writer;
+    mutable std::mutex m_mutex;
+    std::deque<Entry> m_entries;
+    std::size_t m_batchesInFlight = 0;
+    std::vector<std::unique_ptr<gpu::SummaryBatch>> m_pool;
+    std::atomic<std::size_t> m_queued{0};
+    std::atomic<std::uint64_t> m_dropped{0};
+    Status m_firstError;
+    Status m_unreportedError;
+
+    std::chrono::milliseconds m_pollInterval{100};
+    std::mutex m_pollMutex;
+    std::condition_variable m_pollWake;
+    bool m_stopPolling = false;
+    std::thread m_poller;
+};
+
+} // namespace nanscope::detail

@@ -1,0 +1,150 @@
+// The recorder's queue of events that wait for device summaries (recorder/src/pendingevents),
+// driven with host batches so that it runs on every machine: the order of the calls, the
+// payloads the batches fill in, the background polling, and a failed batch.
+#include "logdirfixture.hpp"
+#include "nanscope/gpu/summarybatch.hpp"
+#include "nanscope/tfdbg/debug_event.pb.h"
+#include "pendingevents.hpp"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using namespace nanscope;
+using namespace nanscope::detail;
+
+namespace {
+
+struct Writer
+{
+    test::TempDir dir;
+    EventWriter writer;
+
+    Writer()
+    {
+        REQUIRE(writer
+                    .open({.dumpRoot = dir.path(),
+                           .hostName = "host",
+                           .runId = "run",
+                           .version = "test",
+                           .circularBufferSize = -1})
+                    .ok());
+    }
+
+    std::vector<std::string> traceNames()
+    {
+        REQUIRE(writer.flush().ok());
+        std::vector<std::string> names;
+        for (const auto& e : test::readEvents(dir.path(), "graph_execution_traces"))
+            names.push_back(e.graph_execution_trace().op_name());
+        return names;
+    }
+};
+
+std::unique_ptr<tfdbg::DebugEvent> trace(const std::string& name)
+{
+    auto event = std::make_unique<tfdbg::DebugEvent>();
+    event->mutable_graph_execution_trace()->set_op_name(name);
+    return event;
+}
+
+std::string serialized(const std::string& name)
+{
+    return trace(name)->SerializeAsString();
+}
+
+const std::vector<float> kValues = {1.0f, -2.0f, 0.0f, 4.0f};
+const std::vector<std::int64_t> kShape = {2, 2};
+
+// One event whose payload a host batch fills, as a device batch would; `submit` false leaves
+// the batch unsubmitted, which the queue sees as a failed device.
+Status pushSummarised(PendingEvents& pending, const std::string& name, bool submit = true)
+{
+    auto event = trace(name);
+    DeviceSummaries summaries;
+    summaries.mode = TensorDebugMode::ConciseHealth;
+    summaries.batch = std::make_unique<gpu::SummaryBatch>(MemorySpace::Host);
+    auto index = summaries.batch->add({.data = kValues.data(), .count = kValues.size()},
+                                      TensorDebugMode::ConciseHealth);
+    REQUIRE(index.ok());
+    summaries.slots.push_back(
+        {.payload = event->mutable_graph_execution_trace()->mutable_tensor_proto(),
+         .index = *index,
+         .shape = kShape,
+         .tensorId = 9.0});
+    if (submit)
+        REQUIRE(summaries.batch->submit().ok());
+    std::vector<QueuedEvent> events;
+    events.push_back({FileKind::GraphExecutionTraces, std::move(event)});
+    return pending.push(std::move(events), std::move(summaries));
+}
+
+} // namespace
+
+TEST_CASE("queued events are written in the order of the calls with their summaries", "[pending]")
+{
+    Writer w;
+    PendingEvents pending(w.writer);
+    CHECK(pending.empty());
+    REQUIRE(pushSummarised(pending, "a").ok());
+    CHECK_FALSE(pending.empty());
+    pending.pushReady(FileKind::GraphExecutionTraces, serialized("b"));
+    REQUIRE(pushSummarised(pending, "c").ok());
+    REQUIRE(pending.drain(true).ok());
+    CHECK(pending.empty());
+    CHECK(w.traceNames() == std::vector<std::string>{"a", "b", "c"});
+
+    const auto events = test::readEvents(w.dir.path(), "graph_execution_traces");
+    const auto summary = test::doubles(events[0].graph_execution_trace().tensor_proto());
+    CHECK(summary == std::vector<double>{9.0, 4.0, 0.0, 0.0, 0.0});
+    CHECK(events[1].graph_execution_trace().tensor_proto().ByteSizeLong() == 0);
+    CHECK(pending.dropped() == 0);
+    CHECK(pending.firstError().ok());
+    REQUIRE(pending.close().ok());
+}
+
+TEST_CASE("queued events reach the files without another call", "[pending]")
+{
+    Writer w;
+    PendingEvents pending(w.writer);
+    pending.setPollInterval(std::chrono::milliseconds(2));
+    REQUIRE(pushSummarised(pending, "a").ok());
+    pending.pushReady(FileKind::GraphExecutionTraces, serialized("b"));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!pending.empty() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    CHECK(pending.empty());
+    CHECK(w.traceNames() == std::vector<std::string>{"a", "b"});
+    REQUIRE(pending.close().ok());
+}
+
+TEST_CASE("the events of a failed batch are dropped and the error is reported once", "[pending]")
+{
+    Writer w;
+    PendingEvents pending(w.writer);
+    REQUIRE(pushSummarised(pending, "a").ok());
+    REQUIRE(pushSummarised(pending, "lost", false).ok());
+    pending.pushReady(FileKind::GraphExecutionTraces, serialized("b"));
+    const Status first = pending.drain(true);
+    CHECK_FALSE(first.ok());
+    CHECK(pending.drain(true).ok()); // reported once
+    CHECK_FALSE(pending.firstError().ok());
+    CHECK(pending.dropped() == 1);
+    CHECK(w.traceNames() == std::vector<std::string>{"a", "b"});
+    REQUIRE(pending.close().ok());
+}
+
+TEST_CASE("batches are reused", "[pending]")
+{
+    Writer w;
+    PendingEvents pending(w.writer);
+    auto batch = pending.takeBatch();
+    REQUIRE(batch);
+    CHECK(batch->space() == MemorySpace::Device);
+    const auto* address = batch.get();
+    pending.giveBack(std::move(batch));
+    CHECK(pending.takeBatch().get() == address);
+    pending.giveBack(nullptr); // nothing to give back is fine
+}
