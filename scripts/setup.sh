@@ -11,6 +11,7 @@ packages=(
   catch2 libbenchmark-dev
   qt6-base-dev libgl-dev
   libgraphviz-dev
+  libqscintilla2-qt6-dev qt6-svg-dev xvfb xauth
 )
 
 missing=()

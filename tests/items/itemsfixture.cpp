@@ -1,7 +1,6 @@
 #include "itemsfixture.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 #include <vector>
@@ -67,10 +66,11 @@ void TutorialLogdir::appendStep()
     REQUIRE(m_recorder->recordTrace(m_neg, 0, view(neg)).ok());
     REQUIRE(m_recorder->recordTrace(m_log, 0, view(log)).ok());
     REQUIRE(m_recorder->recordTrace(m_mul, 0, view(mul)).ok());
-    REQUIRE(m_recorder->recordExecution({.opType = "__inference_loss_7",
-                                         .graph = &m_loss,
-                                         .outputIds = {m_recorder->newTensorId()},
-                                         .outputs = {view(mul)}})
+    REQUIRE(m_recorder
+                ->recordExecution({.opType = "__inference_loss_7",
+                                   .graph = &m_loss,
+                                   .outputIds = {m_recorder->newTensorId()},
+                                   .outputs = {view(mul)}})
                 .ok());
     REQUIRE(m_recorder->flush().ok());
     ++m_step;

@@ -1,9 +1,8 @@
 // Catch2's main inside a QGuiApplication on the offscreen platform, so that models, signals
 // and worker threads behave as in the app.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include <QGuiApplication>
+#include <catch2/catch.hpp>
 
 int main(int argc, char** argv)
 {

@@ -4,10 +4,9 @@
 #include "nanscope/items/logdirsession.hpp"
 #include "waituntil.hpp"
 
-#include <catch2/catch.hpp>
-
 #include <QSignalSpy>
 #include <QThread>
+#include <catch2/catch.hpp>
 
 using namespace nanscope;
 using nanscope::items::LogdirSession;

@@ -9,11 +9,10 @@
 #include "nanscope/items/sourcelinemodel.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
 
-#include <catch2/catch.hpp>
-
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QFileInfo>
+#include <catch2/catch.hpp>
 
 using namespace nanscope;
 using namespace nanscope::items;
@@ -126,8 +125,8 @@ TEST_CASE("the op neighbourhood shows inputs, the op and its consumers", "[model
     REQUIRE(model.rowCount() == 3);
     using R = OpNeighbourhoodModel::Relation;
     auto relation = [&](int row) {
-        return static_cast<R>(model.data(model.index(row, 0), OpNeighbourhoodModel::RelationRole)
-                                  .toInt());
+        return static_cast<R>(
+            model.data(model.index(row, 0), OpNeighbourhoodModel::RelationRole).toInt());
     };
     CHECK(relation(0) == R::Input);
     CHECK(text(model, 0, OpNeighbourhoodModel::OpColumn) == QStringLiteral("probs"));
@@ -156,7 +155,8 @@ TEST_CASE("the stack trace model marks the user's frame", "[models]")
     CHECK(model.data(model.index(0, 0), StackTraceModel::UserFrameRole).toBool());
     CHECK(text(model, 0, StackTraceModel::FileColumn) == QStringLiteral("itemsfixture.cpp"));
     CHECK(model.data(model.index(0, 0), StackTraceModel::LineRole).toInt() == l.logdir.logLine());
-    CHECK(text(model, 0, StackTraceModel::FunctionColumn).contains(QStringLiteral("TutorialLogdir")));
+    CHECK(
+        text(model, 0, StackTraceModel::FunctionColumn).contains(QStringLiteral("TutorialLogdir")));
     CHECK(model.data(model.index(0, 0), StackTraceModel::FileIndexRole).toInt() == 0);
 
     // A pattern matching the test's own file folds it away as framework code.
@@ -201,4 +201,16 @@ TEST_CASE("source files and their lines come from the logdir", "[models]")
     CHECK_FALSE(lines.setFile(7));
     CHECK(lines.rowCount() == 0);
     CHECK_FALSE(lines.error().isEmpty());
+}
+
+TEST_CASE("finite rows have no background, so views keep their own", "[models]")
+{
+    Loaded l;
+    GraphExecutionModel traces;
+    traces.setSnapshot(l.snapshot);
+    CHECK_FALSE(traces.data(traces.index(0, 0), Qt::BackgroundRole).isValid());
+    ExecutionModel executions;
+    executions.setSnapshot(l.snapshot);
+    CHECK_FALSE(executions.data(executions.index(0, 0), Qt::BackgroundRole).isValid());
+    CHECK(executions.data(executions.index(1, 0), Qt::BackgroundRole).value<QColor>().isValid());
 }

@@ -1,6 +1,6 @@
 #include "nanscope/items/alertmodel.hpp"
 
-#include "healthformat.hpp"
+#include "nanscope/items/healthformat.hpp"
 
 namespace nanscope::items {
 namespace {

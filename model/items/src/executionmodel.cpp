@@ -1,6 +1,6 @@
 #include "nanscope/items/executionmodel.hpp"
 
-#include "healthformat.hpp"
+#include "nanscope/items/healthformat.hpp"
 
 namespace nanscope::items {
 
@@ -27,7 +27,7 @@ QVariant ExecutionModel::data(const QModelIndex& index, int role) const
     case NonFiniteRole:
         return e.health.nonFinite();
     case Qt::BackgroundRole:
-        return nonFiniteBackground(e.health);
+        return e.health.nonFinite() ? QVariant(nonFiniteBackground(e.health)) : QVariant();
     case Qt::ToolTipRole:
         return tr("Execution #%1: %2, %3").arg(row).arg(fromStd(e.opType), digestText(e.health));
     case Qt::TextAlignmentRole:

@@ -1,6 +1,6 @@
 #include "nanscope/items/graphexecutionmodel.hpp"
 
-#include "healthformat.hpp"
+#include "nanscope/items/healthformat.hpp"
 
 #include <QStringList>
 
@@ -86,7 +86,7 @@ QVariant GraphExecutionModel::data(const QModelIndex& index, int role) const
     case NonFiniteRole:
         return t.health.nonFinite();
     case Qt::BackgroundRole:
-        return nonFiniteBackground(t.health);
+        return t.health.nonFinite() ? QVariant(nonFiniteBackground(t.health)) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == IndexColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                              : QVariant();

@@ -1,4 +1,4 @@
-#include "healthformat.hpp"
+#include "nanscope/items/healthformat.hpp"
 
 #include <QStringList>
 
@@ -11,11 +11,18 @@ QString fromStd(std::string_view text)
 
 QString digestText(core::HealthDigest digest)
 {
-    namespace h = core::health;
     if (!digest.known())
         return QStringLiteral("unknown");
     if (!digest.nonFinite())
         return QStringLiteral("finite");
+    return nonFiniteKinds(digest);
+}
+
+QString nonFiniteKinds(core::HealthDigest digest)
+{
+    namespace h = core::health;
+    if (!digest.nonFinite())
+        return {};
     QStringList kinds;
     if (digest.has(h::NaN))
         kinds << QStringLiteral("NaN");

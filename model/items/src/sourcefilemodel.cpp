@@ -1,6 +1,6 @@
 #include "nanscope/items/sourcefilemodel.hpp"
 
-#include "healthformat.hpp"
+#include "nanscope/items/healthformat.hpp"
 
 #include <QFileInfo>
 

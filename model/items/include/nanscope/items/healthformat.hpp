@@ -11,6 +11,10 @@ namespace nanscope::items {
 // "NaN, -inf", "finite", "unknown" … from the one-byte digest.
 QString digestText(core::HealthDigest digest);
 
+// The kinds of non-finite value a digest records: "NaN, -inf"; "NaN or ±inf" when the mode
+// does not tell them apart; empty for a finite or unknown digest.
+QString nonFiniteKinds(core::HealthDigest digest);
+
 // "1000 elements: 1 -inf, 999 finite" … from full counts.
 QString healthText(const core::TensorHealth& health);
 

@@ -1,0 +1,28 @@
+// The logdirs opened before, most recent first, kept in the application's settings.
+#pragma once
+
+#include <QStringList>
+
+namespace nanscope::app {
+
+class RecentLogdirs
+{
+public:
+    static constexpr int kMaxEntries = 10;
+
+    // `persistent` false: kept in memory only (screenshots, tests that must not touch settings).
+    explicit RecentLogdirs(bool persistent = true);
+
+    QStringList entries() const { return m_entries; }
+    void add(const QString& path);
+    void remove(const QString& path);
+    void clear();
+
+private:
+    void save() const;
+
+    bool m_persistent;
+    QStringList m_entries;
+};
+
+} // namespace nanscope::app

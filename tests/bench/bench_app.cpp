@@ -1,0 +1,413 @@
+// The app on a large logdir: how long the event loop ever stalls while a 10 M-trace logdir
+// loads (goal: at most 50 ms), how long until the first rows show, and how long a jump to an
+// arbitrary trace of the Graph Execution table takes, scroll and paint included (goal: 16 ms).
+//
+// Usage: nanscope_bench_app [--traces N] [--logdir DIR] [--keep] [--jumps J]
+//   --traces N   graph execution traces to generate (default 10'000'000)
+//   --logdir DIR open this logdir instead of generating one (it is never deleted)
+//   --keep       keep the generated logdir (its path is printed)
+//   --jumps J    jumps to time (default 200)
+//
+// The logdir is written by NaNscope's recorder in a child process: 60 ops in three graphs,
+// FULL_HEALTH, step after step; at 90 % of the traces a Log meets a zero and everything after
+// it is NaN. The window runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
+#include "mainwindow.hpp"
+#include "nanscope/items/logdirsession.hpp"
+#include "nanscope/recorder.hpp"
+#include "nanscope/views/graphexecutionpanel.hpp"
+#include "nanscope/views/navigator.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace nanscope;
+
+namespace {
+
+struct Options
+{
+    std::uint64_t traces = 10'000'000;
+    fs::path logdir;
+    bool keep = false;
+    int jumps = 200;
+};
+
+int generate(const fs::path& dir, std::uint64_t traces)
+{
+    auto opened = Recorder::open({.dumpRoot = dir,
+                                  .mode = TensorDebugMode::FullHealth,
+                                  .circularBufferSize = -1,
+                                  .runId = "bench",
+                                  .hostName = "bench",
+                                  .closeAtExit = false});
+    if (!opened.ok()) {
+        std::fprintf(stderr, "cannot open the recorder: %s\n", opened.status().message().c_str());
+        return 1;
+    }
+    Recorder& rec = **opened;
+    const GraphHandle outer = *rec.declareGraph("");
+    const GraphHandle model = *rec.declareGraph("model", &outer);
+    const GraphHandle loss = *rec.declareGraph("loss", &outer);
+    const GraphHandle update = *rec.declareGraph("train_step", &outer);
+    const char* types[] = {"ReadVariableOp", "MatMul", "AddV2", "Relu", "Mul", "Sub"};
+    std::vector<OpHandle> before, after;
+    auto chain = [&](const GraphHandle& graph, const std::string& prefix,
+                     std::vector<OpHandle>& out) {
+        std::string previous;
+        for (int i = 0; i < 24; ++i) {
+            const std::string name = prefix + "/" + types[i % 6] + "_" + std::to_string(i);
+            OpSpec spec{.graph = graph, .type = types[i % 6], .name = name};
+            if (!previous.empty())
+                spec.inputs = {previous + ":0"};
+            out.push_back(*rec.declareOp(spec));
+            previous = name;
+        }
+    };
+    chain(model, "dense", before);
+    const OpHandle probs = *rec.declareOp({.graph = loss, .type = "Placeholder", .name = "probs"});
+    const OpHandle log =
+        *rec.declareOp({.graph = loss, .type = "Log", .name = "Log", .inputs = {"probs:0"}});
+    std::vector<OpHandle> lossOps;
+    std::string previous = "Log";
+    for (int i = 0; i < 10; ++i) {
+        const std::string name = "loss/" + std::string(types[i % 6]) + "_" + std::to_string(i);
+        lossOps.push_back(*rec.declareOp(
+            {.graph = loss, .type = types[i % 6], .name = name, .inputs = {previous + ":0"}}));
+        previous = name;
+    }
+    chain(update, "adam", after);
+
+    constexpr int kElements = 16;
+    const std::int64_t shape[2] = {4, 4};
+    std::vector<float> healthy(kElements), zero(kElements), negInf(kElements), nan(kElements);
+    for (int i = 0; i < kElements; ++i)
+        healthy[i] = 0.01f * static_cast<float>(i + 1);
+    zero = healthy;
+    zero[5] = 0.0f;
+    negInf = healthy;
+    negInf[5] = -INFINITY;
+    std::fill(nan.begin(), nan.end(), NAN);
+    const auto view = [&](const std::vector<float>& v) {
+        return TensorView{.data = v.data(), .dtype = DType::Float32, .shape = shape};
+    };
+    const std::uint64_t injectAt = traces / 10 * 9;
+    std::uint64_t written = 0;
+    bool broken = false;
+    const auto record = [&](const OpHandle& op, const std::vector<float>& v) {
+        if (written < traces && rec.recordTrace(op, 0, view(v)).ok())
+            ++written;
+    };
+    while (written < traces) {
+        for (const OpHandle& op : before)
+            record(op, broken ? nan : healthy);
+        const bool inject = !broken && written >= injectAt;
+        record(probs, inject ? zero : (broken ? nan : healthy));
+        record(log, inject ? negInf : (broken ? nan : healthy));
+        for (const OpHandle& op : lossOps)
+            record(op, inject || broken ? nan : healthy);
+        broken = broken || inject;
+        for (const OpHandle& op : after)
+            record(op, broken ? nan : healthy);
+    }
+    const Status closed = rec.close();
+    if (!closed.ok()) {
+        std::fprintf(stderr, "recorder: %s\n", closed.message().c_str());
+        return 1;
+    }
+    return 0;
+}
+
+// Times every event the GUI thread handles, to name the receiver of the longest one.
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        // The loader's own thread may take its time; only the GUI thread's events count.
+        if (QThread::currentThread() != thread())
+            return QApplication::notify(receiver, event);
+        if (m_depth++ > 0 || !m_timing) {
+            const bool result = QApplication::notify(receiver, event);
+            --m_depth;
+            return result;
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const double cpuStart = threadCpuMs();
+        const QString name = QString::fromLatin1(receiver->metaObject()->className());
+        const int type = event->type();
+        const bool result = QApplication::notify(receiver, event);
+        const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        const double cpu = threadCpuMs() - cpuStart;
+        m_cpuMs += cpu;
+        if (ms > 2 && m_clock)
+            m_slow.push_back({static_cast<double>(m_clock->nsecsElapsed()) / 1e6 - ms, ms,
+                              QStringLiteral("%1 (event type %2, %3 ms on the CPU)")
+                                  .arg(name)
+                                  .arg(type)
+                                  .arg(cpu, 0, 'f', 1)});
+        if (ms > m_longestMs) {
+            m_longestMs = ms;
+            m_longest = QStringLiteral("%1 (event type %2)").arg(name).arg(type);
+        }
+        --m_depth;
+        return result;
+    }
+
+    struct Slow
+    {
+        double startMs;
+        double ms;
+        QString what;
+    };
+    static double threadCpuMs()
+    {
+        timespec now{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+    }
+    double cpuMs() const { return m_cpuMs; }
+    void setTiming(bool on, const QElapsedTimer* clock = nullptr)
+    {
+        m_timing = on;
+        if (clock)
+            m_clock = clock;
+    }
+    const std::vector<Slow>& slowEvents() const { return m_slow; }
+    double longestMs() const { return m_longestMs; }
+    QString longest() const { return m_longest; }
+
+private:
+    int m_depth = 0;
+    bool m_timing = false;
+    double m_longestMs = 0;
+    QString m_longest;
+    const QElapsedTimer* m_clock = nullptr;
+    double m_cpuMs = 0;
+    std::vector<Slow> m_slow;
+};
+
+bool generateInChild(const fs::path& dir, std::uint64_t traces)
+{
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child == 0)
+        ::_exit(generate(dir, traces));
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+std::uint64_t residentKb()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::strtoull(line.c_str() + 6, nullptr, 10);
+    return 0;
+}
+
+double quantile(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(at, values.size() - 1)];
+}
+
+Options parse(int argc, char** argv)
+{
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--traces" && hasValue)
+            options.traces = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--logdir" && hasValue)
+            options.logdir = argv[++i];
+        else if (arg == "--keep")
+            options.keep = true;
+        else if (arg == "--jumps" && hasValue)
+            options.jumps = std::atoi(argv[++i]);
+        else {
+            std::fprintf(stderr, "usage: %s [--traces N] [--logdir DIR] [--keep] [--jumps J]\n",
+                         argv[0]);
+            std::exit(2);
+        }
+    }
+    return options;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const Options options = parse(argc, argv);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    fs::path logdir = options.logdir;
+    const bool generated = logdir.empty();
+    if (generated) {
+        logdir = fs::temp_directory_path() / ("nanscope-bench-app-" + std::to_string(::getpid()));
+        std::printf("Writing %llu FULL_HEALTH traces to %s …\n",
+                    static_cast<unsigned long long>(options.traces), logdir.c_str());
+        QElapsedTimer writing;
+        writing.start();
+        if (!generateInChild(logdir, options.traces)) {
+            std::fprintf(stderr, "could not write the logdir\n");
+            return 1;
+        }
+        std::printf("  written in %.1f s\n", static_cast<double>(writing.elapsed()) / 1000.0);
+    }
+    // The generated logdir goes on every way out, unless asked to stay.
+    struct Cleanup
+    {
+        fs::path dir;
+        ~Cleanup()
+        {
+            std::error_code ec;
+            if (!dir.empty())
+                fs::remove_all(dir, ec);
+        }
+    } cleanup{generated && !options.keep ? logdir : fs::path()};
+
+    TimedApplication app(argc, argv);
+    app::MainWindow window({.useSettings = false});
+    window.resize(1600, 1000);
+    window.show();
+    QApplication::processEvents();
+
+    // The stall meter: a 1 ms timer; any longer gap between two of its ticks is time the event
+    // loop could not answer the user.
+    std::vector<double> gaps;
+    std::vector<double> tickTimes;
+    QElapsedTimer clock;
+    qint64 lastTick = 0;
+    QTimer meter;
+    meter.setTimerType(Qt::PreciseTimer);
+    meter.setInterval(1);
+    QObject::connect(&meter, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        gaps.push_back(static_cast<double>(now - lastTick) / 1e6);
+        tickTimes.push_back(static_cast<double>(now) / 1e6);
+        lastTick = now;
+    });
+
+    double firstSnapshotMs = -1;
+    double loadedMs = -1;
+    QObject::connect(window.session(), &items::LogdirSession::snapshotChanged, [&] {
+        if (firstSnapshotMs < 0)
+            firstSnapshotMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    });
+    QObject::connect(&window, &app::MainWindow::logdirLoaded,
+                     [&] { loadedMs = static_cast<double>(clock.nsecsElapsed()) / 1e6; });
+
+    clock.start();
+    meter.start();
+    app.setTiming(true, &clock);
+    window.openLogdir(QString::fromStdString(logdir.string()));
+    // A loop of its own: QCoreApplication::quit() would close the window too.
+    QEventLoop loading;
+    QTimer idle;
+    idle.setInterval(20);
+    QObject::connect(&idle, &QTimer::timeout, [&] {
+        if (loadedMs >= 0 && !window.isBusy())
+            loading.quit();
+    });
+    idle.start();
+    loading.exec();
+    const double idleMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    meter.stop();
+    idle.stop();
+    app.setTiming(false);
+
+    const auto snapshot = window.navigator()->snapshot();
+    if (!snapshot || snapshot->traceCount() == 0) {
+        std::fprintf(stderr, "nothing was read\n");
+        return 1;
+    }
+    const quint64 traces = snapshot->traceCount();
+
+    // Jumps to random traces: go to index, then paint the table now, as the next frame would.
+    views::GraphExecutionPanel* panel = window.graphExecutionPanel();
+    std::mt19937_64 random(42);
+    std::vector<double> jumps;
+    for (int i = 0; i < options.jumps; ++i) {
+        const quint64 target = random() % traces;
+        QElapsedTimer jump;
+        jump.start();
+        panel->goToIndex(target);
+        panel->view()->viewport()->repaint();
+        if (i == 0 && !panel->view()->viewport()->isVisible()) {
+            std::fprintf(stderr, "the table is not visible\n");
+            return 1;
+        }
+        jumps.push_back(static_cast<double>(jump.nsecsElapsed()) / 1e6);
+        if (panel->currentTrace() != static_cast<qint64>(target)) {
+            std::fprintf(stderr, "the jump to #%llu did not land\n",
+                         static_cast<unsigned long long>(target));
+            return 1;
+        }
+    }
+
+    const double longest = gaps.empty() ? 0 : *std::max_element(gaps.begin(), gaps.end());
+    std::printf("\nLogdir: %llu graph traces, %llu alerts, index %.0f MiB, app RSS %.0f MiB\n",
+                static_cast<unsigned long long>(traces),
+                static_cast<unsigned long long>(snapshot->alertCount()),
+                static_cast<double>(snapshot->indexBytes()) / (1 << 20),
+                static_cast<double>(residentKb()) / 1024.0);
+    std::printf("%-48s %10s\n", "measure", "value");
+    std::printf("%-48s %8.0f ms\n", "first snapshot on screen (rows visible)", firstSnapshotMs);
+    std::printf("%-48s %8.0f ms\n", "whole logdir read", loadedMs);
+    std::printf("%-48s %8.0f ms\n", "origin, alert counts and marks worked out", idleMs);
+    std::printf("%-48s %8.1f ms   (goal <= 50)\n", "longest event-loop stall while loading",
+                longest);
+    std::printf("%-48s %8.1f ms\n", "event-loop gap, 99th percentile", quantile(gaps, 0.99));
+    std::printf("%-48s %8.1f ms   in %s\n", "longest single event while loading", app.longestMs(),
+                qPrintable(app.longest()));
+    std::printf("%-48s %8.0f ms   of %.0f ms\n", "GUI thread busy while loading (CPU)", app.cpuMs(),
+                idleMs);
+    if (std::getenv("NANSCOPE_BENCH_VERBOSE") && !gaps.empty()) {
+        const auto worst = std::max_element(gaps.begin(), gaps.end()) - gaps.begin();
+        const double end = tickTimes[static_cast<std::size_t>(worst)];
+        const double begin = end - gaps[static_cast<std::size_t>(worst)];
+        std::printf("  the longest gap, %.1f … %.1f ms, held:\n", begin, end);
+        for (const auto& e : app.slowEvents())
+            if (e.startMs + e.ms > begin && e.startMs < end)
+                std::printf("    %8.1f ms  %6.1f ms  %s\n", e.startMs, e.ms, qPrintable(e.what));
+    }
+    std::printf("%-48s %8.2f ms   (goal <= 16)\n", "jump to a random row + paint, median",
+                quantile(jumps, 0.5));
+    std::printf("%-48s %8.2f ms\n", "jump to a random row + paint, 90th percentile",
+                quantile(jumps, 0.9));
+    std::printf("%-48s %8.2f ms\n", "jump to a random row + paint, worst",
+                *std::max_element(jumps.begin(), jumps.end()));
+
+    window.close();
+    if (generated && options.keep)
+        std::printf("Kept the logdir: %s\n", logdir.c_str());
+    return 0;
+}

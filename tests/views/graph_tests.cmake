@@ -1,0 +1,9 @@
+# The execution timeline and graph structure panels, and the widgets under them. Set
+# NANSCOPE_SCREENSHOT_DIR to a folder to have the panel tests save pictures of what they show.
+nanscope_add_qtest(tst_timelinescale tst_timelinescale.cpp)
+nanscope_add_qtest(tst_timelinestrip tst_timelinestrip.cpp)
+nanscope_add_qtest(tst_executiontimelinepanel tst_executiontimelinepanel.cpp
+    losslogdir.cpp losslogdir.hpp screenshot.hpp)
+nanscope_add_qtest(tst_graphvizlayout tst_graphvizlayout.cpp)
+nanscope_add_qtest(tst_graphstructurepanel tst_graphstructurepanel.cpp
+    losslogdir.cpp losslogdir.hpp screenshot.hpp)

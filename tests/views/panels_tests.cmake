@@ -1,0 +1,15 @@
+# The Alerts, Graph Execution, Stack Trace and Source panels, the main window, and the widgets
+# under them.
+nanscope_add_qtest(tst_panels tst_panels.cpp pylogdir.cpp pylogdir.hpp)
+target_link_libraries(tst_panels PRIVATE NaNscope::format)
+
+# End to end on the demo's logdir: it needs the demo program.
+if(TARGET nanscope_app AND TARGET nanscope-demo-mlp)
+    nanscope_add_qtest(tst_mainwindow tst_mainwindow.cpp)
+    target_link_libraries(tst_mainwindow PRIVATE NaNscope::app)
+    target_compile_definitions(tst_mainwindow PRIVATE
+        NANSCOPE_DEMO_MLP="$<TARGET_FILE:nanscope-demo-mlp>")
+    add_dependencies(tst_mainwindow nanscope-demo-mlp)
+endif()
+
+nanscope_add_qtest(tst_widgets tst_widgets.cpp)

@@ -1,0 +1,227 @@
+// The execution timeline panel over the loss logdir: the strip follows the navigator, clicks and
+// keys move the focus, and the details describe the focused execution's outputs.
+#include "losslogdir.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/recorder.hpp"
+#include "nanscope/views/executiontimelinepanel.hpp"
+#include "nanscope/widgets/timelinestrip.hpp"
+#include "screenshot.hpp"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace nanscope;
+using test::LossLogdir;
+
+using test::saveScreenshot;
+
+class TestExecutionTimelinePanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void stripShowsEveryExecutionAndMarksAlerts();
+    void detailsOfANanExecution();
+    void detailsOfAnInfinityAmongAThousand();
+    void clickFocusesTheExecution();
+    void keysMoveTheFocus();
+    void graphTraceFocusShowsNothingFocused();
+    void closingTheLogdirEmptiesTheStrip();
+    void aHundredThousandExecutions();
+
+private:
+    std::unique_ptr<LossLogdir> m_logdir;
+    std::unique_ptr<views::Navigator> m_navigator;
+    std::unique_ptr<views::ExecutionTimelinePanel> m_panel;
+};
+
+void TestExecutionTimelinePanel::initTestCase()
+{
+    m_logdir = std::make_unique<LossLogdir>();
+    QVERIFY(m_logdir->ok());
+    QCOMPARE(m_logdir->snapshot()->executionCount(), quint64(6));
+}
+
+void TestExecutionTimelinePanel::init()
+{
+    m_navigator = std::make_unique<views::Navigator>();
+    m_panel = std::make_unique<views::ExecutionTimelinePanel>(m_navigator.get());
+    m_panel->resize(900, 360);
+    m_panel->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
+    m_navigator->setSnapshot(m_logdir->snapshot());
+}
+
+void TestExecutionTimelinePanel::cleanup()
+{
+    m_panel.reset();
+    m_navigator.reset();
+}
+
+void TestExecutionTimelinePanel::stripShowsEveryExecutionAndMarksAlerts()
+{
+    widgets::TimelineStrip* strip = m_panel->strip();
+    QCOMPARE(strip->itemCount(), quint64(6));
+    // Step 1's eager Log (-inf) and its call of "loss" (NaN).
+    const std::vector<std::uint64_t> expected{LossLogdir::kExecutionsPerStep +
+                                                  LossLogdir::kEagerLog,
+                                              LossLogdir::kExecutionsPerStep + LossLogdir::kCall};
+    QCOMPARE(strip->markers(), expected);
+    QCOMPARE(strip->current(), std::nullopt);
+    QCOMPARE(m_panel->detailsText(), QString());
+}
+
+void TestExecutionTimelinePanel::detailsOfANanExecution()
+{
+    const int call = LossLogdir::kExecutionsPerStep + LossLogdir::kCall;
+    m_navigator->focusExecution(call);
+    QCOMPARE(m_panel->strip()->current(), std::optional<std::uint64_t>(call));
+    const QString text = m_panel->detailsText();
+    QVERIFY2(text.startsWith(QStringLiteral("Execution #%1: __inference_loss_7").arg(call)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Kind: function call of graph “loss”")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Health: non-finite outputs: NaN")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Debug mode: FULL_HEALTH")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Output slot 0: 4 elements: 1 NaN")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("float32")), qPrintable(text));
+    QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-details")));
+}
+
+void TestExecutionTimelinePanel::detailsOfAnInfinityAmongAThousand()
+{
+    m_navigator->focusExecution(LossLogdir::kExecutionsPerStep + LossLogdir::kEagerLog);
+    const QString text = m_panel->detailsText();
+    QVERIFY2(text.contains(QStringLiteral("Kind: eager op")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Output slot 0: 1000 elements: 1 -inf, 999 negative")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Inputs: 1 tensor (")), qPrintable(text));
+    // The healthy step before: no alert words.
+    m_navigator->focusExecution(LossLogdir::kEagerLog);
+    QVERIFY(m_panel->detailsText().contains(QStringLiteral("Health: all outputs finite")));
+}
+
+void TestExecutionTimelinePanel::clickFocusesTheExecution()
+{
+    widgets::TimelineStrip* strip = m_panel->strip();
+    QTest::mouseClick(strip->viewport(), Qt::LeftButton, {}, strip->pointOf(4));
+    const views::Focus& focus = m_navigator->focus();
+    QVERIFY(focus.event.has_value());
+    QVERIFY(focus.event->source == core::EventSource::Eager);
+    QCOMPARE(focus.event->index, quint64(4));
+    QCOMPARE(strip->current(), std::optional<std::uint64_t>(4));
+    QVERIFY(m_panel->detailsText().startsWith(QStringLiteral("Execution #4: Log")));
+}
+
+void TestExecutionTimelinePanel::keysMoveTheFocus()
+{
+    widgets::TimelineStrip* strip = m_panel->strip();
+    m_navigator->focusExecution(1);
+    QTest::keyClick(strip, Qt::Key_Right);
+    QCOMPARE(m_navigator->focus().event->index, quint64(2));
+    QTest::keyClick(strip, Qt::Key_End);
+    QCOMPARE(m_navigator->focus().event->index, quint64(5));
+    QTest::keyClick(strip, Qt::Key_Home);
+    QCOMPARE(m_navigator->focus().event->index, quint64(0));
+    QTest::keyClick(strip, Qt::Key_Right, Qt::ControlModifier); // the next alert
+    QCOMPARE(m_navigator->focus().event->index, quint64(4));
+    // Back through the navigator's history.
+    m_navigator->back();
+    QCOMPARE(strip->current(), std::optional<std::uint64_t>(0));
+}
+
+void TestExecutionTimelinePanel::graphTraceFocusShowsNothingFocused()
+{
+    m_navigator->focusExecution(2);
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    QCOMPARE(m_panel->strip()->current(), std::nullopt);
+    QCOMPARE(m_panel->strip()->itemCount(), quint64(6));
+    QCOMPARE(m_panel->detailsText(), QString());
+}
+
+void TestExecutionTimelinePanel::closingTheLogdirEmptiesTheStrip()
+{
+    m_navigator->focusExecution(2);
+    m_navigator->setSnapshot(nullptr);
+    QCOMPARE(m_panel->strip()->itemCount(), quint64(0));
+    QCOMPARE(m_panel->strip()->current(), std::nullopt);
+    QCOMPARE(m_panel->detailsText(), QString());
+    QVERIFY(!m_panel->grab().isNull());
+}
+
+namespace {
+
+// `count` executions: plain ops with a function call every 50th, NaN from 60 % on in some.
+items::SnapshotPtr writeMany(const QString& dir, int count)
+{
+    auto opened = Recorder::open({.dumpRoot = dir.toStdString(),
+                                  .mode = TensorDebugMode::CurtHealth,
+                                  .circularBufferSize = -1});
+    if (!opened.ok())
+        return nullptr;
+    Recorder& recorder = **opened;
+    const GraphHandle step = *recorder.declareGraph("train_step");
+    const float good[1] = {1.0f};
+    const float bad[1] = {NAN};
+    const std::int64_t shape[1] = {1};
+    const char* types[] = {"MatMul", "AddV2", "Relu", "Softmax", "Log", "Mul", "ReadVariableOp"};
+    for (int i = 0; i < count; ++i) {
+        const bool call = i % 50 == 49;
+        const bool nan = i > count * 6 / 10 && i % 997 < 3;
+        ExecutionSpec spec{.opType = call ? "__inference_train_step_81" : types[i % 7],
+                           .graph = call ? &step : nullptr,
+                           .outputIds = {recorder.newTensorId()},
+                           .outputs = {{.data = nan ? bad : good, .shape = shape}}};
+        if (!recorder.recordExecution(spec).ok())
+            return nullptr;
+    }
+    if (!recorder.close().ok())
+        return nullptr;
+    core::LogdirReader reader(dir.toStdString());
+    return reader.update();
+}
+
+} // namespace
+
+void TestExecutionTimelinePanel::aHundredThousandExecutions()
+{
+    QTemporaryDir dir;
+    const items::SnapshotPtr many = writeMany(dir.path(), 100'000);
+    QVERIFY(many && many->executionCount() == 100'000);
+    QElapsedTimer timer;
+    timer.start();
+    m_navigator->setSnapshot(many);
+    qInfo("100k executions loaded into the strip in %lld ms", timer.elapsed());
+    widgets::TimelineStrip* strip = m_panel->strip();
+    QCOMPARE(strip->itemCount(), quint64(100'000));
+    QVERIFY(strip->scale().aggregated());
+    QVERIFY(!strip->markers().empty());
+    // Painting the fitted strip reads every column, not every execution.
+    timer.restart();
+    for (int i = 0; i < 10; ++i)
+        strip->viewport()->repaint();
+    qInfo("fitted strip painted in %.2f ms", timer.elapsed() / 10.0);
+    // The first alert, from the keyboard; the strip scrolls to it once zoomed in.
+    strip->setFocus();
+    QTest::keyClick(strip, Qt::Key_Home);
+    QTest::keyClick(strip, Qt::Key_Right, Qt::ControlModifier);
+    const std::uint64_t first = strip->markers().front();
+    QCOMPARE(m_navigator->focus().event->index, first);
+    for (int i = 0; i < 12; ++i)
+        strip->zoomIn();
+    const double x = strip->scale().xOf(first);
+    QVERIFY(x >= 0 && x < strip->scale().width);
+    QVERIFY(m_panel->detailsText().contains(QStringLiteral("has NaN or ±inf")));
+    m_panel->resize(1000, 330);
+    QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-zoomed")));
+    strip->fit();
+    QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-fit")));
+}
+
+QTEST_MAIN(TestExecutionTimelinePanel)
+#include "tst_executiontimelinepanel.moc"

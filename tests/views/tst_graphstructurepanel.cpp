@@ -1,0 +1,291 @@
+// The graph structure panel: the neighbourhood of the tutorial's Log op (probs above, mul below,
+// coloured by what they computed in the focused step), clicks that move the focus, and whole
+// graphs laid out by Graphviz off the GUI thread.
+#include "losslogdir.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/recorder.hpp"
+#include "nanscope/views/graphstructurepanel.hpp"
+#include "screenshot.hpp"
+
+#include <QGraphicsItem>
+#include <QGraphicsView>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace nanscope;
+using test::LossLogdir;
+using Panel = views::GraphStructurePanel;
+
+namespace {
+
+std::optional<Panel::NodeState> findNode(const std::vector<Panel::NodeState>& nodes,
+                                         const QString& name)
+{
+    for (const Panel::NodeState& node : nodes)
+        if (node.name == name)
+            return node;
+    return std::nullopt;
+}
+
+// A graph of `count` ops in a chain (op0 -> op1 -> …), each traced once.
+items::SnapshotPtr writeChain(const QString& dir, int count)
+{
+    auto opened = Recorder::open({.dumpRoot = dir.toStdString(),
+                                  .mode = TensorDebugMode::CurtHealth,
+                                  .circularBufferSize = -1});
+    if (!opened.ok())
+        return nullptr;
+    Recorder& recorder = **opened;
+    const GraphHandle graph = *recorder.declareGraph("chain");
+    std::vector<OpHandle> ops;
+    for (int i = 0; i < count; ++i) {
+        OpSpec spec{.graph = graph,
+                    .type = i == 0 ? "Placeholder" : "Identity",
+                    .name = "op" + std::to_string(i)};
+        if (i > 0)
+            spec.inputs = {"op" + std::to_string(i - 1) + ":0"};
+        ops.push_back(*recorder.declareOp(spec));
+    }
+    const float value[1] = {1.0f};
+    const std::int64_t shape[1] = {1};
+    for (int i = 0; i < count; i += 100)
+        if (!recorder
+                 .recordTrace(ops[static_cast<std::size_t>(i)], 0, {.data = value, .shape = shape})
+                 .ok())
+            return nullptr;
+    if (!recorder.close().ok())
+        return nullptr;
+    core::LogdirReader reader(dir.toStdString());
+    return reader.update();
+}
+
+} // namespace
+
+class TestGraphStructurePanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void placeholderWithoutAnOp();
+    void neighbourhoodOfLog();
+    void healthFollowsTheFocusedStep();
+    void clickingAnInputFocusesItsTrace();
+    void focusOpWithoutTrace();
+    void anotherTraceOfTheSameOpKeepsTheView();
+    void wholeGraphOfTheLossGraph();
+    void wholeGraphOfAThousandOpChain();
+    void hugeGraphsOfferTheNeighbourhoodOnly();
+
+private:
+    std::unique_ptr<LossLogdir> m_logdir;
+    std::unique_ptr<views::Navigator> m_navigator;
+    std::unique_ptr<Panel> m_panel;
+};
+
+void TestGraphStructurePanel::initTestCase()
+{
+    m_logdir = std::make_unique<LossLogdir>();
+    QVERIFY(m_logdir->ok());
+}
+
+void TestGraphStructurePanel::init()
+{
+    m_navigator = std::make_unique<views::Navigator>();
+    m_panel = std::make_unique<Panel>(m_navigator.get());
+    m_panel->resize(800, 520);
+    m_panel->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
+    m_navigator->setSnapshot(m_logdir->snapshot());
+}
+
+void TestGraphStructurePanel::cleanup()
+{
+    m_panel.reset();
+    m_navigator.reset();
+}
+
+void TestGraphStructurePanel::placeholderWithoutAnOp()
+{
+    QVERIFY(m_panel->visibleOpNames().isEmpty());
+    m_navigator->focusExecution(0);
+    QVERIFY(m_panel->visibleOpNames().isEmpty());
+    QVERIFY(!m_panel->grab().isNull());
+}
+
+void TestGraphStructurePanel::neighbourhoodOfLog()
+{
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    QCOMPARE(m_panel->visibleOpNames(),
+             (QStringList{QStringLiteral("Log"), QStringLiteral("probs"), QStringLiteral("mul")}));
+    const auto nodes = m_panel->nodes();
+    const auto log = findNode(nodes, QStringLiteral("Log"));
+    const auto probs = findNode(nodes, QStringLiteral("probs"));
+    const auto mul = findNode(nodes, QStringLiteral("mul"));
+    QVERIFY(log && probs && mul);
+    QVERIFY(log->focused);
+    QVERIFY(!probs->focused && !mul->focused);
+    QCOMPARE(log->type, QStringLiteral("Log"));
+    QCOMPARE(probs->type, QStringLiteral("Placeholder"));
+    // Inputs above, consumers below.
+    QVERIFY(probs->centre.y() < log->centre.y());
+    QVERIFY(mul->centre.y() > log->centre.y());
+    // Step 1: probs holds a zero (finite), Log gives -inf, mul NaN.
+    QCOMPARE(log->health, QStringLiteral("inf"));
+    QCOMPARE(probs->health, QStringLiteral("finite"));
+    QCOMPARE(mul->health, QStringLiteral("nan"));
+    QCOMPARE(probs->trace, std::optional<std::uint64_t>(LossLogdir::kTracesPerStep));
+    QCOMPARE(mul->trace,
+             std::optional<std::uint64_t>(LossLogdir::kTracesPerStep + LossLogdir::kMul));
+    // The edge into Log is labelled with its tensor.
+    bool labelled = false;
+    for (QGraphicsItem* item : m_panel->scene()->items())
+        labelled = labelled || item->toolTip().contains(QStringLiteral("probs:0"));
+    QVERIFY(labelled);
+    QVERIFY(test::saveScreenshot(m_panel.get(), QStringLiteral("graphstructurepanel-log")));
+}
+
+void TestGraphStructurePanel::healthFollowsTheFocusedStep()
+{
+    m_navigator->focusTrace(LossLogdir::kLog); // step 0: everything finite
+    const auto nodes = m_panel->nodes();
+    QCOMPARE(findNode(nodes, QStringLiteral("Log"))->health, QStringLiteral("finite"));
+    QCOMPARE(findNode(nodes, QStringLiteral("mul"))->health, QStringLiteral("finite"));
+    QCOMPARE(findNode(nodes, QStringLiteral("mul"))->trace,
+             std::optional<std::uint64_t>(LossLogdir::kMul));
+    // Focused on mul in step 1: its inputs as computed just before it.
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kMul);
+    const auto later = m_panel->nodes();
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("mul"));
+    QCOMPARE(findNode(later, QStringLiteral("Neg"))->health, QStringLiteral("finite"));
+    QCOMPARE(findNode(later, QStringLiteral("Log"))->health, QStringLiteral("inf"));
+    QCOMPARE(findNode(later, QStringLiteral("mul"))->health, QStringLiteral("nan"));
+}
+
+void TestGraphStructurePanel::clickingAnInputFocusesItsTrace()
+{
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    const auto probs = findNode(m_panel->nodes(), QStringLiteral("probs"));
+    QVERIFY(probs);
+    QGraphicsView* view = m_panel->view();
+    const QPoint point = view->mapFromScene(probs->centre);
+    QVERIFY(view->viewport()->rect().contains(point));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, point);
+    const views::Focus& focus = m_navigator->focus();
+    QVERIFY(focus.event.has_value());
+    QVERIFY(focus.event->source == core::EventSource::Graph);
+    QCOMPARE(focus.event->index, quint64(LossLogdir::kTracesPerStep + LossLogdir::kProbs));
+    QCOMPARE(m_panel->visibleOpNames(),
+             (QStringList{QStringLiteral("probs"), QStringLiteral("Log")}));
+    // A drag pans instead of clicking.
+    const auto log = findNode(m_panel->nodes(), QStringLiteral("Log"));
+    const QPoint from = view->mapFromScene(log->centre);
+    QTest::mousePress(view->viewport(), Qt::LeftButton, {}, from);
+    QTest::mouseMove(view->viewport(), from + QPoint(60, 40));
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, from + QPoint(60, 40));
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("probs"));
+}
+
+void TestGraphStructurePanel::focusOpWithoutTrace()
+{
+    const core::OpId neg = m_logdir->snapshot()->graphs().findOp(
+        m_logdir->snapshot()->graphs().op(m_logdir->snapshot()->trace(0).op).graph, "Neg");
+    QVERIFY(neg != core::kNoOp);
+    m_navigator->focusOp(neg);
+    QCOMPARE(m_panel->visibleOpNames(),
+             (QStringList{QStringLiteral("Neg"), QStringLiteral("labels"), QStringLiteral("mul")}));
+    // Without a focused trace: what each op computed last.
+    QCOMPARE(findNode(m_panel->nodes(), QStringLiteral("mul"))->health, QStringLiteral("nan"));
+}
+
+void TestGraphStructurePanel::anotherTraceOfTheSameOpKeepsTheView()
+{
+    m_navigator->focusTrace(LossLogdir::kLog);
+    QGraphicsView* view = m_panel->view();
+    const qreal fitted = view->transform().m11();
+    QTest::keyClick(view, Qt::Key_Plus);
+    QTest::keyClick(view, Qt::Key_Plus);
+    const qreal zoomed = view->transform().m11();
+    QVERIFY(zoomed > fitted);
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    QCOMPARE(view->transform().m11(), zoomed);
+    // A different op is shown whole again.
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kMul);
+    QCOMPARE(view->transform().m11(), fitted);
+}
+
+void TestGraphStructurePanel::wholeGraphOfTheLossGraph()
+{
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    QSignalSpy finished(m_panel.get(), &Panel::layoutFinished);
+    m_panel->setMode(Panel::Mode::WholeGraph);
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(m_panel->nodes().size(), std::size_t(5));
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("Log"));
+    const auto nodes = m_panel->nodes();
+    QVERIFY(findNode(nodes, QStringLiteral("probs"))->centre.y() <
+            findNode(nodes, QStringLiteral("Log"))->centre.y());
+    QVERIFY(findNode(nodes, QStringLiteral("Log"))->centre.y() <
+            findNode(nodes, QStringLiteral("mul"))->centre.y());
+    QVERIFY(test::saveScreenshot(m_panel.get(), QStringLiteral("graphstructurepanel-whole")));
+    // Moving inside the same graph moves the highlight; nothing is laid out again.
+    const int layouts = finished.count();
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kMul);
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("mul"));
+    QCOMPARE(m_panel->nodes().size(), std::size_t(5));
+    QVERIFY(!m_panel->isLayingOut());
+    QCOMPARE(finished.count(), layouts);
+    // Back to the neighbourhood.
+    m_panel->setMode(Panel::Mode::Neighbourhood);
+    QCOMPARE(m_panel->nodes().size(), std::size_t(3));
+}
+
+void TestGraphStructurePanel::wholeGraphOfAThousandOpChain()
+{
+    QTemporaryDir dir;
+    const items::SnapshotPtr chain = writeChain(dir.path(), 1000);
+    QVERIFY(chain && chain->readable());
+    m_navigator->setSnapshot(chain);
+    m_navigator->focusTrace(5); // op500
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("op500"));
+    QSignalSpy finished(m_panel.get(), &Panel::layoutFinished);
+    m_panel->setMode(Panel::Mode::WholeGraph);
+    QVERIFY(m_panel->isLayingOut());
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(m_panel->nodes().size(), std::size_t(1000));
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("op500"));
+    const auto nodes = m_panel->nodes();
+    QVERIFY(findNode(nodes, QStringLiteral("op0"))->centre.y() <
+            findNode(nodes, QStringLiteral("op999"))->centre.y());
+    // The focused op is on screen.
+    QGraphicsView* view = m_panel->view();
+    const QPoint focused = view->mapFromScene(findNode(nodes, QStringLiteral("op500"))->centre);
+    QVERIFY(view->viewport()->rect().contains(focused));
+    QVERIFY(m_panel->statusText().contains(QStringLiteral("1000 ops")));
+    QVERIFY(test::saveScreenshot(m_panel.get(), QStringLiteral("graphstructurepanel-chain")));
+}
+
+void TestGraphStructurePanel::hugeGraphsOfferTheNeighbourhoodOnly()
+{
+    QTemporaryDir dir;
+    const items::SnapshotPtr chain = writeChain(dir.path(), Panel::kMaxWholeGraphOps + 1);
+    QVERIFY(chain && chain->readable());
+    m_navigator->setSnapshot(chain);
+    m_navigator->focusTrace(1); // op100
+    QSignalSpy finished(m_panel.get(), &Panel::layoutFinished);
+    m_panel->setMode(Panel::Mode::WholeGraph);
+    QVERIFY(!m_panel->isLayingOut());
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(
+        m_panel->visibleOpNames(),
+        (QStringList{QStringLiteral("op100"), QStringLiteral("op99"), QStringLiteral("op101")}));
+    QVERIFY2(m_panel->statusText().contains(QStringLiteral("not laid out")),
+             qPrintable(m_panel->statusText()));
+    QVERIFY(test::saveScreenshot(m_panel.get(), QStringLiteral("graphstructurepanel-huge")));
+}
+
+QTEST_MAIN(TestGraphStructurePanel)
+#include "tst_graphstructurepanel.moc"

@@ -1,0 +1,417 @@
+// The main window end to end: the demo's logdir opened, the first alert double-clicked and every
+// panel on the tutorial's Log op; reload, back/forward, follow mode, the start page with recent
+// logdirs and the demo, drag and drop, a broken logdir, and the layout reset.
+#include "mainwindow.hpp"
+#include "nanscope/items/alertmodel.hpp"
+#include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/items/logdirsession.hpp"
+#include "nanscope/items/stacktracemodel.hpp"
+#include "nanscope/recorder.hpp"
+#include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/graphexecutionpanel.hpp"
+#include "nanscope/views/graphstructurepanel.hpp"
+#include "nanscope/views/navigator.hpp"
+#include "nanscope/views/rowlistproxymodel.hpp"
+#include "nanscope/views/sourcepanel.hpp"
+#include "nanscope/views/stacktracepanel.hpp"
+#include "nanscope/widgets/banner.hpp"
+#include "nanscope/widgets/startpage.hpp"
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QMimeData>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+using namespace nanscope;
+using app::MainWindow;
+
+namespace {
+
+constexpr int kWait = 30000;
+
+bool runDemo(const QString& dir)
+{
+    QProcess demo;
+    demo.start(QStringLiteral(NANSCOPE_DEMO_MLP),
+               {QStringLiteral("--dump_dir"), dir, QStringLiteral("--dump_tensor_debug_mode"),
+                QStringLiteral("FULL_HEALTH"), QStringLiteral("--dump_circular_buffer_size"),
+                QStringLiteral("-1")});
+    return demo.waitForFinished(120000) && demo.exitStatus() == QProcess::NormalExit &&
+           demo.exitCode() == 0;
+}
+
+// Opens `path` and waits until it is read and every panel has worked out what it shows.
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    window.openLogdir(path);
+    return QTest::qWaitFor([&] { return loaded.count() > 0 && !window.isBusy(); }, kWait);
+}
+
+void doubleClick(QTableView* view, const QModelIndex& index)
+{
+    view->scrollTo(index);
+    const QPoint at = view->visualRect(index).center();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+}
+
+QString tensorOfCurrentRow(views::GraphExecutionPanel* panel)
+{
+    const QModelIndex current = panel->view()->currentIndex();
+    return panel->proxy()
+        ->index(current.row(), items::GraphExecutionModel::TensorColumn)
+        .data()
+        .toString();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void doubleClickOnTheFirstAlertShowsTheLogOp();
+    void reloadKeepsWorking();
+    void backAndForwardRestoreTheFocus();
+    void followModePicksUpAppendedEvents();
+    void brokenLogdirShowsADiagnostic();
+    void startPageRecentAndClose();
+    void openTheDemo();
+    void droppingAFolderOpensIt();
+    void resetLayoutRestoresTheDocks();
+    void layoutAndRecentLogdirsAreKeptAcrossRuns();
+    void darkPaletteReadsWell();
+
+private:
+    QTemporaryDir m_demoDir;
+    QTemporaryDir m_settingsDir;
+};
+
+void TestMainWindow::initTestCase()
+{
+    // Settings go to a directory of the test's own.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("NaNscope tests"));
+    QVERIFY(m_settingsDir.isValid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+    QVERIFY(m_demoDir.isValid());
+    QVERIFY(runDemo(m_demoDir.path()));
+}
+
+void TestMainWindow::doubleClickOnTheFirstAlertShowsTheLogOp()
+{
+    MainWindow window({.useSettings = false});
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.isShowingStartPage());
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QVERIFY(!window.isShowingStartPage());
+    QVERIFY(window.countsText().contains(QStringLiteral("alerts")));
+
+    auto* alerts = window.alertsPanel();
+    QVERIFY(alerts->proxy()->rowCount() > 0);
+    QVERIFY(alerts->originText().contains(QStringLiteral("Origin: Log in loss")));
+    doubleClick(alerts->view(), alerts->proxy()->index(0, items::AlertModel::IndexColumn));
+
+    // Graph Execution: the current row is the Log trace, in view.
+    auto* execution = window.graphExecutionPanel();
+    QCOMPARE(tensorOfCurrentRow(execution), QStringLiteral("Log:0"));
+    const QModelIndex current = execution->view()->currentIndex();
+    QCOMPARE(execution->proxy()
+                 ->index(current.row(), items::GraphExecutionModel::OpTypeColumn)
+                 .data()
+                 .toString(),
+             QStringLiteral("Log"));
+    QVERIFY(execution->view()->viewport()->rect().contains(execution->view()->visualRect(current)));
+    // Its input probs is highlighted.
+    QCOMPARE(execution->highlightedInputs().size(), 1);
+    const auto probsRow = static_cast<int>(execution->highlightedInputs().first());
+    QCOMPARE(execution->model()
+                 ->index(probsRow, items::GraphExecutionModel::TensorColumn)
+                 .data()
+                 .toString(),
+             QStringLiteral("probs:0"));
+
+    // Stack Trace: the focused frame is the demo's line with the log call.
+    auto* stack = window.stackTracePanel();
+    const int frame = stack->focusedFrameRow();
+    QVERIFY(frame >= 0);
+    const QModelIndex frameIndex = stack->model()->index(frame, 0);
+    QVERIFY(frameIndex.data(items::StackTraceModel::FilePathRole)
+                .toString()
+                .endsWith(QStringLiteral("mlp.cpp")));
+    const int line = frameIndex.data(items::StackTraceModel::LineRole).toInt();
+    QVERIFY(stack->view()->currentIndex().isValid());
+
+    // Source: that file, with that line marked; the line computes the log.
+    auto* source = window.sourcePanel();
+    QVERIFY(source->currentFilePath().endsWith(QStringLiteral("mlp.cpp")));
+    QCOMPARE(source->markedLine(), line);
+    QVERIFY2(source->lineText(line).contains(QStringLiteral("log")),
+             qPrintable(source->lineText(line)));
+    QVERIFY(source->lineText(line).contains(QStringLiteral("\"Log\"")));
+
+    // Graph Structure: the Log op's neighbourhood holds its input probs.
+    const views::Focus& focus = window.navigator()->focus();
+    const auto& op = window.navigator()->snapshot()->graphs().op(focus.op);
+    QCOMPARE(QString::fromStdString(op.name), QStringLiteral("Log"));
+    QCOMPARE(QString::fromStdString(op.inputs.at(0).opName), QStringLiteral("probs"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.graphStructurePanel()->visibleOpNames().contains(QStringLiteral("probs")), kWait);
+
+    // Go to origin lands on the same op: the demo's first alert is its root cause.
+    QVERIFY(alerts->goToOrigin());
+    QCOMPARE(tensorOfCurrentRow(execution), QStringLiteral("Log:0"));
+}
+
+void TestMainWindow::reloadKeepsWorking()
+{
+    MainWindow window({.useSettings = false});
+    window.show();
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    const quint64 traces = window.navigator()->snapshot()->traceCount();
+    QVERIFY(window.jumpToFirstAlert());
+    const auto focused = window.navigator()->focus().event;
+    for (int i = 0; i < 2; ++i) {
+        QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+        QTest::keyClick(&window, Qt::Key_F5);
+        QVERIFY(QTest::qWaitFor([&] { return loaded.count() > 0 && !window.isBusy(); }, kWait));
+        QCOMPARE(window.navigator()->snapshot()->traceCount(), traces);
+        // The same logdir keeps its focus.
+        QCOMPARE(window.navigator()->focus().event, focused);
+        QCOMPARE(tensorOfCurrentRow(window.graphExecutionPanel()), QStringLiteral("Log:0"));
+    }
+}
+
+void TestMainWindow::backAndForwardRestoreTheFocus()
+{
+    MainWindow window({.useSettings = false});
+    window.show();
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QVERIFY(window.jumpToFirstAlert());
+    const auto first = window.navigator()->focus();
+    QTest::keyClick(&window, Qt::Key_F3); // next alert
+    const auto second = window.navigator()->focus();
+    QVERIFY(!(second == first));
+    QTest::keyClick(&window, Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(window.navigator()->focus(), first);
+    QCOMPARE(tensorOfCurrentRow(window.graphExecutionPanel()), QStringLiteral("Log:0"));
+    QTest::keyClick(&window, Qt::Key_Right, Qt::AltModifier);
+    QCOMPARE(window.navigator()->focus(), second);
+    QTest::keyClick(&window, Qt::Key_F3, Qt::ShiftModifier); // previous alert
+    QCOMPARE(window.navigator()->focus().event, first.event);
+}
+
+void TestMainWindow::followModePicksUpAppendedEvents()
+{
+    QTemporaryDir dir;
+    auto opened = Recorder::open({.dumpRoot = dir.path().toStdString(),
+                                  .mode = TensorDebugMode::FullHealth,
+                                  .circularBufferSize = -1,
+                                  .flushInterval = std::chrono::milliseconds(10)});
+    QVERIFY(opened.ok());
+    Recorder& recorder = **opened;
+    const GraphHandle graph = *recorder.declareGraph("loss");
+    const OpHandle probs =
+        *recorder.declareOp({.graph = graph, .type = "Placeholder", .name = "probs"});
+    const OpHandle log =
+        *recorder.declareOp({.graph = graph, .type = "Log", .name = "Log", .inputs = {"probs:0"}});
+    const std::int64_t shape[1] = {4};
+    const float values[4] = {0.5f, 0.25f, 0.0f, 1.0f};
+    const float logs[4] = {-0.69f, -1.39f, -INFINITY, 0.0f};
+    const auto record = [&] {
+        return recorder.recordTrace(probs, 0, {.data = values, .shape = shape}).ok() &&
+               recorder.recordTrace(log, 0, {.data = logs, .shape = shape}).ok() &&
+               recorder.flush().ok();
+    };
+    QVERIFY(record());
+
+    MainWindow window({.useSettings = false});
+    window.show();
+    QVERIFY(openAndWait(window, dir.path()));
+    window.session()->setPollInterval(50);
+    window.setFollowing(true);
+    QVERIFY(window.session()->isFollowing());
+    auto* model = window.graphExecutionPanel()->model();
+    QCOMPARE(model->rowCount(), 2);
+    QVERIFY(record());
+    QVERIFY(record());
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 6, kWait);
+    QTRY_COMPARE_WITH_TIMEOUT(window.alertsPanel()->proxy()->rowCount(), 3, kWait);
+    QVERIFY(window.countsText().contains(QStringLiteral("6 graph traces")));
+    window.setFollowing(false);
+    QVERIFY(recorder.close().ok());
+}
+
+void TestMainWindow::brokenLogdirShowsADiagnostic()
+{
+    QTemporaryDir dir;
+    for (const QString& name :
+         {QStringLiteral("x.metadata"), QStringLiteral("tfdbg_events.1700000000.host.metadata")}) {
+        QFile garbage(dir.filePath(name));
+        QVERIFY(garbage.open(QIODevice::WriteOnly));
+        garbage.write("this is not a TFRecord file at all \x01\x02\x03");
+    }
+    MainWindow window({.useSettings = false});
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    window.openLogdir(dir.path());
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, kWait);
+    QVERIFY(window.banner()->isVisible());
+    QCOMPARE(window.banner()->kind(), widgets::Banner::Kind::Error);
+    QVERIFY(!window.banner()->title().isEmpty());
+    QVERIFY(!window.banner()->text().isEmpty());
+
+    // A directory that does not exist.
+    loaded.clear();
+    window.openLogdir(dir.filePath(QStringLiteral("missing")));
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, kWait);
+    QCOMPARE(window.banner()->kind(), widgets::Banner::Kind::Error);
+    QVERIFY(window.isShowingStartPage());
+
+    // A good logdir afterwards clears the banner.
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QVERIFY(!window.banner()->isVisible());
+}
+
+void TestMainWindow::startPageRecentAndClose()
+{
+    MainWindow window({.useSettings = false});
+    window.show();
+    QVERIFY(window.isShowingStartPage());
+    QVERIFY(window.startPage()->recent().isEmpty());
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QCOMPARE(window.recentLogdirs().size(), 1);
+    QTest::keySequence(&window, QKeySequence::Close);
+    QVERIFY(window.isShowingStartPage());
+    QVERIFY(!window.navigator()->snapshot());
+    QCOMPARE(window.startPage()->recent(), window.recentLogdirs());
+    // Opening a recent entry from the start page.
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    Q_EMIT window.startPage()->recentActivated(window.recentLogdirs().first());
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, kWait);
+    QVERIFY(!window.isShowingStartPage());
+}
+
+void TestMainWindow::openTheDemo()
+{
+    MainWindow window({.useSettings = false});
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    window.openDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, kWait);
+    QVERIFY(window.navigator()->snapshot()->alertCount() > 0);
+    // A demo's logdir is temporary: it does not go into the recent list.
+    QVERIFY(window.recentLogdirs().isEmpty());
+}
+
+void TestMainWindow::droppingAFolderOpensIt()
+{
+    MainWindow window({.useSettings = false});
+    window.show();
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(m_demoDir.path())});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, kWait);
+    QVERIFY(window.navigator()->snapshot()->traceCount() > 0);
+}
+
+void TestMainWindow::resetLayoutRestoresTheDocks()
+{
+    MainWindow window({.useSettings = false});
+    window.show();
+    const QList<QDockWidget*> docks = window.findChildren<QDockWidget*>();
+    QCOMPARE(docks.size(), 6);
+    docks[0]->setFloating(true);
+    docks[1]->hide();
+    window.resetLayout();
+    for (QDockWidget* dock : docks) {
+        QVERIFY(!dock->isFloating());
+        QVERIFY(!dock->isHidden());
+    }
+}
+
+void TestMainWindow::layoutAndRecentLogdirsAreKeptAcrossRuns()
+{
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, m_demoDir.path()));
+        auto* stack = window.findChild<QDockWidget*>(QStringLiteral("stackTraceDock"));
+        QVERIFY(stack);
+        stack->hide();
+        window.close();
+    }
+    MainWindow again;
+    again.show();
+    QVERIFY(again.findChild<QDockWidget*>(QStringLiteral("stackTraceDock"))->isHidden());
+    QCOMPARE(again.recentLogdirs().size(), 1);
+    QVERIFY(again.startPage()->recent().first().endsWith(QDir(m_demoDir.path()).dirName()));
+    again.resetLayout();
+    QVERIFY(!again.findChild<QDockWidget*>(QStringLiteral("stackTraceDock"))->isHidden());
+    again.close();
+    QSettings().clear();
+}
+
+void TestMainWindow::darkPaletteReadsWell()
+{
+    // Fusion's dark palette, as a desktop in dark mode gives it.
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2c));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Button, QColor(0x33, 0x35, 0x3a));
+    dark.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    dark.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xd0));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9d, 0xa3));
+    const QPalette light = QApplication::palette();
+    QApplication::setPalette(dark);
+
+    MainWindow window({.useSettings = false});
+    window.resize(1600, 1000);
+    window.show();
+    const QImage start = window.grab().toImage();
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QVERIFY(window.jumpToFirstAlert());
+    QTest::qWait(200);
+    const QImage shot = window.grab().toImage();
+    // The source view follows the palette: its paper is dark.
+    QWidget* editor = window.sourcePanel()->tabs()->currentWidget();
+    QVERIFY(editor);
+    const QPoint paper = editor->mapTo(&window, QPoint(editor->width() - 40, editor->height() / 2));
+    QVERIFY(shot.pixelColor(paper * shot.devicePixelRatio()).lightnessF() < 0.3);
+    // Pictures to look at, when asked for.
+    const QString dir = qEnvironmentVariable("NANSCOPE_TEST_SHOTS");
+    if (!dir.isEmpty()) {
+        start.save(dir + QStringLiteral("/start-dark.png"));
+        shot.save(dir + QStringLiteral("/window-dark.png"));
+    }
+    QApplication::setPalette(light);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,480 @@
+// The Alerts, Graph Execution, Stack Trace and Source panels on their own, over a hand-written
+// TensorFlow-like logdir: sorting and stepping through alerts, the origin and its hint, filters,
+// find, go to index, exact input highlighting, framework folding, the sticky frame, the source
+// view's marks, and logdir strings shown as plain text.
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/items/alertmodel.hpp"
+#include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/items/stacktracemodel.hpp"
+#include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/graphexecutionpanel.hpp"
+#include "nanscope/views/inputtraces.hpp"
+#include "nanscope/views/rowlistproxymodel.hpp"
+#include "nanscope/views/snapshotnotices.hpp"
+#include "nanscope/views/sourcepanel.hpp"
+#include "nanscope/views/stacktracepanel.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/healthbardelegate.hpp"
+#include "nanscope/widgets/plaintooltip.hpp"
+#include "pylogdir.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace nanscope;
+using test::PyLogdir;
+
+namespace {
+
+constexpr int kWait = 15000;
+
+QString fromStd(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+// A panel of type P over the PyLogdir, shown at a useful size.
+template <typename P>
+struct Setup
+{
+    PyLogdir logdir;
+    views::Navigator navigator;
+    P panel{&navigator};
+    items::SnapshotPtr snapshot;
+
+    Setup()
+    {
+        panel.resize(1000, 700);
+        panel.show();
+        if (logdir.ok()) {
+            core::LogdirReader reader(logdir.path().toStdString());
+            snapshot = reader.update();
+            navigator.setSnapshot(snapshot);
+        }
+    }
+};
+
+void doubleClick(QTableView* view, const QModelIndex& index)
+{
+    view->scrollTo(index);
+    const QPoint at = view->visualRect(index).center();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+}
+
+} // namespace
+
+class TestPanels : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void alertsListEveryAlertAndSort();
+    void alertsDoubleClickFocusesTheOp();
+    void alertsNextAndPrevious();
+    void alertsOriginWithHint();
+    void graphExecutionFilters();
+    void graphExecutionFind();
+    void graphExecutionGoToIndex();
+    void graphExecutionInputsAreExact();
+    void graphExecutionHealthBar();
+    void graphExecutionModelsPassTheTester();
+    void rowListRevealsLargeModelsInBatches();
+    void stackTraceFoldsFrameworkFrames();
+    void stackTraceClickAndStickyFrame();
+    void sourceShowsTheLogdirsTextWithMarks();
+    void logdirStringsArePlainText();
+    void noticesExplainEmptyData();
+};
+
+void TestPanels::alertsListEveryAlertAndSort()
+{
+    Setup<views::AlertsPanel> s;
+    QVERIFY(s.logdir.ok());
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    // Every alert, with no cap: Log and the product in each step from step 1.
+    const int alerts = static_cast<int>(s.snapshot->alertCount());
+    QCOMPARE(alerts, 2 * (PyLogdir::kSteps - 1));
+    QCOMPARE(s.panel.proxy()->rowCount(), alerts);
+    QVERIFY(s.panel.windowTitle().contains(QString::number(alerts)));
+    QVERIFY(s.panel.countTexts().join(QLatin1Char(' ')).contains(QStringLiteral("−∞")));
+
+    // Sorting by the +inf count puts the product's alerts (one +inf each) last.
+    s.panel.view()->sortByColumn(items::AlertModel::PosInfColumn, Qt::AscendingOrder);
+    const QModelIndex last = s.panel.proxy()->index(alerts - 1, items::AlertModel::OpNameColumn);
+    QCOMPARE(last.data().toString(), fromStd(PyLogdir::kMarkupName));
+    const QModelIndex first = s.panel.proxy()->index(0, items::AlertModel::OpNameColumn);
+    QCOMPARE(first.data().toString(), QStringLiteral("Log"));
+}
+
+void TestPanels::alertsDoubleClickFocusesTheOp()
+{
+    Setup<views::AlertsPanel> s;
+    QVERIFY(s.logdir.ok());
+    QVERIFY(QTest::qWaitForWindowExposed(&s.panel));
+    doubleClick(s.panel.view(), s.panel.proxy()->index(1, items::AlertModel::IndexColumn));
+    const views::Focus& focus = s.navigator.focus();
+    QVERIFY(focus.event);
+    QCOMPARE(focus.event->index, PyLogdir::trace(1, PyLogdir::Markup));
+    QCOMPARE(fromStd(s.snapshot->graphs().op(focus.op).name), fromStd(PyLogdir::kMarkupName));
+}
+
+void TestPanels::alertsNextAndPrevious()
+{
+    Setup<views::AlertsPanel> s;
+    QVERIFY(s.logdir.ok());
+    const auto focused = [&] {
+        return s.navigator.focus().event->index;
+    };
+    s.panel.nextAlert();
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Log));
+    s.panel.nextAlert();
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Markup));
+    s.panel.previousAlert();
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Log));
+    s.panel.previousAlert(); // wraps around to the last alert
+    QCOMPARE(focused(), PyLogdir::trace(PyLogdir::kSteps - 1, PyLogdir::Markup));
+    // A focus that comes from elsewhere selects its alert, and next goes on from there.
+    s.navigator.focusTrace(PyLogdir::trace(5, PyLogdir::Log));
+    QCOMPARE(s.panel.view()->currentIndex().row(), 8);
+    s.panel.nextAlert();
+    QCOMPARE(focused(), PyLogdir::trace(5, PyLogdir::Markup));
+}
+
+void TestPanels::alertsOriginWithHint()
+{
+    Setup<views::AlertsPanel> s;
+    QVERIFY(s.logdir.ok());
+    QTRY_VERIFY_WITH_TIMEOUT(s.panel.hasOrigin(), kWait);
+    const QString text = s.panel.originText();
+    QVERIFY2(text.contains(QStringLiteral("Origin: Log in loss")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("log of zero")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Fix:")), qPrintable(text));
+    QVERIFY(s.panel.goToOrigin());
+    QCOMPARE(s.navigator.focus().event->index, PyLogdir::trace(1, PyLogdir::Log));
+}
+
+void TestPanels::graphExecutionFilters()
+{
+    Setup<views::GraphExecutionPanel> s;
+    QVERIFY(s.logdir.ok());
+    auto* proxy = s.panel.proxy();
+    QCOMPARE(proxy->rowCount(), static_cast<int>(PyLogdir::traceCount()));
+
+    s.panel.setFilter({.nonFiniteOnly = true});
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QCOMPARE(proxy->rowCount(), 2 * (PyLogdir::kSteps - 1));
+    for (int row = 0; row < proxy->rowCount(); ++row)
+        QVERIFY(proxy->index(row, 0).data(items::NonFiniteRole).toBool());
+    QVERIFY(s.panel.statusText().contains(QStringLiteral("of")));
+
+    s.panel.setFilter({.opType = "Log"});
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QCOMPARE(proxy->rowCount(), PyLogdir::kSteps);
+    for (int row = 0; row < proxy->rowCount(); ++row)
+        QCOMPARE(proxy->index(row, items::GraphExecutionModel::OpTypeColumn).data().toString(),
+                 QStringLiteral("Log"));
+
+    const auto loss = s.snapshot->graphs().findGraph("g-loss");
+    QVERIFY(loss);
+    s.panel.setFilter({.nonFiniteOnly = true, .graph = *loss, .opType = "Mul"});
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QCOMPARE(proxy->rowCount(), PyLogdir::kSteps - 1);
+
+    s.panel.setFilter({});
+    QVERIFY(!proxy->isFiltered());
+    QCOMPARE(proxy->rowCount(), static_cast<int>(PyLogdir::traceCount()));
+}
+
+void TestPanels::graphExecutionFind()
+{
+    Setup<views::GraphExecutionPanel> s;
+    QVERIFY(s.logdir.ok());
+    const auto focused = [&] {
+        return s.navigator.focus().event->index;
+    };
+    s.panel.activateFind();
+    QVERIFY(s.panel.findBar()->isVisible());
+    s.panel.find(QStringLiteral("MARKUP")); // by name, ignoring case
+    QTRY_VERIFY_WITH_TIMEOUT(s.navigator.focus().event.has_value(), kWait);
+    QCOMPARE(focused(), PyLogdir::trace(0, PyLogdir::Markup));
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.currentTrace(),
+                              static_cast<qint64>(PyLogdir::trace(0, PyLogdir::Markup)), kWait);
+    s.panel.find(QStringLiteral("markup"));
+    QTRY_COMPARE_WITH_TIMEOUT(focused(), PyLogdir::trace(1, PyLogdir::Markup), kWait);
+    s.panel.find(QStringLiteral("Sqrt")); // by type
+    QTRY_COMPARE_WITH_TIMEOUT(focused(), PyLogdir::trace(1, PyLogdir::Sqrt), kWait);
+    s.panel.find(QStringLiteral("markup"), true); // backwards
+    QTRY_COMPARE_WITH_TIMEOUT(focused(), PyLogdir::trace(1, PyLogdir::Markup), kWait);
+
+    // Nothing matches: said so, and the focus stays.
+    s.panel.find(QStringLiteral("no such op"));
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.findBar()->status(), QStringLiteral("No match"), kWait);
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Markup));
+}
+
+void TestPanels::graphExecutionGoToIndex()
+{
+    Setup<views::GraphExecutionPanel> s;
+    QVERIFY(s.logdir.ok());
+    const quint64 target = PyLogdir::trace(30, PyLogdir::Labels);
+    QVERIFY(s.panel.goToIndex(target));
+    QCOMPARE(s.navigator.focus().event->index, target);
+    QCOMPARE(s.panel.currentTrace(), static_cast<qint64>(target));
+    const QRect rect = s.panel.view()->visualRect(s.panel.view()->currentIndex());
+    QVERIFY(s.panel.view()->viewport()->rect().contains(rect)); // scrolled into view
+
+    QVERIFY(!s.panel.goToIndex(PyLogdir::traceCount() + 5));
+    QVERIFY(s.panel.statusText().contains(QStringLiteral("No trace")));
+
+    // A row the filters hide: they are cleared rather than going nowhere.
+    s.panel.setFilter({.nonFiniteOnly = true});
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QVERIFY(s.panel.goToIndex(target));
+    QVERIFY(!s.panel.filter().active());
+    QCOMPARE(s.panel.currentTrace(), static_cast<qint64>(target));
+}
+
+void TestPanels::graphExecutionInputsAreExact()
+{
+    Setup<views::GraphExecutionPanel> s;
+    QVERIFY(s.logdir.ok());
+    // The product's inputs are Neg and Log of the same step.
+    s.navigator.focusTrace(PyLogdir::trace(7, PyLogdir::Markup));
+    QCOMPARE(s.panel.highlightedInputs(), (QList<quint64>{PyLogdir::trace(7, PyLogdir::Neg),
+                                                          PyLogdir::trace(7, PyLogdir::Log)}));
+    // Sqrt reads probs through an Identity that is never traced; in the filler step probs is
+    // 300 rows back, past Debugger V2's look-back of 200.
+    const quint64 sqrt = PyLogdir::trace(PyLogdir::kFillerStep, PyLogdir::Sqrt);
+    const quint64 probs = PyLogdir::trace(PyLogdir::kFillerStep, PyLogdir::Probs);
+    QVERIFY(sqrt - probs > 200);
+    s.navigator.focusTrace(sqrt);
+    QCOMPARE(s.panel.highlightedInputs(), QList<quint64>{probs});
+    const QModelIndex row = s.panel.proxy()->index(static_cast<int>(probs), 0);
+    QVERIFY(row.data(Qt::BackgroundRole).value<QColor>().isValid());
+    // Finite rows have no background at all (not an invalid colour, which paints black).
+    const QModelIndex plain = s.panel.proxy()->index(static_cast<int>(probs) + 1, 0);
+    QVERIFY(!plain.data(Qt::BackgroundRole).isValid());
+    // A placeholder has no inputs.
+    s.navigator.focusTrace(PyLogdir::trace(3, PyLogdir::Labels));
+    QVERIFY(s.panel.highlightedInputs().isEmpty());
+}
+
+void TestPanels::graphExecutionHealthBar()
+{
+    Setup<views::GraphExecutionPanel> s;
+    QVERIFY(s.logdir.ok());
+    const QModelIndex log =
+        s.panel.proxy()->index(static_cast<int>(PyLogdir::trace(1, PyLogdir::Log)),
+                               items::GraphExecutionModel::HealthColumn);
+    const QList<double> counts = s.panel.healthDelegate()->counts(log);
+    QCOMPARE(counts.size(), 6);
+    QCOMPARE(counts[0], 1.0); // -inf
+    QCOMPARE(counts[3], 3.0); // negative
+    const QString text = s.panel.healthDelegate()->countsText(counts);
+    QVERIFY2(text.contains(QStringLiteral("−∞")), qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("NaN"))); // zero counts are left out
+    s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Log));
+    QVERIFY(!s.panel.grab().isNull()); // paints every column, the bar included
+    // Copy: the focused row as text.
+    auto* view = static_cast<widgets::CopyableTableView*>(s.panel.view());
+    QVERIFY(view->selectionText().contains(QStringLiteral("Log:0")));
+}
+
+void TestPanels::graphExecutionModelsPassTheTester()
+{
+    Setup<views::GraphExecutionPanel> s;
+    QVERIFY(s.logdir.ok());
+    QAbstractItemModelTester tester(s.panel.proxy(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    s.panel.setFilter({.nonFiniteOnly = true});
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    s.panel.setFilter({});
+    s.navigator.setSnapshot(nullptr);
+    QCOMPARE(s.panel.proxy()->rowCount(), 0);
+}
+
+void TestPanels::rowListRevealsLargeModelsInBatches()
+{
+    // A table of n rows that stores nothing, grown the way the snapshot models grow.
+    class Rows : public QAbstractTableModel
+    {
+    public:
+        int rowCount(const QModelIndex& parent = {}) const override
+        {
+            return parent.isValid() ? 0 : m_rows;
+        }
+        int columnCount(const QModelIndex& parent = {}) const override
+        {
+            return parent.isValid() ? 0 : 2;
+        }
+        QVariant data(const QModelIndex& index, int role) const override
+        {
+            return role == Qt::DisplayRole ? QVariant(index.row()) : QVariant();
+        }
+        void grow(int rows)
+        {
+            beginInsertRows({}, m_rows, m_rows + rows - 1);
+            m_rows += rows;
+            endInsertRows();
+        }
+
+    private:
+        int m_rows = 0;
+    };
+    constexpr int kBatch = views::RowListProxyModel::kRevealBatch;
+    Rows rows;
+    views::RowListProxyModel proxy;
+    proxy.setSourceModel(&rows);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    rows.grow(100); // small growth shows at once
+    QCOMPARE(proxy.rowCount(), 100);
+    rows.grow(3 * kBatch); // large growth shows batch by batch, never all in one go
+    QCOMPARE(proxy.rowCount(), 100);
+    QVERIFY(!proxy.allRowsShown());
+    QTRY_VERIFY(proxy.allRowsShown());
+    QCOMPARE(proxy.rowCount(), 3 * kBatch + 100);
+    QCOMPARE(proxy.index(3 * kBatch + 99, 0).data().toInt(), 3 * kBatch + 99);
+
+    std::vector<int> every(2 * kBatch + 1);
+    for (int i = 0; i < static_cast<int>(every.size()); ++i)
+        every[static_cast<std::size_t>(i)] = i;
+    proxy.setRows(every);
+    QCOMPARE(proxy.rowCount(), kBatch); // a new list shows its first batch at once
+    QVERIFY(!proxy.mapFromSource(rows.index(2 * kBatch, 0)).isValid());
+    QTRY_VERIFY(proxy.allRowsShown());
+    QCOMPARE(proxy.mapFromSource(rows.index(2 * kBatch, 0)).row(), 2 * kBatch);
+    proxy.setHighlightedRows({5});
+    QVERIFY(proxy.index(5, 0).data(Qt::BackgroundRole).isValid());
+}
+
+void TestPanels::stackTraceFoldsFrameworkFrames()
+{
+    Setup<views::StackTracePanel> s;
+    QVERIFY(s.logdir.ok());
+    s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Log));
+    QCOMPARE(s.panel.model()->rowCount(), 3);
+    QCOMPARE(s.panel.proxy()->rowCount(), 2); // math_ops.py is folded away
+    // The user's innermost frame is focused, not TensorFlow's.
+    QCOMPARE(s.panel.focusedFrameRow(), 1);
+    QCOMPARE(s.navigator.focus().line, PyLogdir::kLogLine);
+    QVERIFY(s.panel.headerText().contains(QStringLiteral("Creation of graph op")));
+
+    s.panel.setFrameworkFramesShown(true);
+    QCOMPARE(s.panel.proxy()->rowCount(), 3);
+    s.panel.setFrameworkFramesShown(false);
+    QCOMPARE(s.panel.proxy()->rowCount(), 2);
+
+    // Patterns are configurable: with none matching, nothing is framework code.
+    s.panel.setFrameworkPatterns({QStringLiteral("/no/such/dir/")});
+    QCOMPARE(s.panel.proxy()->rowCount(), 3);
+    s.navigator.focusTrace(PyLogdir::trace(2, PyLogdir::Log));
+    QCOMPARE(s.navigator.focus().line, PyLogdir::kFrameworkLine);
+    s.panel.setFrameworkPatterns({});
+    QCOMPARE(s.panel.frameworkPatterns(), views::StackTracePanel::defaultFrameworkPatterns());
+}
+
+void TestPanels::stackTraceClickAndStickyFrame()
+{
+    Setup<views::StackTracePanel> s;
+    QVERIFY(s.logdir.ok());
+    QVERIFY(QTest::qWaitForWindowExposed(&s.panel));
+    s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Log));
+    s.panel.setFrameworkFramesShown(true);
+    // Clicking the outer frame moves the source line there; it is not its file's bottom-most
+    // frame, so nothing sticks.
+    auto* view = s.panel.view();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                      view->visualRect(s.panel.proxy()->index(0, 0)).center());
+    QCOMPARE(s.navigator.focus().line, 10);
+    QVERIFY(s.navigator.stickyFile().empty());
+    // Clicking TensorFlow's frame (the bottom-most of math_ops.py) sticks to that file: the
+    // product's stack then shows its math_ops.py frame, not the user's frame.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                      view->visualRect(s.panel.proxy()->index(2, 0)).center());
+    QCOMPARE(s.navigator.stickyFile(), PyLogdir::kMathOps);
+    s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Markup));
+    QCOMPARE(s.panel.focusedFrameRow(), 2);
+    QCOMPARE(s.navigator.focus().line, PyLogdir::kFrameworkLine);
+    // Back goes to the previous focus, not to a frame chosen behind the user's back.
+    s.navigator.back();
+    QCOMPARE(s.navigator.focus().event->index, PyLogdir::trace(1, PyLogdir::Log));
+}
+
+void TestPanels::sourceShowsTheLogdirsTextWithMarks()
+{
+    Setup<views::SourcePanel> s;
+    QVERIFY(s.logdir.ok());
+    QVERIFY(!QFileInfo::exists(QString::fromStdString(PyLogdir::kTrainPy))); // not from disk
+    QCOMPARE(s.panel.currentFileIndex(), -1);
+    s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Log));
+    QCOMPARE(s.panel.currentFilePath(), fromStd(PyLogdir::kTrainPy));
+    QCOMPARE(s.panel.markedLine(), PyLogdir::kLogLine);
+    QVERIFY(s.panel.lineText(PyLogdir::kLogLine).contains(QStringLiteral("tf.math.log(probs)")));
+    QCOMPARE(s.panel.lineText(2), QString()); // blank lines are kept
+    // Lines whose ops made NaN or ∞ carry a mark.
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.nonFiniteLines(),
+                              (QSet<int>{PyLogdir::kLogLine, PyLogdir::kMarkupLine}), kWait);
+    // A frame in another file opens a second tab.
+    s.navigator.focusFrame(2);
+    QCOMPARE(s.panel.tabs()->count(), 2);
+    QCOMPARE(s.panel.currentFilePath(), fromStd(PyLogdir::kMathOps));
+    QCOMPARE(s.panel.markedLine(), PyLogdir::kFrameworkLine);
+    // Back returns to the first tab and line.
+    s.navigator.back();
+    QCOMPARE(s.panel.currentFilePath(), fromStd(PyLogdir::kTrainPy));
+    QCOMPARE(s.panel.markedLine(), PyLogdir::kLogLine);
+}
+
+void TestPanels::logdirStringsArePlainText()
+{
+    const QString markup = fromStd(PyLogdir::kMarkupName);
+    QCOMPARE(widgets::plainToolTip(markup),
+             QStringLiteral("<p style='white-space:pre'>&lt;b&gt;markup&lt;/b&gt;</p>"));
+
+    Setup<views::GraphExecutionPanel> execution;
+    QVERIFY(execution.logdir.ok());
+    const QModelIndex row =
+        execution.panel.proxy()->index(static_cast<int>(PyLogdir::trace(0, PyLogdir::Markup)),
+                                       items::GraphExecutionModel::TensorColumn);
+    QCOMPARE(row.data().toString(), markup + QStringLiteral(":0"));
+
+    Setup<views::StackTracePanel> stack;
+    stack.navigator.focusTrace(PyLogdir::trace(0, PyLogdir::Markup));
+    QVERIFY(stack.panel.headerText().contains(markup)); // an elided label: painted as text
+
+    Setup<views::AlertsPanel> alerts;
+    QTRY_VERIFY_WITH_TIMEOUT(!alerts.panel.isBusy(), kWait);
+    Setup<views::SourcePanel> source;
+    for (QWidget* panel : std::initializer_list<QWidget*>{&execution.panel, &stack.panel,
+                                                          &alerts.panel, &source.panel})
+        for (const QLabel* label : panel->findChildren<QLabel*>())
+            QVERIFY2(label->textFormat() == Qt::PlainText || label->text().isEmpty(),
+                     qPrintable(label->text()));
+}
+
+void TestPanels::noticesExplainEmptyData()
+{
+    PyLogdir logdir;
+    core::LogdirReader reader(logdir.path().toStdString());
+    const auto healthy = reader.update();
+    QVERIFY(views::snapshotNotices(*healthy).empty());
+
+    QTemporaryDir empty;
+    core::LogdirReader nothing(empty.path().toStdString());
+    const auto none = nothing.update();
+    const auto notices = views::snapshotNotices(*none);
+    QVERIFY(!notices.empty());
+    QCOMPARE(notices.front().severity, views::SnapshotNotice::Severity::Error);
+    QVERIFY(notices.front().title.contains(QStringLiteral("not a tfdbg2 logdir")));
+}
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"

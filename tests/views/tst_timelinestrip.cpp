@@ -1,0 +1,207 @@
+// The timeline strip as a widget: clicks activate the item under the mouse (the most remarkable
+// one where items share a pixel), keys move from the current item, markers, zoom keys.
+#include "nanscope/widgets/timelinestrip.hpp"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace nanscope::widgets;
+
+namespace {
+
+class FakeSource : public TimelineSource
+{
+public:
+    explicit FakeSource(std::uint64_t count) : m_count(count) {}
+    std::uint64_t itemCount() const override { return m_count; }
+    std::uint8_t category(std::uint64_t item) const override
+    {
+        return item == m_special ? 3 : static_cast<std::uint8_t>(item % 2);
+    }
+    QString label(std::uint64_t item) const override { return QStringLiteral("Op%1").arg(item); }
+    QString toolTip(std::uint64_t item) const override { return label(item); }
+
+    std::uint64_t m_count;
+    std::uint64_t m_special = UINT64_MAX;
+};
+
+std::vector<TimelineCategory> fourCategories()
+{
+    return {{QStringLiteral("a"), Qt::lightGray},
+            {QStringLiteral("b"), Qt::cyan},
+            {QStringLiteral("c"), Qt::yellow},
+            {QStringLiteral("d"), Qt::red}};
+}
+
+quint64 lastActivated(const QSignalSpy& spy)
+{
+    return spy.last().at(0).value<quint64>();
+}
+
+} // namespace
+
+class TestTimelineStrip : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void clickActivatesTheItemUnderTheMouse();
+    void clickOnASharedColumnPicksTheRemarkableItem();
+    void keysMoveFromTheCurrentItem();
+    void markersAreReachedWithControlArrows();
+    void zoomKeysAndFit();
+    void appendedItemsKeepTheStripFitted();
+    void paintsEveryZoomLevel();
+};
+
+void TestTimelineStrip::clickActivatesTheItemUnderTheMouse()
+{
+    FakeSource source(500);
+    TimelineStrip strip;
+    strip.setCategories(fourCategories());
+    strip.resize(1000, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    QCOMPARE(strip.scale().pixelsPerItem, 2.0);
+    QSignalSpy spy(&strip, &TimelineStrip::itemActivated);
+    for (const std::uint64_t item : {0ull, 17ull, 499ull}) {
+        QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.pointOf(item));
+        QCOMPARE(lastActivated(spy), item);
+    }
+    // Activating does not make it current: the owner decides (through its navigator).
+    QCOMPARE(strip.current(), std::nullopt);
+}
+
+void TestTimelineStrip::clickOnASharedColumnPicksTheRemarkableItem()
+{
+    FakeSource source(100'000);
+    source.m_special = 54'321;
+    TimelineStrip strip;
+    strip.setCategories(fourCategories());
+    strip.resize(500, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    QVERIFY(strip.scale().aggregated());
+    QSignalSpy spy(&strip, &TimelineStrip::itemActivated);
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.pointOf(54'321));
+    QCOMPARE(lastActivated(spy), quint64(54'321));
+}
+
+void TestTimelineStrip::keysMoveFromTheCurrentItem()
+{
+    FakeSource source(1000);
+    TimelineStrip strip;
+    strip.resize(800, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    QSignalSpy spy(&strip, &TimelineStrip::itemActivated);
+    strip.setCurrent(10);
+    QTest::keyClick(&strip, Qt::Key_Right);
+    QCOMPARE(lastActivated(spy), quint64(11));
+    QTest::keyClick(&strip, Qt::Key_Left);
+    QCOMPARE(lastActivated(spy), quint64(9));
+    QTest::keyClick(&strip, Qt::Key_End);
+    QCOMPARE(lastActivated(spy), quint64(999));
+    QTest::keyClick(&strip, Qt::Key_Home);
+    QCOMPARE(lastActivated(spy), quint64(0));
+    strip.setCurrent(0);
+    QTest::keyClick(&strip, Qt::Key_Left); // stays at the first item
+    QCOMPARE(lastActivated(spy), quint64(0));
+    strip.setCurrent(999);
+    QTest::keyClick(&strip, Qt::Key_Right);
+    QCOMPARE(lastActivated(spy), quint64(999));
+    // An out-of-range current item is no current item.
+    strip.setCurrent(5000);
+    QCOMPARE(strip.current(), std::nullopt);
+}
+
+void TestTimelineStrip::markersAreReachedWithControlArrows()
+{
+    FakeSource source(1000);
+    TimelineStrip strip;
+    strip.resize(800, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    strip.setMarkers({50, 70, 900});
+    QSignalSpy spy(&strip, &TimelineStrip::itemActivated);
+    strip.setCurrent(60);
+    QTest::keyClick(&strip, Qt::Key_Right, Qt::ControlModifier);
+    QCOMPARE(lastActivated(spy), quint64(70));
+    QTest::keyClick(&strip, Qt::Key_Left, Qt::ControlModifier);
+    QCOMPARE(lastActivated(spy), quint64(50));
+    strip.setCurrent(900);
+    const auto before = spy.count();
+    strip.nextMarker(); // none after the last
+    QCOMPARE(spy.count(), before);
+}
+
+void TestTimelineStrip::zoomKeysAndFit()
+{
+    FakeSource source(100'000);
+    TimelineStrip strip;
+    strip.resize(1000, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    const double fit = strip.scale().pixelsPerItem;
+    strip.setCurrent(40'000);
+    QTest::keyClick(&strip, Qt::Key_Plus);
+    QTest::keyClick(&strip, Qt::Key_Plus);
+    QVERIFY(strip.scale().pixelsPerItem > fit);
+    // Zooming from the keyboard keeps the current item in view.
+    const double x = strip.scale().xOf(40'000);
+    QVERIFY(x >= 0 && x < strip.scale().width);
+    QTest::keyClick(&strip, Qt::Key_Minus);
+    QTest::keyClick(&strip, Qt::Key_0);
+    QCOMPARE(strip.scale().pixelsPerItem, fit);
+    // Ctrl+wheel zooms around the mouse.
+    const QPointF at(250, strip.pointOf(0).y());
+    const auto under = strip.scale().itemAt(at.x());
+    QWheelEvent wheel(at, strip.viewport()->mapToGlobal(at), QPoint(), QPoint(0, 480), Qt::NoButton,
+                      Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(strip.viewport(), &wheel);
+    QVERIFY(strip.scale().pixelsPerItem > fit);
+    QCOMPARE(strip.scale().itemAt(at.x()), under);
+}
+
+void TestTimelineStrip::appendedItemsKeepTheStripFitted()
+{
+    FakeSource source(100);
+    TimelineStrip strip;
+    strip.resize(1000, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    source.m_count = 10'000;
+    strip.itemsAppended();
+    QCOMPARE(strip.itemCount(), quint64(10'000));
+    QCOMPARE(strip.scale().visibleRange().size(), quint64(10'000));
+}
+
+void TestTimelineStrip::paintsEveryZoomLevel()
+{
+    FakeSource source(200'000);
+    source.m_special = 100'000;
+    TimelineStrip strip;
+    strip.setCategories(fourCategories());
+    strip.setMarkers({5, 100'000, 100'001});
+    strip.resize(900, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    strip.setCurrent(100'000);
+    for (int i = 0; i < 24; ++i) {
+        const QImage image = strip.grab().toImage();
+        QVERIFY(!image.isNull());
+        strip.zoomIn();
+    }
+    // Zoomed in, the current item is a box with its label.
+    QVERIFY(strip.scale().pixelsPerItem >= 11);
+}
+
+QTEST_MAIN(TestTimelineStrip)
+#include "tst_timelinestrip.moc"

@@ -1,0 +1,180 @@
+// The domain-free widgets: the health bar delegate (a single NaN among a million values still
+// shows), the find bar's keys, the banner, the elided label, the start page and copying rows.
+#include "nanscope/widgets/banner.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/elidedlabel.hpp"
+#include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/healthbardelegate.hpp"
+#include "nanscope/widgets/startpage.hpp"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QClipboard>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPainter>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTest>
+
+using namespace nanscope::widgets;
+
+namespace {
+
+constexpr int kNanRole = Qt::UserRole + 1;
+constexpr int kPositiveRole = Qt::UserRole + 2;
+const QColor kNan(0xe5, 0x25, 0x92);
+const QColor kPositive(0x4d, 0xb6, 0xac);
+
+} // namespace
+
+class TestWidgets : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void healthBarShowsTinyCounts();
+    void healthBarFallsBackToText();
+    void findBarKeys();
+    void bannerIsPlainAndDismissable();
+    void elidedLabelKeepsTheWholeTextInItsTooltip();
+    void startPageListsRecentItems();
+    void tableCopiesSelectedRows();
+};
+
+void TestWidgets::healthBarShowsTinyCounts()
+{
+    QStandardItemModel model(1, 1);
+    model.setData(model.index(0, 0), 1.0, kNanRole);
+    model.setData(model.index(0, 0), 999999.0, kPositiveRole);
+    HealthBarDelegate delegate({{kNanRole, kNan, QStringLiteral("NaN")},
+                                {kPositiveRole, kPositive, QStringLiteral("pos")}});
+    const QModelIndex index = model.index(0, 0);
+    QCOMPARE(delegate.counts(index), (QList<double>{1.0, 999999.0}));
+    const QString text = delegate.countsText(delegate.counts(index));
+    QVERIFY2(text.startsWith(QStringLiteral("1")) && text.contains(QStringLiteral("NaN")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("1.0M")), qPrintable(text)); // large counts are compact
+
+    QImage image(300, 24, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    QStyleOptionViewItem option;
+    option.rect = image.rect();
+    option.palette = QApplication::palette();
+    option.fontMetrics = QFontMetrics(QApplication::font());
+    delegate.paint(&painter, option, index);
+    painter.end();
+    int nanPixels = 0;
+    for (int x = 0; x < 100; ++x)
+        nanPixels += image.pixelColor(x, 12) == kNan ? 1 : 0;
+    QVERIFY2(nanPixels >= 1, "one NaN in a million must still be visible");
+}
+
+void TestWidgets::healthBarFallsBackToText()
+{
+    QStandardItemModel model(1, 1);
+    model.setData(model.index(0, 0), QStringLiteral("finite"), Qt::DisplayRole);
+    HealthBarDelegate delegate({{kNanRole, kNan, QStringLiteral("NaN")}});
+    QVERIFY(delegate.counts(model.index(0, 0)).isEmpty());
+}
+
+void TestWidgets::findBarKeys()
+{
+    FindBar bar;
+    bar.show();
+    QSignalSpy next(&bar, &FindBar::findNext);
+    QSignalSpy previous(&bar, &FindBar::findPrevious);
+    QSignalSpy closed(&bar, &FindBar::closed);
+    bar.activate();
+    QTest::keyClicks(bar.lineEdit(), QStringLiteral("Log"));
+    QTest::keyClick(bar.lineEdit(), Qt::Key_Return);
+    QCOMPARE(next.count(), 1);
+    QCOMPARE(next.first().first().toString(), QStringLiteral("Log"));
+    QTest::keyClick(bar.lineEdit(), Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(previous.count(), 1);
+    bar.setStatus(QStringLiteral("No match"));
+    QCOMPARE(bar.status(), QStringLiteral("No match"));
+    QTest::keyClick(bar.lineEdit(), Qt::Key_Escape);
+    QCOMPARE(closed.count(), 1);
+    QVERIFY(bar.isHidden());
+}
+
+void TestWidgets::bannerIsPlainAndDismissable()
+{
+    Banner banner;
+    QVERIFY(banner.isHidden());
+    QSignalSpy action(&banner, &Banner::actionTriggered);
+    QSignalSpy dismissed(&banner, &Banner::dismissed);
+    banner.showMessage(Banner::Kind::Error, QStringLiteral("<b>x</b>"),
+                       QStringLiteral("a <i>record</i>"), QStringLiteral("Details…"));
+    QVERIFY(!banner.isHidden());
+    QCOMPARE(banner.kind(), Banner::Kind::Error);
+    QCOMPARE(banner.title(), QStringLiteral("<b>x</b>"));
+    for (const QLabel* label : banner.findChildren<QLabel*>())
+        if (!label->text().isEmpty())
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+    for (QAbstractButton* button : banner.findChildren<QAbstractButton*>())
+        if (button->text() == QStringLiteral("Details…"))
+            button->click();
+    QCOMPARE(action.count(), 1);
+    for (QAbstractButton* button : banner.findChildren<QAbstractButton*>())
+        if (button->text().isEmpty())
+            button->click(); // the close button
+    QCOMPARE(dismissed.count(), 1);
+    QVERIFY(banner.isHidden());
+    QVERIFY(!banner.grab().isNull());
+}
+
+void TestWidgets::elidedLabelKeepsTheWholeTextInItsTooltip()
+{
+    ElidedLabel label(QStringLiteral("/a/very/long/path/to/some/<b>file</b>.py"));
+    label.resize(80, 20);
+    QVERIFY(label.elidedText().contains(QChar(0x2026)));
+    QVERIFY(label.toolTip().contains(QStringLiteral("&lt;b&gt;")));
+    label.resize(2000, 20);
+    QCOMPARE(label.elidedText(), label.text());
+}
+
+void TestWidgets::startPageListsRecentItems()
+{
+    StartPage page;
+    QSignalSpy open(&page, &StartPage::openRequested);
+    QSignalSpy demo(&page, &StartPage::demoRequested);
+    QSignalSpy recent(&page, &StartPage::recentActivated);
+    page.setRecent({QStringLiteral("/logs/a"), QStringLiteral("/logs/b")});
+    QCOMPARE(page.recent(), (QStringList{QStringLiteral("/logs/a"), QStringLiteral("/logs/b")}));
+    page.openButton()->click();
+    page.demoButton()->click();
+    QCOMPARE(open.count(), 1);
+    QCOMPARE(demo.count(), 1);
+    Q_EMIT page.recentList()->itemClicked(page.recentList()->item(1));
+    QCOMPARE(recent.first().first().toString(), QStringLiteral("/logs/b"));
+    page.setBusy(QStringLiteral("Running the demo…"));
+    QVERIFY(!page.demoButton()->isEnabled());
+    page.setBusy({});
+    QVERIFY(page.demoButton()->isEnabled());
+}
+
+void TestWidgets::tableCopiesSelectedRows()
+{
+    QStandardItemModel model(3, 2);
+    for (int row = 0; row < 3; ++row)
+        for (int column = 0; column < 2; ++column)
+            model.setData(model.index(row, column), QStringLiteral("r%1c%2").arg(row).arg(column));
+    CopyableTableView view;
+    view.setModel(&model);
+    view.selectRow(0);
+    view.selectionModel()->select(model.index(2, 0),
+                                  QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QCOMPARE(view.selectionText(), QStringLiteral("r0c0\tr0c1\nr2c0\tr2c1"));
+    view.hideColumn(1);
+    QCOMPARE(view.selectionText(), QStringLiteral("r0c0\nr2c0"));
+    view.copy();
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("r0c0\nr2c0"));
+}
+
+QTEST_MAIN(TestWidgets)
+#include "tst_widgets.moc"

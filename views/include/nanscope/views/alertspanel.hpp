@@ -1,0 +1,102 @@
+// Debugger V2's Alerts, with what it lacks: every alert in a sortable list, next/previous, and
+// the root cause (the op that made the first NaN or ∞ from finite inputs) with a hint on why.
+// Double-clicking an alert (or Enter) focuses its op in every panel.
+#pragma once
+
+#include "nanscope/views/panel.hpp"
+
+#include <QElapsedTimer>
+#include <QString>
+#include <memory>
+
+class QAbstractItemModel;
+class QLabel;
+class QModelIndex;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace nanscope::items {
+class AlertModel;
+}
+namespace nanscope::widgets {
+class ChipLabel;
+class CopyableTableView;
+} // namespace nanscope::widgets
+
+namespace nanscope::views {
+
+class RowListProxyModel;
+
+class AlertsPanel : public Panel
+{
+    Q_OBJECT
+
+public:
+    explicit AlertsPanel(Navigator* navigator, QWidget* parent = nullptr);
+    ~AlertsPanel() override;
+
+    QTableView* view() const;
+    items::AlertModel* model() const { return m_model; }
+    // The list as shown (sorted as the user chose).
+    QAbstractItemModel* proxy() const;
+
+    // Whether the origin (root cause) is known for the current snapshot.
+    bool hasOrigin() const { return m_hasOrigin; }
+    // The origin box as plain text (title, cause, fix), empty when there is none.
+    QString originText() const;
+    // The alert counts as shown in the header ("NaN/∞ 34", "NaN 12" …).
+    QStringList countTexts() const;
+    // True while the origin and the counts are being worked out on a worker thread.
+    bool isBusy() const;
+
+public Q_SLOTS:
+    // Focuses the alert in row `row` of the list as shown (sorted): what a double-click does.
+    void activateRow(int row);
+    void nextAlert();
+    void previousAlert();
+    bool goToOrigin();
+
+Q_SIGNALS:
+    void originChanged(bool available);
+
+protected:
+    void snapshotChanged(const items::SnapshotPtr& snapshot) override;
+    void focusChanged(const Focus& focus) override;
+
+private:
+    struct Analysis;
+    void showAnalysis(const Analysis& analysis);
+    void stepAlert(int delta);
+    int rowForEvent(const core::EventRef& event) const; // model row, or -1
+    int modelRow(const QModelIndex& shown) const;       // -1 when none
+    QModelIndex shownIndex(int modelRow) const;
+    void sortBy(int column, Qt::SortOrder order);
+    void updateEmptyState();
+
+    items::AlertModel* m_model = nullptr;
+    QSortFilterProxyModel* m_sorter = nullptr; // between the model and m_rows only when sorted
+    RowListProxyModel* m_rows = nullptr;
+    widgets::CopyableTableView* m_view = nullptr;
+    widgets::ChipLabel* m_total = nullptr;
+    widgets::ChipLabel* m_nan = nullptr;
+    widgets::ChipLabel* m_negInf = nullptr;
+    widgets::ChipLabel* m_posInf = nullptr;
+    QWidget* m_originBox = nullptr;
+    QLabel* m_originTitle = nullptr;
+    QLabel* m_originWhere = nullptr;
+    QLabel* m_originCause = nullptr;
+    QLabel* m_originFix = nullptr;
+    QLabel* m_originInputs = nullptr;
+    QLabel* m_tensorBoard = nullptr;
+    QPushButton* m_goToOrigin = nullptr;
+    QLabel* m_empty = nullptr;
+    QElapsedTimer m_sinceListUpdate;
+    bool m_hasOrigin = false;
+    bool m_applyingFocus = false;
+
+    class Jobs;
+    std::unique_ptr<Jobs> m_jobs;
+};
+
+} // namespace nanscope::views

@@ -1,0 +1,107 @@
+// Debugger V2's Graph Executions, for millions of rows: a virtual table of every traced tensor
+// with a painted health breakdown, non-finite rows tinted, and the exact inputs of the focused
+// row highlighted. Filters (non-finite only, graph, op type), find (Ctrl+F) and go to index
+// (Ctrl+G) work on the snapshot's digests off the GUI thread.
+#pragma once
+
+#include "nanscope/views/panel.hpp"
+#include "nanscope/views/tracequery.hpp"
+
+#include <QList>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace nanscope::items {
+class GraphExecutionModel;
+}
+namespace nanscope::widgets {
+class CopyableTableView;
+class FindBar;
+class HealthBarDelegate;
+} // namespace nanscope::widgets
+
+namespace nanscope::views {
+
+class RowListProxyModel;
+
+class GraphExecutionPanel : public Panel
+{
+    Q_OBJECT
+
+public:
+    explicit GraphExecutionPanel(Navigator* navigator, QWidget* parent = nullptr);
+    ~GraphExecutionPanel() override;
+
+    QTableView* view() const;
+    items::GraphExecutionModel* model() const { return m_model; }
+    RowListProxyModel* proxy() const { return m_proxy; }
+    widgets::FindBar* findBar() const { return m_findBar; }
+    widgets::HealthBarDelegate* healthDelegate() const { return m_healthDelegate; }
+
+    // The filters of the panel's tool row (the find text is not one of them).
+    void setFilter(const TraceFilter& filter);
+    const TraceFilter& filter() const { return m_filter; }
+    // The trace shown in the current row, or -1.
+    qint64 currentTrace() const;
+    // The traces highlighted as inputs of the focused one, ascending.
+    QList<quint64> highlightedInputs() const;
+    // True while a filter or a search runs on a worker thread.
+    bool isBusy() const;
+    // The status text of the tool row ("1,024 of 10,000,000 rows", "No trace #12") .
+    QString statusText() const;
+
+public Q_SLOTS:
+    // Finds the next (previous) trace whose op name or type contains `text`, among the rows the
+    // filters show, and focuses it.
+    void find(const QString& text, bool backward = false);
+    // Focuses trace `index` (clearing filters that hide it); false when there is no such trace.
+    bool goToIndex(quint64 index);
+    void activateFind();
+    void activateGoTo();
+
+protected:
+    void snapshotChanged(const items::SnapshotPtr& snapshot) override;
+    void focusChanged(const Focus& focus) override;
+
+private:
+    struct FilterResult;
+    void applyFilter();
+    void extendFilter();
+    void showFilterResult(FilterResult result);
+    void showFocus(bool scroll);
+    void updateInputs();
+    void updateFilterChoices(const items::SnapshotPtr& snapshot);
+    void updateStatus();
+    void onCurrentRowChanged(const QModelIndex& current);
+
+    items::GraphExecutionModel* m_model = nullptr;
+    RowListProxyModel* m_proxy = nullptr;
+    widgets::CopyableTableView* m_view = nullptr;
+    widgets::HealthBarDelegate* m_healthDelegate = nullptr;
+    widgets::FindBar* m_findBar = nullptr;
+    QCheckBox* m_nonFinite = nullptr;
+    QComboBox* m_graph = nullptr;
+    QComboBox* m_opType = nullptr;
+    QLabel* m_status = nullptr;
+    QLineEdit* m_goTo = nullptr;
+
+    TraceFilter m_filter;
+    quint64 m_filterGeneration = 0;
+    quint64 m_filteredUpTo = 0; // source rows the filtered row list covers
+    std::size_t m_knownOps = 0;
+    std::size_t m_knownGraphs = 0;
+    QString m_message; // a transient note shown instead of the row counts
+    bool m_applyingFocus = false;
+    bool m_userMovedFocus = false; // the focus moves because of a click or a key in this table
+    bool m_updatingChoices = false;
+
+    class Jobs;
+    std::unique_ptr<Jobs> m_jobs;
+};
+
+} // namespace nanscope::views

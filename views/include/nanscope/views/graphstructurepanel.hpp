@@ -1,0 +1,99 @@
+// Debugger V2's graph structure, as a picture: the focused op with its inputs above and its
+// consumers below, or the whole graph laid out by Graphviz.
+#pragma once
+
+#include "nanscope/views/panel.hpp"
+
+#include <QPointF>
+#include <QStringList>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+class QGraphicsScene;
+class QGraphicsView;
+class QLabel;
+class QStackedWidget;
+class QToolButton;
+
+namespace nanscope::views {
+
+class GraphScene;
+class GraphStructureView;
+struct GraphPicture;
+
+class GraphStructurePanel : public Panel
+{
+    Q_OBJECT
+
+public:
+    enum class Mode { Neighbourhood, WholeGraph };
+    // Whole graphs with more ops than this are not laid out (Graphviz would take minutes).
+    static constexpr std::size_t kMaxWholeGraphOps = 5000;
+
+    explicit GraphStructurePanel(Navigator* navigator, QWidget* parent = nullptr);
+    ~GraphStructurePanel() override;
+
+    void setMode(Mode mode);
+    Mode mode() const { return m_mode; }
+
+    // The names of the ops drawn now, the focused op first (for tests and end-to-end checks).
+    QStringList visibleOpNames() const;
+
+    // What one box shows, for tests.
+    struct NodeState
+    {
+        QString name;
+        QString type;
+        QString health;                     // "nan", "inf", "finite" or "unknown"
+        std::optional<std::uint64_t> trace; // the trace that coloured it; a click focuses it
+        bool focused = false;
+        QPointF centre; // scene coordinates
+    };
+    std::vector<NodeState> nodes() const;
+    QGraphicsScene* scene() const;
+    QGraphicsView* view() const;
+    // The one-line status: what is shown, or why the whole graph is not ("" when nothing).
+    QString statusText() const;
+    // True while a whole-graph layout runs on a worker.
+    bool isLayingOut() const { return m_pendingJob != 0; }
+
+Q_SIGNALS:
+    // A whole-graph layout finished, failed or was refused; tests wait for it.
+    void layoutFinished();
+
+protected:
+    void snapshotChanged(const items::SnapshotPtr& snapshot) override;
+    void focusChanged(const Focus& focus) override;
+
+private:
+    void rebuild();
+    void showPlaceholder(const QString& text);
+    void showNeighbourhood(core::OpId op, std::optional<std::uint64_t> trace,
+                           const QString& note = {});
+    void showWholeGraph(core::OpId op, std::optional<std::uint64_t> trace);
+    void wholeGraphLaidOut(std::uint64_t job, GraphPicture picture);
+    void nodeClicked(std::size_t node);
+    void setStatus(const QString& text);
+
+    Mode m_mode = Mode::Neighbourhood;
+    GraphScene* m_scene = nullptr;
+    GraphStructureView* m_view = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QLabel* m_placeholder = nullptr;
+    QLabel* m_caption = nullptr;
+    QLabel* m_status = nullptr;
+    QToolButton* m_neighbourhoodButton = nullptr;
+    QToolButton* m_wholeGraphButton = nullptr;
+
+    // The whole graph on screen (or being laid out), so that focus moves inside it only move
+    // the highlight.
+    core::GraphIndex m_shownGraph = core::kNoGraph;
+    std::size_t m_shownOpCount = 0;
+    bool m_showingWholeGraph = false;
+    std::uint64_t m_nextJob = 1;
+    std::uint64_t m_pendingJob = 0;
+    core::GraphIndex m_pendingGraph = core::kNoGraph;
+};
+
+} // namespace nanscope::views

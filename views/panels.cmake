@@ -1,0 +1,29 @@
+# The Alerts, Graph Execution, Stack Trace and Source panels, and what they share. The source view
+# is QScintilla (Debian: libqscintilla2-qt6-dev); scans of the index run on Qt Concurrent.
+find_package(Qt6 6.4 REQUIRED COMPONENTS Concurrent PrintSupport) # PrintSupport: for QScintilla
+find_package(QScintilla REQUIRED)
+
+list(APPEND NANSCOPE_VIEWS_SOURCES
+    include/nanscope/views/alertspanel.hpp
+    include/nanscope/views/graphexecutionpanel.hpp
+    include/nanscope/views/inputtraces.hpp
+    include/nanscope/views/snapshotnotices.hpp
+    include/nanscope/views/sourcepanel.hpp
+    include/nanscope/views/stacktracepanel.hpp
+    include/nanscope/views/rowlistproxymodel.hpp
+    include/nanscope/views/tracequery.hpp
+    src/alertspanel.cpp
+    src/graphexecutionpanel.cpp
+    src/healthstyle.cpp
+    src/healthstyle.hpp
+    src/inputtraces.cpp
+    src/qsci.hpp
+    src/snapshotjob.hpp
+    src/snapshotnotices.cpp
+    src/sourcelexer.cpp
+    src/sourcelexer.hpp
+    src/sourcepanel.cpp
+    src/stacktracepanel.cpp
+    src/rowlistproxymodel.cpp
+    src/tracequery.cpp)
+list(APPEND NANSCOPE_VIEWS_PRIVATE_LIBS QScintilla::QScintilla Qt6::Concurrent)

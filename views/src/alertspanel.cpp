@@ -1,0 +1,480 @@
+#include "nanscope/views/alertspanel.hpp"
+
+#include "healthstyle.hpp"
+#include "nanscope/items/alertmodel.hpp"
+#include "nanscope/views/rowlistproxymodel.hpp"
+#include "nanscope/widgets/chiplabel.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/plaintextdelegate.hpp"
+#include "snapshotjob.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QVBoxLayout>
+#include <climits>
+
+namespace nanscope::views {
+namespace {
+
+constexpr qint64 kListUpdateIntervalMs = 1000;
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QLabel* plainLabel(QWidget* parent, bool wrap = true)
+{
+    auto* label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(wrap);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+QString eventText(const core::EventRef& event)
+{
+    return event.source == core::EventSource::Graph
+               ? AlertsPanel::tr("graph trace #%L1").arg(event.index)
+               : AlertsPanel::tr("eager execution #%L1").arg(event.index);
+}
+
+QString opLabel(const core::Snapshot& snapshot, const core::EventRef& event)
+{
+    if (event.source == core::EventSource::Eager)
+        return fromStd(snapshot.execution(event.index).opType);
+    const core::OpId op = snapshot.trace(event.index).op;
+    return op == core::kNoOp ? QString() : fromStd(snapshot.graphs().op(op).name);
+}
+
+} // namespace
+
+struct AlertsPanel::Analysis
+{
+    quint64 alerts = 0;
+    quint64 nan = 0;
+    quint64 negInf = 0;
+    quint64 posInf = 0;
+    bool kindsKnown = false; // some alert's record told which non-finite values it held
+    std::optional<core::Origin> origin;
+    std::optional<core::Alert> firstAlert;
+    QString firstAlertOp;
+};
+
+class AlertsPanel::Jobs
+{
+public:
+    explicit Jobs(AlertsPanel* panel)
+        : analysis([panel](Analysis result) { panel->showAnalysis(result); })
+    {}
+    SnapshotJob<Analysis> analysis;
+};
+
+AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
+    : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
+{
+    setWindowTitle(tr("Alerts"));
+    m_model = new items::AlertModel(this);
+    m_sorter = new QSortFilterProxyModel(this);
+    m_sorter->setSourceModel(m_model);
+    m_sorter->setSortRole(items::SortRole);
+    m_sorter->setDynamicSortFilter(true);
+    // Revealed in batches: a million alerts must not stall the window when the list is rebuilt.
+    m_rows = new RowListProxyModel(this);
+    m_rows->setSourceModel(m_model);
+
+    // Header: the alert type with its count, then which non-finite values the alerts hold.
+    m_total = new widgets::ChipLabel(this);
+    m_total->setToolTip(tr("Alerts: tensors that hold NaN or ±∞ (TensorBoard's InfNanAlert), "
+                           "with no cap on their number"));
+    m_nan = new widgets::ChipLabel(this);
+    m_nan->setToolTip(tr("Alerts whose tensor holds NaN"));
+    m_negInf = new widgets::ChipLabel(this);
+    m_negInf->setToolTip(tr("Alerts whose tensor holds −∞"));
+    m_posInf = new widgets::ChipLabel(this);
+    m_posInf->setToolTip(tr("Alerts whose tensor holds +∞"));
+    auto* chips = new QHBoxLayout;
+    chips->setSpacing(4);
+    chips->addWidget(m_total);
+    chips->addSpacing(6);
+    chips->addWidget(m_nan);
+    chips->addWidget(m_negInf);
+    chips->addWidget(m_posInf);
+    chips->addStretch();
+
+    // The origin: where the first non-finite value was made, why, and what fixes it.
+    auto* box = new QFrame(this);
+    box->setObjectName(QStringLiteral("originBox"));
+    box->setFrameShape(QFrame::StyledPanel);
+    box->setAutoFillBackground(true);
+    QPalette boxPalette = box->palette();
+    const QColor window = boxPalette.color(QPalette::Window);
+    const QColor accent = healthstyle::nan();
+    boxPalette.setColor(QPalette::Window,
+                        QColor::fromRgbF(window.redF() * 0.88f + accent.redF() * 0.12f,
+                                         window.greenF() * 0.88f + accent.greenF() * 0.12f,
+                                         window.blueF() * 0.88f + accent.blueF() * 0.12f));
+    box->setPalette(boxPalette);
+    m_originBox = box;
+    m_originTitle = plainLabel(box);
+    QFont titleFont = m_originTitle->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    m_originTitle->setFont(titleFont);
+    m_originWhere = plainLabel(box);
+    m_originWhere->setForegroundRole(QPalette::PlaceholderText);
+    m_originCause = plainLabel(box);
+    m_originFix = plainLabel(box);
+    m_originInputs = plainLabel(box);
+    m_originInputs->setForegroundRole(QPalette::PlaceholderText);
+    m_tensorBoard = plainLabel(box);
+    m_tensorBoard->setForegroundRole(QPalette::PlaceholderText);
+    m_goToOrigin = new QPushButton(tr("Go to Origin"), box);
+    m_goToOrigin->setToolTip(tr("Focus the op that made the first NaN or ∞ from finite inputs"));
+    auto* boxLayout = new QVBoxLayout(box);
+    boxLayout->setContentsMargins(10, 8, 10, 8);
+    boxLayout->setSpacing(3);
+    boxLayout->addWidget(m_originTitle);
+    boxLayout->addWidget(m_originWhere);
+    boxLayout->addSpacing(2);
+    boxLayout->addWidget(m_originCause);
+    boxLayout->addWidget(m_originFix);
+    boxLayout->addWidget(m_originInputs);
+    boxLayout->addWidget(m_tensorBoard);
+    auto* buttonRow = new QHBoxLayout;
+    buttonRow->addWidget(m_goToOrigin);
+    buttonRow->addStretch();
+    boxLayout->addLayout(buttonRow);
+    box->hide();
+
+    m_view = new widgets::CopyableTableView(this);
+    m_view->setModel(m_rows);
+    m_view->setColumnsMenuEnabled(true);
+    // Op names keep their tail ("…/gradient_tape/mul"), as tensor names do in Debugger V2.
+    m_view->setItemDelegateForColumn(items::AlertModel::OpNameColumn,
+                                     new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    QHeaderView* header = m_view->horizontalHeader();
+    // Sorted by the proxy only when asked: the list's own order (TensorBoard's) costs nothing,
+    // where a sort by "#" would sort every alert again for each snapshot of a load.
+    header->setSectionsClickable(true);
+    header->setSortIndicatorShown(true);
+    header->setSortIndicator(items::AlertModel::IndexColumn, Qt::AscendingOrder);
+    connect(header, &QHeaderView::sortIndicatorChanged, this, &AlertsPanel::sortBy);
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(items::AlertModel::OpNameColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(items::AlertModel::OpTypeColumn, QHeaderView::Interactive);
+    for (const int column :
+         {int(items::AlertModel::EventColumn), int(items::AlertModel::SlotColumn),
+          int(items::AlertModel::SizeColumn)})
+        m_view->hideColumn(column);
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_view->setColumnWidth(items::AlertModel::IndexColumn, digit * 5 + 12);
+    m_view->setColumnWidth(items::AlertModel::OpTypeColumn, digit * 11);
+    for (const int column :
+         {int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
+          int(items::AlertModel::NanColumn)})
+        m_view->setColumnWidth(column, digit * 5 + 6);
+    // The op before its type, and NaN first among the counts, as in the header's chips.
+    header->moveSection(header->visualIndex(items::AlertModel::OpNameColumn),
+                        header->visualIndex(items::AlertModel::OpTypeColumn));
+    header->moveSection(header->visualIndex(items::AlertModel::NanColumn),
+                        header->visualIndex(items::AlertModel::NegInfColumn));
+
+    m_empty = new QLabel(tr("No NaN or ∞ in this logdir."), this);
+    m_empty->setTextFormat(Qt::PlainText);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+    m_empty->setWordWrap(true);
+    m_empty->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(6);
+    layout->addLayout(chips);
+    layout->addWidget(box);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_empty, 1);
+
+    connect(m_view, &QAbstractItemView::activated, this,
+            [this](const QModelIndex& index) { activateRow(index.row()); });
+    connect(m_goToOrigin, &QPushButton::clicked, this, &AlertsPanel::goToOrigin);
+    // The focused alert may be in a batch of rows revealed only now.
+    connect(m_rows, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (!m_view->currentIndex().isValid())
+            focusChanged(this->navigator()->focus());
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &AlertsPanel::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::updateEmptyState);
+    snapshotChanged(nullptr);
+}
+
+AlertsPanel::~AlertsPanel() = default;
+
+QTableView* AlertsPanel::view() const
+{
+    return m_view;
+}
+
+QAbstractItemModel* AlertsPanel::proxy() const
+{
+    return m_rows;
+}
+
+void AlertsPanel::sortBy(int column, Qt::SortOrder order)
+{
+    // The model's own order (TensorBoard's) needs no sorting proxy at all.
+    const bool natural = column == items::AlertModel::IndexColumn && order == Qt::AscendingOrder;
+    if (natural) {
+        m_rows->setSourceModel(m_model);
+        m_sorter->sort(-1);
+    } else {
+        m_sorter->sort(column, order);
+        if (m_rows->sourceModel() != m_sorter)
+            m_rows->setSourceModel(m_sorter);
+    }
+    focusChanged(navigator()->focus());
+}
+
+int AlertsPanel::modelRow(const QModelIndex& shown) const
+{
+    QModelIndex index = m_rows->mapToSource(shown);
+    if (index.model() == m_sorter)
+        index = m_sorter->mapToSource(index);
+    return index.isValid() ? index.row() : -1;
+}
+
+QModelIndex AlertsPanel::shownIndex(int modelRow) const
+{
+    QModelIndex index = m_model->index(modelRow, 0);
+    if (m_rows->sourceModel() == m_sorter)
+        index = m_sorter->mapFromSource(index);
+    return m_rows->mapFromSource(index);
+}
+
+void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
+{
+    const bool sameLogdir = m_model->snapshot() && snapshot &&
+                            m_model->snapshot()->layout().directory == snapshot->layout().directory;
+    // The list is rebuilt for every snapshot (a trace read late sorts before executions), so
+    // while a load goes on it follows at most once a second; the counts follow at once.
+    const bool partial = sameLogdir && !snapshot->complete() && m_sinceListUpdate.isValid() &&
+                         m_sinceListUpdate.elapsed() < kListUpdateIntervalMs;
+    if (!partial) {
+        m_model->setSnapshot(snapshot);
+        m_sinceListUpdate.start();
+    }
+    const quint64 alerts = snapshot ? snapshot->alertCount() : 0;
+    setWindowTitle(alerts ? tr("Alerts (%L1)").arg(alerts) : tr("Alerts"));
+    m_total->setText(tr("NaN/∞  %L1").arg(alerts));
+    m_total->setColor(alerts ? healthstyle::nan() : QColor());
+    if (!sameLogdir) {
+        m_hasOrigin = false;
+        m_originBox->hide();
+        for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
+            chip->hide();
+        Q_EMIT originChanged(false);
+    }
+    updateEmptyState();
+    if (!snapshot) {
+        m_jobs->analysis.cancel();
+        return;
+    }
+    // In a rebuilt list, the focused alert is selected again.
+    focusChanged(navigator()->focus());
+    // The analysis walks every alert and the whole index: once per finished read, not per step
+    // of a load.
+    if (snapshot->complete()) {
+        m_jobs->analysis.request(snapshot, [](const core::Snapshot& s, const std::atomic_bool&) {
+            Analysis a;
+            a.alerts = s.alertCount();
+            namespace h = core::health;
+            for (std::uint64_t k = 0; k < a.alerts; ++k) {
+                const core::EventRef event = s.alert(k).event;
+                const core::HealthDigest health = event.source == core::EventSource::Graph
+                                                      ? s.trace(event.index).health
+                                                      : s.execution(event.index).health;
+                a.nan += health.has(h::NaN) ? 1 : 0;
+                a.negInf += health.has(h::NegInf) ? 1 : 0;
+                a.posInf += health.has(h::PosInf) ? 1 : 0;
+                a.kindsKnown = a.kindsKnown || health.has(h::NaN | h::NegInf | h::PosInf);
+            }
+            a.origin = s.origin();
+            a.firstAlert = s.tensorBoardFirstAlert();
+            if (a.firstAlert)
+                a.firstAlertOp = opLabel(s, a.firstAlert->event);
+            return a;
+        });
+    }
+}
+
+void AlertsPanel::showAnalysis(const Analysis& a)
+{
+    const auto chip = [](widgets::ChipLabel* label, const QString& symbol, quint64 count,
+                         const QColor& color, bool known) {
+        label->setText(symbol + QStringLiteral("  ") + QLocale().toString(count));
+        label->setColor(count ? color : QColor());
+        label->setVisible(known);
+    };
+    chip(m_nan, QStringLiteral("NaN"), a.nan, healthstyle::nan(), a.kindsKnown);
+    chip(m_negInf, QStringLiteral("−∞"), a.negInf, healthstyle::negativeInfinity(), a.kindsKnown);
+    chip(m_posInf, QStringLiteral("+∞"), a.posInf, healthstyle::positiveInfinity(), a.kindsKnown);
+
+    m_hasOrigin = a.origin.has_value();
+    if (!a.origin) {
+        m_originBox->hide();
+        Q_EMIT originChanged(false);
+        return;
+    }
+    const core::Origin& o = *a.origin;
+    const QString op = o.opName.empty() ? fromStd(o.opType) : fromStd(o.opName);
+    const QString graph = fromStd(o.graphName.empty() ? o.graphId : o.graphName);
+    m_originTitle->setText(graph.isEmpty() ? tr("Origin: %1").arg(op)
+                                           : tr("Origin: %1 in %2").arg(op, graph));
+    QString where = eventText(o.event);
+    if (!o.opName.empty() && !o.opType.empty())
+        where += QStringLiteral(" · ") + fromStd(o.opType);
+    if (o.health.known())
+        where += QStringLiteral(" · ") + fromStd(o.health.describe());
+    m_originWhere->setText(where);
+    m_originCause->setText(fromStd(o.hint.cause));
+    m_originCause->setVisible(!o.hint.cause.empty());
+    m_originFix->setText(tr("Fix: %1").arg(fromStd(o.hint.fix)));
+    m_originFix->setVisible(!o.hint.fix.empty());
+    QStringList inputs;
+    for (const core::OriginInput& input : o.inputs)
+        inputs << tr("Input %1: %2").arg(fromStd(input.name), fromStd(input.healthText));
+    m_originInputs->setText(inputs.join(QLatin1Char('\n')));
+    m_originInputs->setVisible(!inputs.isEmpty());
+    // TensorBoard blames its first alert; say so when that is not the root cause.
+    const bool differs = a.firstAlert && !(a.firstAlert->event == o.event);
+    m_tensorBoard->setText(differs ? tr("TensorBoard's first alert is a later op: %1 (%2)")
+                                         .arg(a.firstAlertOp, eventText(a.firstAlert->event))
+                                   : QString());
+    m_tensorBoard->setVisible(differs);
+    m_originBox->show();
+    Q_EMIT originChanged(true);
+}
+
+QString AlertsPanel::originText() const
+{
+    if (!m_hasOrigin)
+        return {};
+    QStringList lines{m_originTitle->text(), m_originWhere->text()};
+    for (QLabel* label : {m_originCause, m_originFix, m_originInputs, m_tensorBoard})
+        if (!label->text().isEmpty())
+            lines << label->text();
+    return lines.join(QLatin1Char('\n'));
+}
+
+QStringList AlertsPanel::countTexts() const
+{
+    QStringList texts{m_total->text()};
+    for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
+        if (!chip->isHidden())
+            texts << chip->text();
+    return texts;
+}
+
+bool AlertsPanel::isBusy() const
+{
+    return !m_jobs->analysis.idle() || !m_rows->allRowsShown();
+}
+
+void AlertsPanel::updateEmptyState()
+{
+    const auto& snapshot = m_model->snapshot();
+    const bool empty = snapshot && snapshot->complete() && snapshot->alertCount() == 0 &&
+                       (snapshot->traceCount() > 0 || snapshot->executionCount() > 0);
+    m_empty->setVisible(empty);
+    m_view->setVisible(!empty);
+}
+
+void AlertsPanel::activateRow(int row)
+{
+    const QModelIndex index = m_rows->index(row, 0);
+    const int source = modelRow(index);
+    if (source < 0)
+        return;
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index);
+    // The alert's own event: the navigator's snapshot may be newer than this list.
+    const QModelIndex alert = m_model->index(source, 0);
+    navigator()->focusEvent(core::EventRef{
+        static_cast<core::EventSource>(alert.data(items::AlertModel::EventSourceRole).toInt()),
+        alert.data(items::AlertModel::EventIndexRole).toULongLong()});
+}
+
+void AlertsPanel::stepAlert(int delta)
+{
+    const int rows = m_rows->rowCount();
+    if (rows == 0)
+        return;
+    const QModelIndex current = m_view->currentIndex();
+    int row = current.isValid() ? current.row() + delta : (delta > 0 ? 0 : rows - 1);
+    row = (row % rows + rows) % rows; // wraps around, like find
+    activateRow(row);
+}
+
+void AlertsPanel::nextAlert()
+{
+    stepAlert(1);
+}
+
+void AlertsPanel::previousAlert()
+{
+    stepAlert(-1);
+}
+
+bool AlertsPanel::goToOrigin()
+{
+    return m_hasOrigin && navigator()->focusOrigin();
+}
+
+int AlertsPanel::rowForEvent(const core::EventRef& event) const
+{
+    const auto& snapshot = m_model->snapshot();
+    if (!snapshot)
+        return -1;
+    const std::uint64_t count = std::min<std::uint64_t>(snapshot->alertCount(), INT_MAX);
+    // Alerts list graph traces by index, then executions by index: two sorted runs.
+    auto before = [&](std::uint64_t k) {
+        const core::EventRef e = snapshot->alert(k).event;
+        if (e.source != event.source)
+            return e.source == core::EventSource::Graph;
+        return e.index < event.index;
+    };
+    std::uint64_t low = 0, high = count;
+    while (low < high) {
+        const std::uint64_t mid = low + (high - low) / 2;
+        if (before(mid))
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    if (low < count && snapshot->alert(low).event == event)
+        return static_cast<int>(low);
+    return -1;
+}
+
+void AlertsPanel::focusChanged(const Focus& focus)
+{
+    if (m_applyingFocus)
+        return;
+    const int source = focus.event ? rowForEvent(*focus.event) : -1;
+    const QModelIndex index = source < 0 ? QModelIndex() : shownIndex(source);
+    if (!index.isValid()) {
+        m_view->selectionModel()->clearSelection();
+        return;
+    }
+    m_applyingFocus = true;
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index);
+    m_applyingFocus = false;
+}
+
+} // namespace nanscope::views

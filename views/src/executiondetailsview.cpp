@@ -1,0 +1,132 @@
+#include "executiondetailsview.hpp"
+
+#include "nanscope/widgets/plaintooltip.hpp"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace nanscope::views {
+namespace {
+
+enum Column { SlotColumn, SummaryColumn, TypeColumn, TensorColumn, DeviceColumn, ColumnCount };
+
+QLabel* plainLabel(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
+ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
+{
+    m_message = plainLabel({}, this);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_message->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* page = new QWidget(this);
+    m_title = plainLabel({}, page);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+
+    auto* facts = new QWidget(page);
+    m_form = new QFormLayout(facts);
+    m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->setHorizontalSpacing(10);
+    m_form->setVerticalSpacing(2);
+    m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
+    m_form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* factsScroll = new QScrollArea(page);
+    factsScroll->setWidget(facts);
+    factsScroll->setWidgetResizable(true);
+    factsScroll->setFrameShape(QFrame::NoFrame);
+
+    m_outputs = new QTreeWidget(page);
+    m_outputs->setColumnCount(ColumnCount);
+    m_outputs->setHeaderLabels({QStringLiteral("Output"), QStringLiteral("Health"),
+                                QStringLiteral("Type"), QStringLiteral("Tensor id"),
+                                QStringLiteral("Device")});
+    m_outputs->setRootIsDecorated(false);
+    m_outputs->setUniformRowHeights(true);
+    m_outputs->setAllColumnsShowFocus(true);
+    m_outputs->setItemDelegateForColumn(SummaryColumn, new widgets::SegmentBarDelegate(m_outputs));
+    m_outputs->header()->setStretchLastSection(true);
+    m_outputs->header()->setSectionResizeMode(QHeaderView::Interactive);
+
+    auto* columns = new QHBoxLayout;
+    columns->setContentsMargins(0, 0, 0, 0);
+    columns->addWidget(factsScroll, 2);
+    columns->addWidget(m_outputs, 3);
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(6, 4, 6, 4);
+    pageLayout->setSpacing(4);
+    pageLayout->addWidget(m_title);
+    pageLayout->addLayout(columns, 1);
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_message);
+    m_stack->addWidget(page);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+}
+
+void ExecutionDetailsView::showMessage(const QString& message)
+{
+    m_message->setText(message);
+    m_stack->setCurrentWidget(m_message);
+    m_text.clear();
+}
+
+void ExecutionDetailsView::showDescription(const ExecutionDescription& description)
+{
+    m_title->setText(description.title);
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
+    for (const auto& [name, value] : description.fields) {
+        auto* field = plainLabel(value, m_form->parentWidget());
+        field->setWordWrap(true);
+        auto* label = plainLabel(name + u':', m_form->parentWidget());
+        label->setForegroundRole(QPalette::PlaceholderText);
+        m_form->addRow(label, field);
+    }
+    m_outputs->clear();
+    QList<QTreeWidgetItem*> rows;
+    for (const ExecutionDescription::Output& output : description.outputs) {
+        auto* row = new QTreeWidgetItem;
+        row->setText(SlotColumn, QString::number(output.slot));
+        row->setText(SummaryColumn, output.summary);
+        const widgets::BarSegments segments = healthSegments(output.health);
+        if (!segments.isEmpty())
+            row->setData(SummaryColumn, widgets::SegmentBarDelegate::SegmentsRole,
+                         QVariant::fromValue(segments));
+        row->setToolTip(SummaryColumn, widgets::plainToolTip(output.summary));
+        QString type = output.type;
+        if (!output.values.isEmpty())
+            type += QStringLiteral("; values ") + output.values;
+        row->setText(TypeColumn, type);
+        row->setToolTip(TypeColumn, widgets::plainToolTip(type));
+        row->setText(TensorColumn, output.tensorId);
+        row->setText(DeviceColumn, output.device);
+        row->setToolTip(DeviceColumn, widgets::plainToolTip(output.device));
+        rows << row;
+    }
+    m_outputs->addTopLevelItems(rows);
+    for (int column = 0; column < ColumnCount - 1; ++column)
+        m_outputs->resizeColumnToContents(column);
+    m_stack->setCurrentIndex(1);
+    m_text = description.toText();
+}
+
+} // namespace nanscope::views

@@ -1,0 +1,73 @@
+#include "executionstripsource.hpp"
+
+#include "executiondescription.hpp"
+
+#include <QStringList>
+
+namespace nanscope::views {
+
+std::vector<widgets::TimelineCategory> ExecutionStripSource::categories()
+{
+    return {{QStringLiteral("op"), QColor(0xd3, 0xd7, 0xdc)},
+            {QStringLiteral("function call"), QColor(0xa8, 0xc7, 0xfa)},
+            {QStringLiteral("±∞"), QColor(0xf2, 0x9c, 0x38), true},
+            {QStringLiteral("NaN"), QColor(0xe0, 0x3e, 0x33), true}};
+}
+
+void ExecutionStripSource::appendAlertExecutions(std::vector<std::uint64_t>& executions,
+                                                 std::uint64_t from) const
+{
+    const std::uint64_t count = itemCount();
+    for (std::uint64_t i = from; i < count; ++i) {
+        const core::HealthDigest health = m_snapshot->execution(i).health;
+        if (health.nonFinite() && !health.has(core::health::NoAlert))
+            executions.push_back(i);
+    }
+}
+
+std::uint64_t ExecutionStripSource::itemCount() const
+{
+    return m_snapshot ? m_snapshot->executionCount() : 0;
+}
+
+std::uint8_t ExecutionStripSource::category(std::uint64_t item) const
+{
+    const core::ExecutionDigest digest = m_snapshot->execution(item);
+    namespace h = core::health;
+    if (digest.health.nonFinite())
+        return digest.health.has(h::NaN) || !digest.health.has(h::NegInf | h::PosInf) ? NaN
+                                                                                      : Infinite;
+    return isFunctionCall(digest.opType, digest.graphId) ? FunctionCall : PlainOp;
+}
+
+QString ExecutionStripSource::label(std::uint64_t item) const
+{
+    return shortOpType(m_snapshot->execution(item).opType);
+}
+
+QString ExecutionStripSource::toolTip(std::uint64_t item) const
+{
+    const core::ExecutionDigest digest = m_snapshot->execution(item);
+    QStringList lines;
+    lines << QStringLiteral("Execution #%1").arg(item)
+          << QString::fromUtf8(digest.opType.data(), static_cast<qsizetype>(digest.opType.size()));
+    namespace h = core::health;
+    if (!digest.health.known()) {
+        lines << QStringLiteral("health not recorded");
+    } else if (!digest.health.nonFinite()) {
+        lines << QStringLiteral("finite");
+    } else {
+        QStringList kinds;
+        if (digest.health.has(h::NaN))
+            kinds << QStringLiteral("NaN");
+        if (digest.health.has(h::NegInf))
+            kinds << QStringLiteral("-inf");
+        if (digest.health.has(h::PosInf))
+            kinds << QStringLiteral("+inf");
+        lines << (kinds.isEmpty() ? QStringLiteral("NaN or ±inf")
+                                  : kinds.join(QStringLiteral(", ")));
+    }
+    return lines.join(u'\n');
+}
+
+} // namespace nanscope::views

@@ -1,0 +1,35 @@
+// The executions of a snapshot as the timeline strip sees them: a colour category, a short
+// label and a tooltip per execution.
+#pragma once
+
+#include "nanscope/items/logdirsession.hpp"
+#include "nanscope/widgets/timelinestrip.hpp"
+
+namespace nanscope::views {
+
+class ExecutionStripSource : public widgets::TimelineSource
+{
+public:
+    // In rising order of how much they matter: a pixel column shows its highest.
+    enum Category : std::uint8_t { PlainOp, FunctionCall, Infinite, NaN, CategoryCount };
+
+    static std::vector<widgets::TimelineCategory> categories();
+
+    void setSnapshot(items::SnapshotPtr snapshot) { m_snapshot = std::move(snapshot); }
+    const items::SnapshotPtr& snapshot() const { return m_snapshot; }
+
+    // Appends the executions from `from` on that raised an alert (non-finite outputs that
+    // TensorBoard's rules alert on), read from the digests rather than the alert list, which
+    // also holds every graph trace.
+    void appendAlertExecutions(std::vector<std::uint64_t>& executions, std::uint64_t from) const;
+
+    std::uint64_t itemCount() const override;
+    std::uint8_t category(std::uint64_t item) const override;
+    QString label(std::uint64_t item) const override;
+    QString toolTip(std::uint64_t item) const override;
+
+private:
+    items::SnapshotPtr m_snapshot;
+};
+
+} // namespace nanscope::views

@@ -1,0 +1,481 @@
+#include "nanscope/views/graphexecutionpanel.hpp"
+
+#include "healthstyle.hpp"
+#include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/views/inputtraces.hpp"
+#include "nanscope/views/rowlistproxymodel.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/plaintextdelegate.hpp"
+#include "snapshotjob.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QScrollBar>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <set>
+
+namespace nanscope::views {
+namespace {
+
+using Model = items::GraphExecutionModel;
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
+{
+    return a && b && a->layout().directory == b->layout().directory &&
+           a->layout().runId == b->layout().runId;
+}
+
+} // namespace
+
+struct GraphExecutionPanel::FilterResult
+{
+    quint64 generation = 0;
+    std::uint64_t end = 0;
+    std::vector<int> rows;
+    bool append = false;
+};
+
+class GraphExecutionPanel::Jobs
+{
+public:
+    struct FindResult
+    {
+        std::optional<std::uint64_t> trace;
+    };
+
+    explicit Jobs(GraphExecutionPanel* panel)
+        : filter([panel](FilterResult result) { panel->showFilterResult(std::move(result)); }),
+          find([panel](FindResult result) {
+              if (result.trace) {
+                  panel->m_findBar->setStatus({});
+                  panel->navigator()->focusTrace(*result.trace);
+              } else {
+                  panel->m_findBar->setStatus(GraphExecutionPanel::tr("No match"));
+              }
+          })
+    {}
+
+    SnapshotJob<FilterResult> filter;
+    SnapshotJob<FindResult> find;
+};
+
+GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
+    : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
+{
+    setWindowTitle(tr("Graph Execution"));
+    m_model = new Model(this);
+    m_proxy = new RowListProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+
+    m_nonFinite = new QCheckBox(tr("Non-finite only"), this);
+    m_nonFinite->setToolTip(tr("Show only tensors that hold NaN or ±∞"));
+    m_graph = new QComboBox(this);
+    m_graph->setToolTip(tr("Show only the ops of one graph"));
+    m_graph->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_opType = new QComboBox(this);
+    m_opType->setToolTip(tr("Show only ops of one type"));
+    m_opType->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+    m_goTo = new QLineEdit(this);
+    m_goTo->setPlaceholderText(tr("Go to #"));
+    m_goTo->setToolTip(tr("Go to a trace by its index (Ctrl+G)"));
+    m_goTo->setClearButtonEnabled(true);
+    m_goTo->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9,. ]*")), m_goTo));
+    m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
+    auto* tools = new QHBoxLayout;
+    tools->setSpacing(6);
+    tools->addWidget(m_nonFinite);
+    tools->addWidget(m_graph);
+    tools->addWidget(m_opType);
+    tools->addStretch();
+    tools->addWidget(m_status);
+    tools->addWidget(m_goTo);
+
+    m_view = new widgets::CopyableTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setColumnsMenuEnabled(true);
+    // Long tensor names keep their tail ("…/dense/MatMul:0"), as in Debugger V2.
+    m_view->setItemDelegateForColumn(Model::TensorColumn,
+                                     new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
+    m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::graphExecutionSegments(), this);
+    m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_view->setColumnWidth(Model::IndexColumn, digit * 7 + 8);
+    m_view->setColumnWidth(Model::TensorColumn, digit * 19);
+    m_view->setColumnWidth(Model::HealthColumn, digit * 30);
+    m_view->setColumnWidth(Model::OpTypeColumn, digit * 11);
+    m_view->setColumnWidth(Model::DTypeColumn, digit * 8);
+    m_view->setColumnWidth(Model::ShapeColumn, digit * 13);
+    m_view->setColumnWidth(Model::GraphColumn, digit * 10);
+    // What a row is and whether it is healthy first; the details after.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->moveSection(header->visualIndex(Model::HealthColumn),
+                        header->visualIndex(Model::OpTypeColumn));
+    header->moveSection(header->visualIndex(Model::GraphColumn), Model::ColumnCount - 1);
+
+    m_findBar = new widgets::FindBar(this);
+    m_findBar->setPlaceholderText(tr("Find an op by name or type"));
+    m_findBar->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addLayout(tools);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_findBar);
+
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { onCurrentRowChanged(current); });
+    connect(m_proxy, &RowListProxyModel::sourceRowsAppended, this,
+            &GraphExecutionPanel::extendFilter);
+    connect(m_proxy, &RowListProxyModel::sourceReset, this, &GraphExecutionPanel::applyFilter);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
+        updateStatus();
+        // The focused row may only now be revealed (a reload, a long load, a filter).
+        const Focus& focus = this->navigator()->focus();
+        if (focus.event && focus.event->source == core::EventSource::Graph &&
+            !m_view->currentIndex().isValid())
+            showFocus(true);
+    });
+    connect(m_nonFinite, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_updatingChoices)
+            return;
+        m_filter.nonFiniteOnly = on;
+        applyFilter();
+    });
+    connect(m_graph, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        const int graph = m_graph->currentData().toInt();
+        m_filter.graph =
+            graph < 0 ? std::nullopt
+                      : std::optional<core::GraphIndex>(static_cast<core::GraphIndex>(graph));
+        applyFilter();
+    });
+    connect(m_opType, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        m_filter.opType =
+            m_opType->currentIndex() <= 0 ? std::string() : m_opType->currentText().toStdString();
+        applyFilter();
+    });
+    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
+        QString digits = m_goTo->text();
+        digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
+        bool ok = false;
+        const quint64 index = digits.toULongLong(&ok);
+        if (ok && goToIndex(index))
+            m_view->setFocus();
+    });
+    connect(m_findBar, &widgets::FindBar::findNext, this,
+            [this](const QString& text) { find(text, false); });
+    connect(m_findBar, &widgets::FindBar::findPrevious, this,
+            [this](const QString& text) { find(text, true); });
+    connect(m_findBar, &widgets::FindBar::textEdited, this, [this] { m_findBar->setStatus({}); });
+    connect(m_findBar, &widgets::FindBar::closed, m_view, [this] { m_view->setFocus(); });
+
+    updateFilterChoices(nullptr);
+    updateStatus();
+}
+
+GraphExecutionPanel::~GraphExecutionPanel() = default;
+
+QTableView* GraphExecutionPanel::view() const
+{
+    return m_view;
+}
+
+void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
+{
+    if (!sameLogdir(m_model->snapshot(), snapshot)) {
+        m_jobs->find.cancel();
+        m_findBar->setStatus({});
+        m_message.clear();
+        m_knownOps = m_knownGraphs = 0;
+        if (m_filter.active())
+            setFilter({}); // a filter of another logdir's graphs means nothing here
+    }
+    m_model->setSnapshot(snapshot);
+    // A reload resets the model: the focused row and its inputs are shown again.
+    const Focus& focus = navigator()->focus();
+    if (focus.event && focus.event->source == core::EventSource::Graph) {
+        if (!m_view->currentIndex().isValid())
+            showFocus(true);
+        if (m_proxy->highlightedRows().isEmpty())
+            updateInputs();
+    }
+    const quint64 count = snapshot ? snapshot->traceCount() : 0;
+    setWindowTitle(count ? tr("Graph Execution (%L1)").arg(count) : tr("Graph Execution"));
+    updateFilterChoices(snapshot);
+    updateStatus();
+}
+
+void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot)
+{
+    const std::size_t ops = snapshot ? snapshot->graphs().ops().size() : 0;
+    const std::size_t graphs = snapshot ? snapshot->graphs().graphs().size() : 0;
+    if (snapshot && ops == m_knownOps && graphs == m_knownGraphs)
+        return;
+    m_knownOps = ops;
+    m_knownGraphs = graphs;
+    m_updatingChoices = true;
+    m_graph->clear();
+    m_graph->addItem(tr("All graphs"), -1);
+    m_opType->clear();
+    m_opType->addItem(tr("All op types"));
+    if (snapshot) {
+        const auto& table = snapshot->graphs();
+        for (std::size_t g = 0; g < graphs; ++g) {
+            const core::GraphInfo& info = table.graph(static_cast<core::GraphIndex>(g));
+            if (info.ops.empty())
+                continue; // an outer context with no ops of its own
+            const QString name = info.name.empty()
+                                     ? tr("(unnamed %1)").arg(fromStd(info.id).left(8))
+                                     : fromStd(info.name);
+            m_graph->addItem(name, static_cast<int>(g));
+        }
+        std::set<std::string> types;
+        for (const core::OpInfo& op : table.ops())
+            if (!op.type.empty())
+                types.insert(op.type);
+        for (const std::string& type : types)
+            m_opType->addItem(fromStd(type));
+    }
+    m_nonFinite->setChecked(m_filter.nonFiniteOnly);
+    const int graphRow = m_filter.graph ? m_graph->findData(static_cast<int>(*m_filter.graph)) : 0;
+    m_graph->setCurrentIndex(std::max(graphRow, 0));
+    const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
+    m_opType->setCurrentIndex(std::max(typeRow, 0));
+    m_updatingChoices = false;
+}
+
+void GraphExecutionPanel::setFilter(const TraceFilter& filter)
+{
+    m_filter = filter;
+    m_filter.text.clear();
+    m_updatingChoices = true;
+    m_nonFinite->setChecked(m_filter.nonFiniteOnly);
+    const int graphRow = m_filter.graph ? m_graph->findData(static_cast<int>(*m_filter.graph)) : 0;
+    m_graph->setCurrentIndex(std::max(graphRow, 0));
+    const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
+    m_opType->setCurrentIndex(std::max(typeRow, 0));
+    m_updatingChoices = false;
+    applyFilter();
+}
+
+void GraphExecutionPanel::applyFilter()
+{
+    ++m_filterGeneration;
+    m_message.clear();
+    m_filteredUpTo = 0;
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    if (!m_filter.active() || !snapshot) {
+        m_jobs->filter.cancel();
+        m_proxy->setRows(m_filter.active() ? std::optional<std::vector<int>>(std::vector<int>())
+                                           : std::nullopt);
+        showFocus(true);
+        updateStatus();
+        return;
+    }
+    const quint64 generation = m_filterGeneration;
+    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
+    m_jobs->filter.request(snapshot, [filter = m_filter, generation,
+                                      end](const core::Snapshot& s, const std::atomic_bool& stop) {
+        const TraceMatcher matcher(s, filter);
+        return FilterResult{generation, end, matchingRows(s, matcher, 0, end, &stop), false};
+    });
+    updateStatus();
+}
+
+void GraphExecutionPanel::extendFilter()
+{
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
+    // A full filter still running covers the new rows when it delivers; then this runs again.
+    if (!m_proxy->isFiltered() || !snapshot || !m_jobs->filter.idle() || m_filteredUpTo >= end)
+        return;
+    const quint64 generation = m_filterGeneration;
+    const std::uint64_t begin = m_filteredUpTo;
+    m_jobs->filter.request(snapshot, [filter = m_filter, generation, begin,
+                                      end](const core::Snapshot& s, const std::atomic_bool& stop) {
+        const TraceMatcher matcher(s, filter);
+        return FilterResult{generation, end, matchingRows(s, matcher, begin, end, &stop), true};
+    });
+}
+
+void GraphExecutionPanel::showFilterResult(FilterResult result)
+{
+    if (result.generation != m_filterGeneration || !m_filter.active())
+        return;
+    if (result.append)
+        m_proxy->appendRows(result.rows);
+    else
+        m_proxy->setRows(std::move(result.rows));
+    m_filteredUpTo = result.end;
+    if (!result.append) {
+        showFocus(true);
+        updateInputs();
+    }
+    updateStatus();
+    extendFilter();
+}
+
+qint64 GraphExecutionPanel::currentTrace() const
+{
+    const QModelIndex current = m_view->currentIndex();
+    return current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+}
+
+QList<quint64> GraphExecutionPanel::highlightedInputs() const
+{
+    QList<quint64> traces;
+    for (const int row : m_proxy->highlightedRows())
+        traces << static_cast<quint64>(row);
+    std::sort(traces.begin(), traces.end());
+    return traces;
+}
+
+bool GraphExecutionPanel::isBusy() const
+{
+    return !m_jobs->filter.idle() || !m_jobs->find.idle() || !m_proxy->allRowsShown();
+}
+
+QString GraphExecutionPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void GraphExecutionPanel::updateStatus()
+{
+    QString text = m_message;
+    if (text.isEmpty() && m_filter.active()) {
+        const quint64 total = static_cast<quint64>(m_model->rowCount());
+        text = !m_jobs->filter.idle() && m_filteredUpTo == 0
+                   ? tr("Filtering…")
+                   : tr("%L1 of %L2 rows").arg(m_proxy->rowCount()).arg(total);
+    }
+    m_status->setText(text);
+}
+
+void GraphExecutionPanel::find(const QString& text, bool backward)
+{
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    if (text.trimmed().isEmpty() || !snapshot)
+        return;
+    TraceFilter filter = m_filter;
+    filter.text = text.trimmed().toStdString();
+    const qint64 current = currentTrace();
+    const std::optional<std::uint64_t> from =
+        current >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(current))
+                     : std::nullopt;
+    m_findBar->setStatus(tr("Searching…"));
+    m_jobs->find.request(
+        snapshot, [filter, from, backward](const core::Snapshot& s, const std::atomic_bool& stop) {
+            const TraceMatcher matcher(s, filter);
+            return Jobs::FindResult{findTrace(s, matcher, from, backward, &stop)};
+        });
+}
+
+bool GraphExecutionPanel::goToIndex(quint64 index)
+{
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    const quint64 count = snapshot ? snapshot->traceCount() : 0;
+    if (index >= count || index >= static_cast<quint64>(m_model->rowCount())) {
+        m_message = count ? tr("No trace #%L1 (the last is #%L2)").arg(index).arg(count - 1)
+                          : tr("No traces");
+        updateStatus();
+        return false;
+    }
+    m_message.clear();
+    const QModelIndex shown = m_proxy->mapFromSource(m_model->index(static_cast<int>(index), 0));
+    if (!shown.isValid() && m_filter.active())
+        setFilter({}); // the filters hide it: show everything rather than go nowhere
+    navigator()->focusTrace(index);
+    updateStatus();
+    return true;
+}
+
+void GraphExecutionPanel::activateFind()
+{
+    m_findBar->activate();
+}
+
+void GraphExecutionPanel::activateGoTo()
+{
+    m_goTo->setFocus(Qt::ShortcutFocusReason);
+    m_goTo->selectAll();
+}
+
+void GraphExecutionPanel::focusChanged(const Focus&)
+{
+    showFocus(true);
+    updateInputs();
+}
+
+void GraphExecutionPanel::showFocus(bool scroll)
+{
+    const Focus& focus = navigator()->focus();
+    QModelIndex index;
+    if (focus.event && focus.event->source == core::EventSource::Graph &&
+        focus.event->index < static_cast<quint64>(m_model->rowCount()))
+        index = m_proxy->mapFromSource(
+            m_model->index(static_cast<int>(focus.event->index), Model::TensorColumn));
+    m_applyingFocus = true;
+    if (!index.isValid()) {
+        m_view->selectionModel()->clearSelection();
+        m_view->selectionModel()->setCurrentIndex({}, QItemSelectionModel::NoUpdate);
+    } else {
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                             QItemSelectionModel::Rows);
+        // Centre a row that moved here from elsewhere unless it is well in sight already; a
+        // row the user just clicked stays where it is.
+        const QRect rect = m_view->visualRect(index);
+        const int margin = 2 * m_view->verticalHeader()->defaultSectionSize();
+        const QRect comfortable = m_view->viewport()->rect().adjusted(0, margin, 0, -margin);
+        const bool inSight = rect.isValid() && comfortable.contains(rect);
+        if (scroll && !m_userMovedFocus && !inSight)
+            m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    }
+    m_applyingFocus = false;
+}
+
+void GraphExecutionPanel::updateInputs()
+{
+    const Focus& focus = navigator()->focus();
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    QSet<int> rows;
+    if (snapshot && focus.event && focus.event->source == core::EventSource::Graph)
+        for (const InputTrace& input : findInputTraces(*snapshot, focus.event->index))
+            if (input.trace < static_cast<quint64>(m_model->rowCount()))
+                rows.insert(static_cast<int>(input.trace));
+    m_proxy->setHighlightedRows(rows);
+}
+
+void GraphExecutionPanel::onCurrentRowChanged(const QModelIndex& current)
+{
+    if (m_applyingFocus || !current.isValid())
+        return;
+    const QModelIndex source = m_proxy->mapToSource(current);
+    if (!source.isValid())
+        return;
+    m_userMovedFocus = true;
+    navigator()->focusTrace(static_cast<quint64>(source.row()));
+    m_userMovedFocus = false;
+}
+
+} // namespace nanscope::views

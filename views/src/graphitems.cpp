@@ -1,0 +1,261 @@
+#include "graphitems.hpp"
+
+#include "nanscope/widgets/plaintooltip.hpp"
+
+#include <QCursor>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <cmath>
+
+namespace nanscope::views {
+namespace {
+
+constexpr qreal kRadius = 6;
+constexpr qreal kFocusWidth = 3;
+constexpr qreal kLabelPadding = 4;
+constexpr qreal kArrowHalfWidth = 4.5;
+const QColor kText(0x20, 0x21, 0x24);
+const QColor kMutedText(0x5f, 0x63, 0x68);
+
+QString healthWords(const OpTrace& latest)
+{
+    if (!latest.trace)
+        return QStringLiteral("not traced (up to the focused trace)");
+    const QString where = QStringLiteral("trace #%1: ").arg(*latest.trace);
+    namespace h = core::health;
+    const core::HealthDigest d = latest.health;
+    if (!d.known())
+        return where + QStringLiteral("health not recorded");
+    if (!d.nonFinite())
+        return where + QStringLiteral("finite");
+    QStringList kinds;
+    if (d.has(h::NaN))
+        kinds << QStringLiteral("NaN");
+    if (d.has(h::NegInf))
+        kinds << QStringLiteral("-inf");
+    if (d.has(h::PosInf))
+        kinds << QStringLiteral("+inf");
+    if (kinds.isEmpty())
+        kinds << QStringLiteral("NaN or inf");
+    return where + kinds.join(QStringLiteral(", "));
+}
+
+QString badge(NodeHealth health, core::HealthDigest digest)
+{
+    if (health == NodeHealth::NaN)
+        return digest.has(core::health::NaN) ? QStringLiteral("NaN") : QStringLiteral("NaN/∞");
+    if (health == NodeHealth::Infinite)
+        return digest.has(core::health::NegInf) && !digest.has(core::health::PosInf)
+                   ? QStringLiteral("−∞")
+                   : QStringLiteral("∞");
+    return {};
+}
+
+} // namespace
+
+QColor healthFill(NodeHealth health)
+{
+    switch (health) {
+    case NodeHealth::NaN:
+        return {0xfc, 0xdc, 0xd9};
+    case NodeHealth::Infinite:
+        return {0xfe, 0xe9, 0xcc};
+    case NodeHealth::Finite:
+        return {0xfa, 0xfb, 0xfc};
+    case NodeHealth::Unknown:
+        break;
+    }
+    return {0xe6, 0xe8, 0xeb};
+}
+
+QColor healthBorder(NodeHealth health)
+{
+    switch (health) {
+    case NodeHealth::NaN:
+        return {0xd9, 0x30, 0x25};
+    case NodeHealth::Infinite:
+        return {0xe8, 0x71, 0x0a};
+    case NodeHealth::Finite:
+        return {0x80, 0x86, 0x8b};
+    case NodeHealth::Unknown:
+        break;
+    }
+    return {0xb0, 0xb4, 0xba};
+}
+
+QColor focusColour()
+{
+    return {0x1a, 0x73, 0xe8};
+}
+
+OpNodeItem::OpNodeItem(const PictureNode& node, std::size_t index, const QFont& font)
+    : m_node(node), m_index(index), m_nameFont(nodeNameFont(font)), m_typeFont(nodeTypeFont(font))
+{
+    setPos(node.centre);
+    setAcceptedMouseButtons(Qt::NoButton); // the view tells clicks from drags
+    setZValue(node.focused ? 3 : 2);
+    if (node.op != core::kNoOp)
+        setCursor(Qt::PointingHandCursor);
+    updateToolTip();
+}
+
+void OpNodeItem::setFocusedOp(bool focused)
+{
+    if (m_node.focused == focused)
+        return;
+    m_node.focused = focused;
+    setZValue(focused ? 3 : 2);
+    update();
+}
+
+void OpNodeItem::setLatest(const OpTrace& latest)
+{
+    m_node.latest = latest;
+    updateToolTip();
+    update();
+}
+
+void OpNodeItem::updateToolTip()
+{
+    QStringList lines{m_node.name, m_node.type};
+    if (m_node.op != core::kNoOp)
+        lines << healthWords(m_node.latest);
+    setToolTip(widgets::plainToolTip(lines.join(u'\n')));
+}
+
+QRectF OpNodeItem::boundingRect() const
+{
+    // Room for the focus ring, and for the badge that sits on the top-right corner.
+    const qreal margin = kFocusWidth + 3;
+    const qreal badge = QFontMetricsF(m_typeFont).height();
+    return QRectF(-m_node.size.width() / 2, -m_node.size.height() / 2, m_node.size.width(),
+                  m_node.size.height())
+        .adjusted(-margin, -std::max(margin, badge), std::max(margin, badge), margin);
+}
+
+void OpNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const NodeHealth health = nodeHealth(m_node.latest.health);
+    const QRectF box(-m_node.size.width() / 2, -m_node.size.height() / 2, m_node.size.width(),
+                     m_node.size.height());
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    if (m_node.focused) {
+        painter->setPen(QPen(focusColour(), kFocusWidth));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), kRadius + 2, kRadius + 2);
+    }
+    QPen border(healthBorder(health), health == NodeHealth::Finite ? 1 : 1.6);
+    if (health == NodeHealth::Unknown)
+        border.setStyle(Qt::DashLine);
+    painter->setPen(border);
+    painter->setBrush(healthFill(health));
+    painter->drawRoundedRect(box, kRadius, kRadius);
+
+    // Text is unreadable when zoomed far out; the colours still tell the story.
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (lod < 0.45)
+        return;
+    const QFontMetricsF nameMetrics(m_nameFont);
+    const QFontMetricsF typeMetrics(m_typeFont);
+    const QString mark = badge(health, m_node.latest.health);
+    const qreal textWidth = box.width() - 14;
+    const qreal top = box.top() + (box.height() - nameMetrics.height() - typeMetrics.height()) / 2;
+    painter->setFont(m_nameFont);
+    painter->setPen(health == NodeHealth::Unknown ? kMutedText : kText);
+    const QString name = nameMetrics.elidedText(m_node.name, Qt::ElideMiddle, textWidth);
+    painter->drawText(QRectF(box.left() + 7, top, textWidth, nameMetrics.height()),
+                      Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, name);
+    painter->setFont(m_typeFont);
+    painter->setPen(kMutedText);
+    const QString type = typeMetrics.elidedText(m_node.type, Qt::ElideRight, textWidth);
+    const QRectF typeRect(box.left() + 7, top + nameMetrics.height(), textWidth,
+                          typeMetrics.height());
+    painter->drawText(typeRect, Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, type);
+    if (!mark.isEmpty()) {
+        // The kind of non-finite value on the corner, for readers who do not see red well.
+        const qreal markWidth = typeMetrics.horizontalAdvance(mark) + 10;
+        const qreal markHeight = typeMetrics.height();
+        const QRectF chip(box.right() - markWidth * 0.6, box.top() - markHeight * 0.6, markWidth,
+                          markHeight);
+        painter->setPen(QPen(Qt::white, 1.5));
+        painter->setBrush(healthBorder(health));
+        painter->drawRoundedRect(chip, markHeight / 2, markHeight / 2);
+        painter->setPen(Qt::white);
+        painter->drawText(chip, Qt::AlignCenter | Qt::TextSingleLine, mark);
+    }
+}
+
+EdgeItem::EdgeItem(const PictureEdge& edge) : m_path(edge.path)
+{
+    setAcceptedMouseButtons(Qt::NoButton);
+    setZValue(0);
+    if (edge.hasArrow) {
+        const QLineF axis(edge.arrowBase, edge.arrowTip);
+        QLineF normal = axis.normalVector();
+        normal.setLength(kArrowHalfWidth);
+        const QPointF side = normal.p2() - normal.p1();
+        m_arrow << edge.arrowTip << edge.arrowBase + side << edge.arrowBase - side;
+    }
+    m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-3, -3, 3, 3);
+}
+
+void EdgeItem::setHighlighted(bool highlighted)
+{
+    if (m_highlighted == highlighted)
+        return;
+    m_highlighted = highlighted;
+    setZValue(highlighted ? 1 : 0);
+    update();
+}
+
+QRectF EdgeItem::boundingRect() const
+{
+    return m_bounds;
+}
+
+void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const QColor colour = m_highlighted ? QColor(0x3c, 0x40, 0x43) : QColor(0x9a, 0xa0, 0xa6);
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    painter->setPen(QPen(colour, m_highlighted ? 1.8 : 1.2));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(m_path);
+    if (!m_arrow.isEmpty()) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colour);
+        painter->drawPolygon(m_arrow);
+    }
+}
+
+EdgeLabelItem::EdgeLabelItem(const QString& text, const QFont& font)
+    : m_text(text), m_font(nodeTypeFont(font))
+{
+    setAcceptedMouseButtons(Qt::NoButton);
+    setZValue(1.5);
+    const QFontMetricsF metrics(m_font);
+    const qreal width = metrics.horizontalAdvance(text) + 2 * kLabelPadding;
+    const qreal height = metrics.height() + 2;
+    m_rect = QRectF(-width / 2, -height / 2, width, height);
+    setToolTip(widgets::plainToolTip(text));
+}
+
+QRectF EdgeLabelItem::boundingRect() const
+{
+    return m_rect.adjusted(-1, -1, 1, 1);
+}
+
+void EdgeLabelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    if (option->levelOfDetailFromTransform(painter->worldTransform()) < 0.45)
+        return;
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    painter->setPen(QPen(QColor(0xda, 0xdc, 0xe0), 1));
+    painter->setBrush(QColor(0xff, 0xff, 0xff, 0xee));
+    painter->drawRoundedRect(m_rect, m_rect.height() / 2, m_rect.height() / 2);
+    painter->setFont(m_font);
+    painter->setPen(QColor(0x3c, 0x40, 0x43));
+    painter->drawText(m_rect, Qt::AlignCenter | Qt::TextSingleLine, m_text);
+}
+
+} // namespace nanscope::views

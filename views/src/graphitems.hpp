@@ -1,0 +1,68 @@
+// The graphics items of the graph structure panel: op boxes coloured by health, edges with
+// arrowheads, and tensor labels on edges. All text is painted as plain text.
+#pragma once
+
+#include "graphpicture.hpp"
+
+#include <QGraphicsItem>
+
+namespace nanscope::views {
+
+// Fill and border of a box, by health; fixed light colours so that the dark text stays readable
+// in dark themes too.
+QColor healthFill(NodeHealth health);
+QColor healthBorder(NodeHealth health);
+QColor focusColour();
+
+class OpNodeItem : public QGraphicsItem
+{
+public:
+    OpNodeItem(const PictureNode& node, std::size_t index, const QFont& font);
+
+    std::size_t index() const { return m_index; }
+    void setFocusedOp(bool focused);
+    void setLatest(const OpTrace& latest);
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    void updateToolTip();
+
+    PictureNode m_node;
+    std::size_t m_index;
+    QFont m_nameFont;
+    QFont m_typeFont;
+};
+
+class EdgeItem : public QGraphicsItem
+{
+public:
+    explicit EdgeItem(const PictureEdge& edge);
+
+    void setHighlighted(bool highlighted);
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QPainterPath m_path;
+    QPolygonF m_arrow;
+    QRectF m_bounds;
+    bool m_highlighted = false;
+};
+
+class EdgeLabelItem : public QGraphicsItem
+{
+public:
+    EdgeLabelItem(const QString& text, const QFont& font);
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QString m_text;
+    QFont m_font;
+    QRectF m_rect;
+};
+
+} // namespace nanscope::views

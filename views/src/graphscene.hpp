@@ -1,0 +1,44 @@
+// Turns a GraphPicture into graphics items, and keeps them in step with the focus: which op is
+// highlighted and what each op last computed.
+#pragma once
+
+#include "graphpicture.hpp"
+
+#include <QGraphicsScene>
+#include <QStringList>
+
+namespace nanscope::views {
+
+class EdgeItem;
+class OpNodeItem;
+
+class GraphScene : public QGraphicsScene
+{
+    Q_OBJECT
+
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+
+    // `edgeLabels`: draw the tensor names on the edges (too busy for whole graphs).
+    void setPicture(GraphPicture picture, const QFont& font, bool edgeLabels);
+    void clearPicture();
+    const GraphPicture& picture() const { return m_picture; }
+
+    // Moves the highlight without laying anything out again; false if the op is not drawn.
+    bool setFocusedOp(core::OpId op);
+    // New health per node (in node order), e.g. after the focused trace moved.
+    void setLatest(const std::vector<OpTrace>& latest);
+
+    std::optional<std::size_t> nodeAt(const QPointF& scenePoint) const;
+    std::optional<std::size_t> focusedNode() const;
+    QRectF nodeRect(std::size_t node) const;
+    // Names of the ops drawn, the focused one first.
+    QStringList opNames() const;
+
+private:
+    GraphPicture m_picture;
+    std::vector<OpNodeItem*> m_nodes;
+    std::vector<EdgeItem*> m_edges;
+};
+
+} // namespace nanscope::views

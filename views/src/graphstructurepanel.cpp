@@ -1,0 +1,357 @@
+#include "nanscope/views/graphstructurepanel.hpp"
+
+#include "graphitems.hpp"
+#include "graphscene.hpp"
+#include "graphstructureview.hpp"
+#include "legend.hpp"
+#include "nanscope/widgets/plaintooltip.hpp"
+#include "neighbourhoodpicture.hpp"
+#include "wholegraphpicture.hpp"
+
+#include <QButtonGroup>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace nanscope::views {
+namespace {
+
+// Small whole graphs are shown entirely; bigger ones open at 1:1 around the focused op. Tensor
+// names on edges are for the neighbourhood: in a whole graph they pile up on short edges.
+constexpr std::size_t kSmallGraph = 60;
+
+QString graphTitle(const core::GraphInfo& graph)
+{
+    if (!graph.name.empty())
+        return QStringLiteral("“%1”").arg(QString::fromStdString(graph.name));
+    return QStringLiteral("%1 (unnamed)").arg(QString::fromStdString(graph.id));
+}
+
+QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* parent)
+{
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setToolTip(toolTip);
+    button->setAutoRaise(true);
+    return button;
+}
+
+} // namespace
+
+GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
+    : Panel(navigator, parent)
+{
+    m_scene = new GraphScene(this);
+    m_view = new GraphStructureView(m_scene, this);
+    m_placeholder = new QLabel(this);
+    m_placeholder->setTextFormat(Qt::PlainText);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_placeholder->setMargin(16);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_placeholder);
+    m_stack->addWidget(m_view);
+
+    m_neighbourhoodButton =
+        toolButton(QStringLiteral("Neighbourhood"),
+                   QStringLiteral("The focused op, its inputs and consumers"), this);
+    m_wholeGraphButton = toolButton(
+        QStringLiteral("Whole graph"),
+        QStringLiteral("Every op of the focused op's graph, laid out by Graphviz"), this);
+    for (QToolButton* button : {m_neighbourhoodButton, m_wholeGraphButton})
+        button->setCheckable(true);
+    m_neighbourhoodButton->setChecked(true);
+    auto* modes = new QButtonGroup(this);
+    modes->addButton(m_neighbourhoodButton);
+    modes->addButton(m_wholeGraphButton);
+    connect(m_neighbourhoodButton, &QToolButton::toggled, this, [this](bool on) {
+        if (on)
+            setMode(Mode::Neighbourhood);
+    });
+    connect(m_wholeGraphButton, &QToolButton::toggled, this, [this](bool on) {
+        if (on)
+            setMode(Mode::WholeGraph);
+    });
+
+    m_caption = new QLabel(this);
+    m_caption->setTextFormat(Qt::PlainText);
+    m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto* zoomOut = toolButton(QStringLiteral("−"), QStringLiteral("Zoom out (-)"), this);
+    auto* zoomIn = toolButton(QStringLiteral("+"), QStringLiteral("Zoom in (+)"), this);
+    auto* fit = toolButton(QStringLiteral("Fit"), QStringLiteral("Show everything (0)"), this);
+    connect(zoomOut, &QToolButton::clicked, m_view, &GraphStructureView::zoomOut);
+    connect(zoomIn, &QToolButton::clicked, m_view, &GraphStructureView::zoomIn);
+    connect(fit, &QToolButton::clicked, m_view, &GraphStructureView::fitAll);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 2);
+    bar->setSpacing(2);
+    bar->addWidget(m_neighbourhoodButton);
+    bar->addWidget(m_wholeGraphButton);
+    bar->addSpacing(8);
+    bar->addWidget(m_caption, 1);
+    bar->addWidget(zoomOut);
+    bar->addWidget(zoomIn);
+    bar->addWidget(fit);
+
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto* legend = new Legend(
+        {{healthFill(NodeHealth::NaN), healthBorder(NodeHealth::NaN), QStringLiteral("NaN")},
+         {healthFill(NodeHealth::Infinite), healthBorder(NodeHealth::Infinite),
+          QStringLiteral("±∞")},
+         {healthFill(NodeHealth::Finite), healthBorder(NodeHealth::Finite),
+          QStringLiteral("finite")},
+         {healthFill(NodeHealth::Unknown), healthBorder(NodeHealth::Unknown),
+          QStringLiteral("no health recorded")},
+         {Qt::transparent, focusColour(), QStringLiteral("focused")}},
+        this);
+    auto* footer = new QHBoxLayout;
+    footer->setContentsMargins(6, 2, 6, 2);
+    footer->addWidget(legend);
+    footer->addSpacing(12);
+    footer->addWidget(m_status, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(m_stack, 1);
+    layout->addLayout(footer);
+
+    connect(m_view, &GraphStructureView::nodeClicked, this, &GraphStructurePanel::nodeClicked);
+    rebuild();
+}
+
+GraphStructurePanel::~GraphStructurePanel() = default;
+
+void GraphStructurePanel::setMode(Mode mode)
+{
+    if (m_mode == mode)
+        return;
+    m_mode = mode;
+    (mode == Mode::WholeGraph ? m_wholeGraphButton : m_neighbourhoodButton)->setChecked(true);
+    rebuild();
+}
+
+QStringList GraphStructurePanel::visibleOpNames() const
+{
+    return m_stack->currentWidget() == m_view ? m_scene->opNames() : QStringList();
+}
+
+std::vector<GraphStructurePanel::NodeState> GraphStructurePanel::nodes() const
+{
+    std::vector<NodeState> result;
+    if (m_stack->currentWidget() != m_view)
+        return result;
+    for (const PictureNode& node : m_scene->picture().nodes)
+        result.push_back({node.name, node.type,
+                          QString::fromLatin1(toString(nodeHealth(node.latest.health))),
+                          node.latest.trace, node.focused, node.centre});
+    return result;
+}
+
+QGraphicsScene* GraphStructurePanel::scene() const
+{
+    return m_scene;
+}
+
+QGraphicsView* GraphStructurePanel::view() const
+{
+    return m_view;
+}
+
+QString GraphStructurePanel::statusText() const
+{
+    return m_status->text();
+}
+
+void GraphStructurePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
+{
+    // A different logdir, or more ops in the graph shown: lay it out again. Otherwise (more
+    // traces while following) the boxes only change colour.
+    if (m_showingWholeGraph &&
+        (!snapshot || m_shownGraph >= snapshot->graphs().graphs().size() ||
+         snapshot->graphs().graph(m_shownGraph).ops.size() != m_shownOpCount))
+        m_showingWholeGraph = false;
+    if (!snapshot)
+        m_showingWholeGraph = false;
+    rebuild();
+}
+
+void GraphStructurePanel::focusChanged(const Focus&)
+{
+    rebuild();
+}
+
+void GraphStructurePanel::setStatus(const QString& text)
+{
+    m_status->setText(text);
+    m_status->setToolTip(widgets::plainToolTip(text));
+}
+
+void GraphStructurePanel::showPlaceholder(const QString& text)
+{
+    m_pendingJob = 0;
+    m_showingWholeGraph = false;
+    m_scene->clearPicture();
+    m_placeholder->setText(text);
+    m_stack->setCurrentWidget(m_placeholder);
+    m_caption->clear();
+    setStatus({});
+}
+
+void GraphStructurePanel::rebuild()
+{
+    const items::SnapshotPtr& snapshot = navigator()->snapshot();
+    const Focus& focus = navigator()->focus();
+    if (!snapshot)
+        return showPlaceholder(QStringLiteral("No logdir is open."));
+    if (focus.op == core::kNoOp || focus.op >= snapshot->graphs().ops().size()) {
+        if (focus.event && focus.event->source == core::EventSource::Eager)
+            return showPlaceholder(
+                QStringLiteral("Execution #%1 ran eagerly: it is not an op of a graph. Focus a "
+                               "graph execution or an alert inside a graph to see its op here.")
+                    .arg(focus.event->index));
+        return showPlaceholder(
+            QStringLiteral("No graph op is focused. Focus a graph execution or an alert to see "
+                           "its op with the ops that feed it (above) and consume it (below)."));
+    }
+    std::optional<std::uint64_t> trace;
+    if (focus.event && focus.event->source == core::EventSource::Graph)
+        trace = focus.event->index;
+    const core::OpInfo& op = snapshot->graphs().op(focus.op);
+    const core::GraphInfo& graph = snapshot->graphs().graph(op.graph);
+    m_caption->setText(
+        QStringLiteral("%1 in graph %2").arg(QString::fromStdString(op.name), graphTitle(graph)));
+    if (m_mode == Mode::WholeGraph && graph.ops.size() <= kMaxWholeGraphOps)
+        return showWholeGraph(focus.op, trace);
+    m_pendingJob = 0;
+    if (m_mode == Mode::Neighbourhood)
+        return showNeighbourhood(focus.op, trace);
+    const QString refusal = QStringLiteral("Graph %1 has %2 ops: whole graphs of more than %3 ops "
+                                           "are not laid out. This is the neighbourhood.")
+                                .arg(graphTitle(graph), QString::number(graph.ops.size()),
+                                     QString::number(kMaxWholeGraphOps));
+    showNeighbourhood(focus.op, trace, refusal);
+    setStatus(refusal);
+    Q_EMIT layoutFinished();
+}
+
+void GraphStructurePanel::showNeighbourhood(core::OpId op, std::optional<std::uint64_t> trace,
+                                            const QString& note)
+{
+    // The same op again (another of its traces, or more data while following): the user's zoom
+    // and scroll stay.
+    const std::optional<std::size_t> previous = m_scene->focusedNode();
+    const bool sameOp = !m_showingWholeGraph && m_stack->currentWidget() == m_view && previous &&
+                        m_scene->picture().nodes[*previous].op == op;
+    const QTransform transform = m_view->transform();
+    const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+    m_showingWholeGraph = false;
+    GraphPicture picture =
+        neighbourhoodPicture(*navigator()->snapshot(), op, trace, NodeSizer(m_view->font()));
+    if (!note.isEmpty())
+        picture.note = picture.note.isEmpty() ? note : note + u'\n' + picture.note;
+    m_scene->setPicture(std::move(picture), m_view->font(), true);
+    m_stack->setCurrentWidget(m_view);
+    if (sameOp) {
+        m_view->setTransform(transform);
+        m_view->centerOn(centre);
+    } else {
+        m_view->fitAll();
+    }
+    setStatus(
+        trace
+            ? QStringLiteral("Colours: what each op computed in the run of trace #%1.").arg(*trace)
+            : QStringLiteral("Colours: what each op computed last."));
+}
+
+void GraphStructurePanel::showWholeGraph(core::OpId op, std::optional<std::uint64_t> trace)
+{
+    const items::SnapshotPtr snapshot = navigator()->snapshot();
+    const core::GraphIndex graph = snapshot->graphs().op(op).graph;
+    const std::size_t opCount = snapshot->graphs().graph(graph).ops.size();
+    if (m_showingWholeGraph && m_shownGraph == graph && m_shownOpCount == opCount) {
+        // The same picture: move the highlight, recolour, bring the op into view.
+        m_scene->setFocusedOp(op);
+        const std::vector<core::OpId> ops = pictureOps(m_scene->picture());
+        m_scene->setLatest(
+            tracesAround(*snapshot, ops, downstreamOf(snapshot->graphs(), ops, op), trace));
+        if (const auto node = m_scene->focusedNode())
+            m_view->ensureVisible(m_scene->nodeRect(*node), 80, 60);
+        m_stack->setCurrentWidget(m_view);
+        return;
+    }
+    // The neighbourhood meanwhile: the focused op is on screen at once.
+    showNeighbourhood(op, trace);
+    setStatus(QStringLiteral("Laying out %1 ops with Graphviz…").arg(opCount));
+    if (m_pendingJob != 0 && m_pendingGraph == graph)
+        return; // on its way; it takes the focus as it is when it arrives
+    const std::uint64_t job = m_nextJob++;
+    m_pendingJob = job;
+    m_pendingGraph = graph;
+    WholeGraphJob work = prepareWholeGraph(snapshot, graph, op, trace, NodeSizer(m_view->font()));
+    auto* watcher = new QFutureWatcher<GraphPicture>(this);
+    connect(watcher, &QFutureWatcher<GraphPicture>::finished, this, [this, watcher, job] {
+        wholeGraphLaidOut(job, watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run(layOutWholeGraph, std::move(work)));
+}
+
+void GraphStructurePanel::wholeGraphLaidOut(std::uint64_t job, GraphPicture picture)
+{
+    if (job != m_pendingJob)
+        return; // a newer request, or the mode changed
+    m_pendingJob = 0;
+    const items::SnapshotPtr& snapshot = navigator()->snapshot();
+    if (m_mode != Mode::WholeGraph || !snapshot)
+        return;
+    if (picture.nodes.empty()) {
+        setStatus(picture.note);
+        Q_EMIT layoutFinished();
+        return;
+    }
+    const std::size_t count = picture.nodes.size();
+    const core::GraphIndex graph = picture.graph;
+    m_scene->setPicture(std::move(picture), m_view->font(), false);
+    m_showingWholeGraph = true;
+    m_shownGraph = graph;
+    m_shownOpCount = count;
+    m_stack->setCurrentWidget(m_view);
+    if (count <= kSmallGraph) {
+        m_view->fitAll();
+    } else {
+        m_view->setZoom(1);
+    }
+    setStatus(QStringLiteral("Graph %1: %2 ops, %3 edges.")
+                  .arg(graphTitle(snapshot->graphs().graph(graph)), QString::number(count),
+                       QString::number(m_scene->picture().edges.size())));
+    // The focus may have moved while Graphviz worked.
+    rebuild();
+    if (const auto node = m_scene->focusedNode())
+        m_view->centreOnRect(m_scene->nodeRect(*node));
+    Q_EMIT layoutFinished();
+}
+
+void GraphStructurePanel::nodeClicked(std::size_t index)
+{
+    const std::vector<PictureNode>& nodes = m_scene->picture().nodes;
+    if (index >= nodes.size() || nodes[index].op == core::kNoOp)
+        return;
+    const PictureNode node = nodes[index]; // the focus change rebuilds the scene
+    if (node.latest.trace)
+        navigator()->focusTrace(*node.latest.trace);
+    else
+        navigator()->focusOp(node.op);
+}
+
+} // namespace nanscope::views

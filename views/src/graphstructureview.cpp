@@ -1,0 +1,131 @@
+#include "graphstructureview.hpp"
+
+#include "graphscene.hpp"
+
+#include <QApplication>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace nanscope::views {
+namespace {
+
+constexpr qreal kMinZoom = 0.02;
+constexpr qreal kMaxZoom = 4;
+constexpr qreal kStep = 1.25;
+
+} // namespace
+
+GraphStructureView::GraphStructureView(GraphScene* scene, QWidget* parent)
+    : QGraphicsView(scene, parent), m_scene(scene)
+{
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setFrameShape(QFrame::NoFrame);
+    setBackgroundBrush(palette().color(QPalette::Base));
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+void GraphStructureView::setZoom(qreal zoom)
+{
+    zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    const qreal factor = zoom / this->zoom();
+    if (std::abs(factor - 1) > 1e-6)
+        scale(factor, factor);
+}
+
+void GraphStructureView::fitAll()
+{
+    const QRectF rect = sceneRect();
+    if (rect.isEmpty())
+        return;
+    const ViewportAnchor anchor = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::NoAnchor);
+    resetTransform();
+    fitInView(rect, Qt::KeepAspectRatio);
+    if (zoom() > 1)
+        resetTransform();
+    setZoom(zoom()); // within the limits
+    centerOn(rect.center());
+    setTransformationAnchor(anchor);
+}
+
+void GraphStructureView::centreOnRect(const QRectF& rect)
+{
+    centerOn(rect.center());
+}
+
+void GraphStructureView::zoomIn()
+{
+    const ViewportAnchor anchor = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::AnchorViewCenter);
+    setZoom(zoom() * kStep);
+    setTransformationAnchor(anchor);
+}
+
+void GraphStructureView::zoomOut()
+{
+    const ViewportAnchor anchor = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::AnchorViewCenter);
+    setZoom(zoom() / kStep);
+    setTransformationAnchor(anchor);
+}
+
+void GraphStructureView::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & Qt::ControlModifier) {
+        setZoom(zoom() * std::pow(kStep, event->angleDelta().y() / 120.0));
+        event->accept();
+        return;
+    }
+    QGraphicsView::wheelEvent(event);
+}
+
+void GraphStructureView::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_0:
+        fitAll();
+        break;
+    default:
+        QGraphicsView::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void GraphStructureView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton)
+        m_pressPoint = event->position().toPoint();
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphStructureView::mouseReleaseEvent(QMouseEvent* event)
+{
+    QGraphicsView::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton || !m_pressPoint)
+        return;
+    const QPoint point = event->position().toPoint();
+    const bool click =
+        (point - *m_pressPoint).manhattanLength() < QApplication::startDragDistance();
+    m_pressPoint.reset();
+    if (!click)
+        return;
+    if (const auto node = m_scene->nodeAt(mapToScene(point)))
+        Q_EMIT nodeClicked(*node);
+}
+
+} // namespace nanscope::views

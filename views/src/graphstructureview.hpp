@@ -1,0 +1,44 @@
+// The graph view: zoom (Ctrl+wheel, +/-, 0 to fit), pan (drag, scroll bars), and clicks on
+// boxes, told apart from drags.
+#pragma once
+
+#include <QGraphicsView>
+#include <optional>
+
+namespace nanscope::views {
+
+class GraphScene;
+
+class GraphStructureView : public QGraphicsView
+{
+    Q_OBJECT
+
+public:
+    explicit GraphStructureView(GraphScene* scene, QWidget* parent = nullptr);
+
+    qreal zoom() const { return transform().m11(); }
+    void setZoom(qreal zoom);
+    // Shows the whole scene, never magnified past 1:1.
+    void fitAll();
+    // Keeps the zoom and brings the rectangle to the middle.
+    void centreOnRect(const QRectF& rect);
+
+public Q_SLOTS:
+    void zoomIn();
+    void zoomOut();
+
+Q_SIGNALS:
+    void nodeClicked(std::size_t node);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+
+private:
+    GraphScene* m_scene;
+    std::optional<QPoint> m_pressPoint;
+};
+
+} // namespace nanscope::views

@@ -1,0 +1,22 @@
+#include "healthstyle.hpp"
+
+#include "nanscope/items/graphexecutionmodel.hpp"
+
+#include <QCoreApplication>
+
+namespace nanscope::views::healthstyle {
+
+QList<widgets::HealthBarDelegate::Segment> graphExecutionSegments()
+{
+    using M = items::GraphExecutionModel;
+    return {
+        {M::NegInfCountRole, negativeInfinity(), QStringLiteral("−∞")},
+        {M::PosInfCountRole, positiveInfinity(), QStringLiteral("+∞")},
+        {M::NanCountRole, nan(), QStringLiteral("NaN")},
+        {M::NegativeCountRole, negative(), QStringLiteral("neg")},
+        {M::ZeroCountRole, zero(), QStringLiteral("zero")},
+        {M::PositiveCountRole, positive(), QStringLiteral("pos")},
+    };
+}
+
+} // namespace nanscope::views::healthstyle

@@ -1,0 +1,185 @@
+#include "nanscope/views/navigator.hpp"
+
+namespace nanscope::views {
+namespace {
+
+constexpr std::size_t kMaxHistory = 256;
+
+bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
+{
+    return a && b && a->layout().directory == b->layout().directory &&
+           a->layout().runId == b->layout().runId;
+}
+
+} // namespace
+
+Navigator::Navigator(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<Focus>();
+}
+
+void Navigator::setSnapshot(items::SnapshotPtr snapshot)
+{
+    const bool keep = sameLogdir(m_snapshot, snapshot);
+    m_snapshot = std::move(snapshot);
+    if (!keep) {
+        m_history.clear();
+        m_position = 0;
+        m_focus = {};
+    }
+    Q_EMIT snapshotChanged(m_snapshot);
+    if (!keep) {
+        Q_EMIT focusChanged(m_focus);
+        Q_EMIT historyChanged();
+    }
+}
+
+void Navigator::setFrameworkPatterns(std::vector<std::string> patterns)
+{
+    m_folding = patterns.empty() ? core::StackFolding() : core::StackFolding(std::move(patterns));
+}
+
+Focus Navigator::focusForStack(std::vector<std::string> frameIds) const
+{
+    Focus focus;
+    focus.stackFrameIds = std::move(frameIds);
+    if (!m_snapshot)
+        return focus;
+    const core::FoldedStack stack = m_folding.fold(m_snapshot->resolveStack(focus.stackFrameIds));
+    // The sticky file's bottom-most frame; else the user's own frame; without one, the innermost
+    // frame that names a file.
+    std::optional<std::size_t> chosen;
+    for (std::size_t i = stack.frames.size(); !m_stickyFile.empty() && !chosen && i-- > 0;)
+        if (stack.frames[i].frame.filePath == m_stickyFile)
+            chosen = i;
+    if (!chosen)
+        chosen = stack.userFrame;
+    for (std::size_t i = stack.frames.size(); !chosen && i-- > 0;)
+        if (stack.frames[i].frame.fileIndex)
+            chosen = i;
+    if (chosen) {
+        focus.frame = *chosen;
+        focus.fileIndex = stack.frames[*chosen].frame.fileIndex;
+        focus.line = stack.frames[*chosen].frame.line;
+    }
+    return focus;
+}
+
+void Navigator::focusTrace(std::uint64_t index)
+{
+    if (!m_snapshot || index >= m_snapshot->traceCount())
+        return;
+    const core::TraceDigest trace = m_snapshot->trace(index);
+    Focus focus;
+    if (trace.op != core::kNoOp)
+        focus = focusForStack(m_snapshot->graphs().op(trace.op).stackFrameIds);
+    focus.event = core::EventRef{core::EventSource::Graph, index};
+    focus.op = trace.op;
+    moveTo(std::move(focus));
+}
+
+void Navigator::focusExecution(std::uint64_t index)
+{
+    if (!m_snapshot || index >= m_snapshot->executionCount())
+        return;
+    const auto details = m_snapshot->readExecution(index);
+    Focus focus = details ? focusForStack(details->stackFrameIds) : Focus{};
+    focus.event = core::EventRef{core::EventSource::Eager, index};
+    moveTo(std::move(focus));
+}
+
+void Navigator::focusEvent(core::EventRef event)
+{
+    if (event.source == core::EventSource::Graph)
+        focusTrace(event.index);
+    else
+        focusExecution(event.index);
+}
+
+void Navigator::focusOp(core::OpId op)
+{
+    if (!m_snapshot || op >= m_snapshot->graphs().ops().size())
+        return;
+    Focus focus = focusForStack(m_snapshot->graphs().op(op).stackFrameIds);
+    focus.op = op;
+    if (m_focus.event && m_focus.event->source == core::EventSource::Graph &&
+        m_snapshot->trace(m_focus.event->index).op == op)
+        focus.event = m_focus.event;
+    moveTo(std::move(focus));
+}
+
+void Navigator::focusAlert(std::uint64_t alertIndex)
+{
+    if (m_snapshot && alertIndex < m_snapshot->alertCount())
+        focusEvent(m_snapshot->alert(alertIndex).event);
+}
+
+bool Navigator::focusOrigin()
+{
+    if (!m_snapshot || !m_snapshot->origin())
+        return false;
+    focusEvent(m_snapshot->origin()->event);
+    return true;
+}
+
+void Navigator::focusFrame(std::size_t frame)
+{
+    if (!m_snapshot || frame >= m_focus.stackFrameIds.size())
+        return;
+    const core::ResolvedFrame resolved = m_snapshot->code().resolve(m_focus.stackFrameIds[frame]);
+    Focus focus = m_focus;
+    focus.frame = frame;
+    focus.fileIndex = resolved.fileIndex;
+    focus.line = resolved.line;
+    moveTo(std::move(focus));
+}
+
+void Navigator::focusSource(std::size_t fileIndex, int line)
+{
+    if (!m_snapshot || fileIndex >= m_snapshot->code().files().size())
+        return;
+    Focus focus = m_focus;
+    focus.fileIndex = fileIndex;
+    focus.line = line;
+    moveTo(std::move(focus));
+}
+
+void Navigator::moveTo(Focus focus)
+{
+    if (focus == m_focus && !m_history.empty())
+        return;
+    if (!m_history.empty())
+        m_history.resize(m_position + 1); // a new move forgets the forward history
+    m_history.push_back(focus);
+    if (m_history.size() > kMaxHistory)
+        m_history.erase(m_history.begin());
+    m_position = m_history.size() - 1;
+    apply(focus);
+    Q_EMIT historyChanged();
+}
+
+void Navigator::apply(const Focus& focus)
+{
+    m_focus = focus;
+    Q_EMIT focusChanged(m_focus);
+}
+
+void Navigator::back()
+{
+    if (!canGoBack())
+        return;
+    --m_position;
+    apply(m_history[m_position]);
+    Q_EMIT historyChanged();
+}
+
+void Navigator::forward()
+{
+    if (!canGoForward())
+        return;
+    ++m_position;
+    apply(m_history[m_position]);
+    Q_EMIT historyChanged();
+}
+
+} // namespace nanscope::views

@@ -1,0 +1,410 @@
+#include "nanscope/views/sourcepanel.hpp"
+
+#include "healthstyle.hpp"
+#include "nanscope/widgets/elidedlabel.hpp"
+#include "nanscope/widgets/plaintooltip.hpp"
+#include "qsci.hpp"
+#include "snapshotjob.hpp"
+#include "sourcelexer.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace nanscope::views {
+namespace {
+
+constexpr std::uint64_t kStopCheckInterval = 1u << 16;
+
+QString fromStd(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
+{
+    return a && b && a->layout().directory == b->layout().directory &&
+           a->layout().runId == b->layout().runId;
+}
+
+// Debugger V2's focus orange: a translucent line background and a solid margin arrow.
+QColor focusLineColor(const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Base).lightnessF() < 0.5;
+    return dark ? QColor(0x6b, 0x3a, 0x0c) : QColor(0xff, 0xd8, 0xb5);
+}
+
+} // namespace
+
+class SourcePanel::Jobs
+{
+public:
+    explicit Jobs(SourcePanel* panel)
+        : marks([panel](LineMap lines) {
+              panel->m_nonFinite = std::move(lines);
+              for (auto it = panel->m_fileOfEditor.cbegin(); it != panel->m_fileOfEditor.cend();
+                   ++it)
+                  panel->showMarks(it.key(), it.value());
+          })
+    {}
+    SnapshotJob<LineMap> marks;
+};
+
+SourcePanel::SourcePanel(Navigator* navigator, QWidget* parent)
+    : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
+{
+    setWindowTitle(tr("Source"));
+    m_path = new widgets::ElidedLabel(this);
+    m_path->setElideMode(Qt::ElideMiddle);
+    m_info = new QLabel(this);
+    m_info->setTextFormat(Qt::PlainText);
+    m_info->setForegroundRole(QPalette::PlaceholderText);
+    m_files = new QToolButton(this);
+    m_files->setText(tr("Files"));
+    m_files->setAutoRaise(true);
+    m_files->setPopupMode(QToolButton::InstantPopup);
+    m_files->setToolTip(tr("Open any source file the logdir captured"));
+    m_files->setMenu(new QMenu(m_files));
+    connect(m_files->menu(), &QMenu::aboutToShow, this, &SourcePanel::showFilesMenu);
+    auto* header = new QHBoxLayout;
+    header->setSpacing(8);
+    header->addWidget(m_path, 1);
+    header->addWidget(m_info);
+    header->addWidget(m_files);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    m_tabs->tabBar()->setExpanding(false);
+    m_tabs->tabBar()->setElideMode(Qt::ElideMiddle);
+    m_placeholder = new QLabel(tr("No source shown. Double-click an alert or click a stack "
+                                  "frame to show the line that created an op."),
+                               this);
+    m_placeholder->setTextFormat(Qt::PlainText); // it may name a file of the logdir
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_placeholder);
+    m_stack->addWidget(m_tabs);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addLayout(header);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_tabs, &QTabWidget::currentChanged, this, &SourcePanel::updateHeader);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, [this](int tab) {
+        auto* editor = static_cast<QsciScintilla*>(m_tabs->widget(tab));
+        m_fileOfEditor.remove(editor);
+        m_tabs->removeTab(tab);
+        editor->deleteLater();
+        m_stack->setCurrentIndex(m_tabs->count() ? 1 : 0);
+        updateHeader();
+    });
+    updateHeader();
+}
+
+SourcePanel::~SourcePanel() = default;
+
+int SourcePanel::currentFileIndex() const
+{
+    auto* editor = currentEditor();
+    return editor ? m_fileOfEditor.value(editor, -1) : -1;
+}
+
+QString SourcePanel::currentFilePath() const
+{
+    const int file = currentFileIndex();
+    const auto& snapshot = navigator()->snapshot();
+    if (file < 0 || !snapshot || static_cast<std::size_t>(file) >= snapshot->code().files().size())
+        return {};
+    return fromStd(snapshot->code().files()[static_cast<std::size_t>(file)].filePath);
+}
+
+QsciScintilla* SourcePanel::currentEditor() const
+{
+    return qobject_cast<QsciScintilla*>(m_tabs->currentWidget());
+}
+
+int SourcePanel::markedLine() const
+{
+    auto* editor = currentEditor();
+    if (!editor)
+        return 0;
+    const int line = editor->markerFindNext(0, 1u << kFocusLineMarker);
+    return line < 0 ? 0 : line + 1;
+}
+
+QString SourcePanel::lineText(int line) const
+{
+    auto* editor = currentEditor();
+    if (!editor || line < 1 || line > editor->lines())
+        return {};
+    QString text = editor->text(line - 1);
+    while (text.endsWith(QLatin1Char('\n')) || text.endsWith(QLatin1Char('\r')))
+        text.chop(1);
+    return text;
+}
+
+QSet<int> SourcePanel::nonFiniteLines() const
+{
+    QSet<int> lines;
+    auto* editor = currentEditor();
+    for (int line = editor ? editor->markerFindNext(0, 1u << kNonFiniteMarker) : -1; line >= 0;
+         line = editor->markerFindNext(line + 1, 1u << kNonFiniteMarker))
+        lines.insert(line + 1);
+    return lines;
+}
+
+bool SourcePanel::isBusy() const
+{
+    return !m_jobs->marks.idle();
+}
+
+void SourcePanel::closeAll()
+{
+    while (m_tabs->count() > 0) {
+        QWidget* editor = m_tabs->widget(0);
+        m_tabs->removeTab(0);
+        delete editor;
+    }
+    m_fileOfEditor.clear();
+    m_stack->setCurrentIndex(0);
+    updateHeader();
+}
+
+void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
+{
+    // A newer snapshot of the same logdir keeps the tabs; another logdir's are stale.
+    if (!sameLogdir(m_snapshot, snapshot)) {
+        closeAll();
+        m_nonFinite.clear();
+    }
+    m_snapshot = snapshot;
+    if (!snapshot) {
+        m_jobs->marks.cancel();
+        return;
+    }
+    if (!snapshot->complete())
+        return;
+    // Lines whose ops produced a non-finite value: one pass over the digests, then each such
+    // op's frame the way the navigator would choose it.
+    m_jobs->marks.request(snapshot, [folding = navigator()->folding()](
+                                        const core::Snapshot& s, const std::atomic_bool& stop) {
+        const auto& ops = s.graphs().ops();
+        std::vector<std::uint8_t> bad(ops.size(), 0);
+        const std::uint64_t count = s.traceCount();
+        for (std::uint64_t i = 0; i < count; ++i) {
+            if ((i & (kStopCheckInterval - 1)) == 0 && stop.load(std::memory_order_relaxed))
+                return LineMap();
+            const core::TraceDigest t = s.trace(i);
+            if (t.health.nonFinite() && t.op < bad.size())
+                bad[t.op] = 1;
+        }
+        LineMap lines;
+        for (std::size_t op = 0; op < ops.size(); ++op) {
+            if (!bad[op])
+                continue;
+            const core::FoldedStack stack = folding.fold(s.resolveStack(ops[op].stackFrameIds));
+            std::optional<std::size_t> chosen = stack.userFrame;
+            for (std::size_t i = stack.frames.size(); !chosen && i-- > 0;)
+                if (stack.frames[i].frame.fileIndex)
+                    chosen = i;
+            if (chosen && stack.frames[*chosen].frame.fileIndex)
+                lines[static_cast<int>(*stack.frames[*chosen].frame.fileIndex)].insert(
+                    stack.frames[*chosen].frame.line);
+        }
+        return lines;
+    });
+}
+
+QsciScintilla* SourcePanel::createEditor(int fileIndex, const QString& path, const QString& text)
+{
+    auto* editor = new QsciScintilla;
+    editor->setUtf8(true);
+    const QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    const QPalette pal = palette();
+    if (QsciLexer* lexer = lexerForPath(path, editor)) {
+        adaptLexer(lexer, pal, font);
+        editor->setLexer(lexer);
+    } else {
+        editor->setFont(font);
+        editor->setPaper(pal.color(QPalette::Base));
+        editor->setColor(pal.color(QPalette::Text));
+    }
+    editor->setText(text);
+    editor->setReadOnly(true);
+    editor->setWrapMode(QsciScintilla::WrapNone);
+    editor->setTabWidth(4);
+    editor->setFolding(QsciScintilla::NoFoldStyle);
+    editor->setBraceMatching(QsciScintilla::NoBraceMatch);
+    editor->setCaretLineVisible(false);
+    editor->setCaretWidth(0);
+    editor->setFrameShape(QFrame::NoFrame);
+    editor->setAcceptDrops(false); // a dropped folder opens a logdir, in the window
+    editor->setSelectionBackgroundColor(pal.color(QPalette::Highlight));
+    editor->setSelectionForegroundColor(pal.color(QPalette::HighlightedText));
+
+    // Margin 0: line numbers; margin 1: the focus arrow and the non-finite marks.
+    editor->setMarginsFont(font);
+    editor->setMarginsBackgroundColor(pal.color(QPalette::Window));
+    editor->setMarginsForegroundColor(pal.color(QPalette::PlaceholderText));
+    editor->setMarginType(0, QsciScintilla::NumberMargin);
+    editor->setMarginWidth(0, QStringLiteral("0") + QString::number(editor->lines()) +
+                                  QStringLiteral("0"));
+    editor->setMarginMarkerMask(0, 0);
+    editor->setMarginType(1, QsciScintilla::SymbolMargin);
+    editor->setMarginWidth(1, editor->fontMetrics().height());
+    editor->setMarginMarkerMask(1, (1 << kFocusArrowMarker) | (1 << kNonFiniteMarker));
+    editor->setMarginWidth(2, 0);
+
+    editor->markerDefine(QsciScintilla::Background, kFocusLineMarker);
+    editor->setMarkerBackgroundColor(focusLineColor(pal), kFocusLineMarker);
+    editor->markerDefine(QsciScintilla::RightArrow, kFocusArrowMarker);
+    editor->setMarkerBackgroundColor(QColor(0xff, 0x6f, 0x00), kFocusArrowMarker);
+    editor->setMarkerForegroundColor(QColor(0xff, 0x6f, 0x00), kFocusArrowMarker);
+    editor->markerDefine(QsciScintilla::Circle, kNonFiniteMarker);
+    editor->setMarkerBackgroundColor(healthstyle::nan(), kNonFiniteMarker);
+    editor->setMarkerForegroundColor(healthstyle::nan(), kNonFiniteMarker);
+
+    m_fileOfEditor.insert(editor, fileIndex);
+    showMarks(editor, fileIndex);
+    return editor;
+}
+
+void SourcePanel::showMarks(QsciScintilla* editor, int fileIndex)
+{
+    editor->markerDeleteAll(kNonFiniteMarker);
+    for (const int line : m_nonFinite.value(fileIndex))
+        if (line >= 1 && line <= editor->lines())
+            editor->markerAdd(line - 1, kNonFiniteMarker);
+}
+
+bool SourcePanel::openFile(int fileIndex)
+{
+    for (auto it = m_fileOfEditor.cbegin(); it != m_fileOfEditor.cend(); ++it) {
+        if (it.value() == fileIndex) {
+            m_tabs->setCurrentWidget(it.key());
+            m_stack->setCurrentIndex(1);
+            return true;
+        }
+    }
+    const auto& snapshot = navigator()->snapshot();
+    if (!snapshot || fileIndex < 0 ||
+        static_cast<std::size_t>(fileIndex) >= snapshot->code().files().size())
+        return false;
+    const core::SourceFileInfo& info =
+        snapshot->code().files()[static_cast<std::size_t>(fileIndex)];
+    const QString path = fromStd(info.filePath);
+    const auto lines = snapshot->readSourceLines(static_cast<std::size_t>(fileIndex));
+    if (!lines || lines->empty()) {
+        m_placeholder->setText(tr("The logdir holds no text for %1%2")
+                                   .arg(path, lines.error.empty()
+                                                  ? QString()
+                                                  : QStringLiteral(": ") + fromStd(lines.error)));
+        if (m_tabs->count() == 0)
+            m_stack->setCurrentIndex(0);
+        return false;
+    }
+    QString text;
+    for (const std::string& line : *lines) {
+        text += fromStd(line);
+        if (line.empty() || line.back() != '\n')
+            text += QLatin1Char('\n');
+    }
+    QsciScintilla* editor = createEditor(fileIndex, path, text);
+    QString title = QFileInfo(path).fileName();
+    title.replace(QLatin1Char('&'), QStringLiteral("&&"));
+    const int tab = m_tabs->addTab(editor, title);
+    m_tabs->setTabToolTip(tab, widgets::plainToolTip(QDir::toNativeSeparators(path)));
+    m_tabs->setCurrentIndex(tab);
+    m_stack->setCurrentIndex(1);
+    updateHeader();
+    return true;
+}
+
+void SourcePanel::focusChanged(const Focus& focus)
+{
+    if (focus.fileIndex)
+        openFile(static_cast<int>(*focus.fileIndex));
+    showFocusLine();
+}
+
+void SourcePanel::showFocusLine()
+{
+    const Focus& focus = navigator()->focus();
+    for (auto it = m_fileOfEditor.cbegin(); it != m_fileOfEditor.cend(); ++it) {
+        QsciScintilla* editor = it.key();
+        editor->markerDeleteAll(kFocusLineMarker);
+        editor->markerDeleteAll(kFocusArrowMarker);
+        if (!focus.fileIndex || static_cast<int>(*focus.fileIndex) != it.value() ||
+            focus.line < 1 || focus.line > editor->lines())
+            continue;
+        const int line = focus.line - 1;
+        editor->markerAdd(line, kFocusLineMarker);
+        editor->markerAdd(line, kFocusArrowMarker);
+        editor->setCursorPosition(line, 0);
+        // Centred, as Debugger V2 reveals it.
+        const auto visible =
+            static_cast<int>(editor->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN));
+        editor->setFirstVisibleLine(std::max(0, line - visible / 2));
+    }
+    updateHeader();
+}
+
+void SourcePanel::updateHeader()
+{
+    const int file = currentFileIndex();
+    const auto& snapshot = navigator()->snapshot();
+    if (file < 0 || !snapshot ||
+        static_cast<std::size_t>(file) >= snapshot->code().files().size()) {
+        m_path->setText({});
+        m_info->clear();
+        return;
+    }
+    const core::SourceFileInfo& info = snapshot->code().files()[static_cast<std::size_t>(file)];
+    m_path->setText(QDir::toNativeSeparators(fromStd(info.filePath)));
+    QStringList details;
+    if (!info.hostName.empty())
+        details << fromStd(info.hostName);
+    if (auto* editor = currentEditor())
+        details << tr("%L1 lines").arg(editor->lines() - 1);
+    const int marks = m_nonFinite.value(file).size();
+    if (marks > 0)
+        details << (marks == 1 ? tr("1 line made NaN or ∞")
+                               : tr("%L1 lines made NaN or ∞").arg(marks));
+    m_info->setText(details.join(QStringLiteral(" · ")));
+}
+
+void SourcePanel::showFilesMenu()
+{
+    QMenu* menu = m_files->menu();
+    menu->clear();
+    const auto& snapshot = navigator()->snapshot();
+    if (!snapshot || snapshot->code().files().empty()) {
+        menu->addAction(tr("No source files in this logdir"))->setEnabled(false);
+        return;
+    }
+    const auto& files = snapshot->code().files();
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        QString label = QDir::toNativeSeparators(fromStd(files[i].filePath));
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        QAction* action = menu->addAction(label);
+        action->setEnabled(files[i].lineCount > 0);
+        connect(action, &QAction::triggered, this, [this, i] { openFile(static_cast<int>(i)); });
+    }
+}
+
+} // namespace nanscope::views

@@ -1,0 +1,30 @@
+// An item delegate whose tooltips show the model's text literally: item views render their
+// cells as plain text, but QToolTip would take a tooltip such as "<b>x</b>" for markup.
+#pragma once
+
+#include <QStyledItemDelegate>
+#include <optional>
+
+namespace nanscope::widgets {
+
+class PlainTextDelegate : public QStyledItemDelegate
+{
+    Q_OBJECT
+
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    // Elides this column's text as given, whatever the view does for the others (a name
+    // that keeps its tail, next to columns that keep their start).
+    PlainTextDelegate(Qt::TextElideMode elideMode, QObject* parent);
+
+    bool helpEvent(QHelpEvent* event, QAbstractItemView* view, const QStyleOptionViewItem& option,
+                   const QModelIndex& index) override;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+
+private:
+    std::optional<Qt::TextElideMode> m_elideMode;
+};
+
+} // namespace nanscope::widgets

@@ -1,0 +1,60 @@
+// The coordinate maths of a horizontal strip of N equal items that can be zoomed and scrolled:
+// a plain value type, so that it is tested without painting anything.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace nanscope::widgets {
+
+struct TimelineScale
+{
+    // Items [first, last).
+    struct Range
+    {
+        std::uint64_t first = 0;
+        std::uint64_t last = 0;
+        std::uint64_t size() const { return last - first; }
+        bool empty() const { return last <= first; }
+        friend bool operator==(const Range&, const Range&) = default;
+    };
+
+    // Widest an item gets when the strip is fitted (few items should not become huge boxes).
+    static constexpr double kMaxFitPixels = 48;
+    static constexpr double kMaxPixels = 64;
+    // Scroll bars count in int pixels: the content never grows past this.
+    static constexpr double kMaxContentPixels = 1 << 30;
+
+    std::uint64_t count = 0;
+    double pixelsPerItem = 1; // the zoom; below 1, several items share a pixel column
+    double scroll = 0;        // the content x (pixels) at the view's left edge
+    int width = 0;            // of the view, pixels
+
+    double contentWidth() const { return static_cast<double>(count) * pixelsPerItem; }
+    double fitPixelsPerItem() const;
+    double minPixelsPerItem() const;
+    double maxPixelsPerItem() const;
+    bool aggregated() const { return pixelsPerItem < 1; }
+
+    // View x of the left edge of `item` (may lie outside [0, width)).
+    double xOf(std::uint64_t item) const;
+    // The item drawn at view x, if any.
+    std::optional<std::uint64_t> itemAt(double x) const;
+    // The items at least partly visible.
+    Range visibleRange() const;
+    // The items whose left edge lies in pixel column [column, column + 1). Every item belongs to
+    // exactly one column, so aggregating columns never counts an item twice; when items are
+    // wider than a pixel, most columns are empty.
+    Range itemsInColumn(int column) const;
+
+    void fit();
+    // Zooms by `factor`, keeping the point under view x where it is.
+    void zoomAround(double x, double factor);
+    void setScroll(double value);
+    void clampScroll();
+    void centreOn(std::uint64_t item);
+    // Scrolls as little as needed; centres the item when it is far away.
+    void ensureVisible(std::uint64_t item);
+};
+
+} // namespace nanscope::widgets

@@ -1,0 +1,139 @@
+// A zoomable, scrollable strip of N items in a few colour categories, for N from one to many
+// millions: it paints only the visible range, and where several items share a pixel column it
+// draws the highest category among them. Knows nothing of what the items are.
+#pragma once
+
+#include "nanscope/widgets/timelinescale.hpp"
+
+#include <QAbstractScrollArea>
+#include <QColor>
+#include <QString>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace nanscope::widgets {
+
+// What the strip shows. Called on the GUI thread only.
+class TimelineSource
+{
+public:
+    virtual ~TimelineSource() = default;
+    virtual std::uint64_t itemCount() const = 0;
+    // An index into the strip's categories (at most kMaxCategories); higher ones win clicks on
+    // shared pixel columns.
+    virtual std::uint8_t category(std::uint64_t item) const = 0;
+    virtual QString label(std::uint64_t item) const = 0;   // drawn inside wide items
+    virtual QString toolTip(std::uint64_t item) const = 0; // plain text
+};
+
+struct TimelineCategory
+{
+    QString name;
+    QColor colour;
+    // Where items share a pixel column, an alarm category present among them colours the whole
+    // column (the highest such wins); otherwise the column mixes its categories' colours by how
+    // many items each has, so that a few function calls among thousands of ops do not paint the
+    // strip blue.
+    bool alarm = false;
+};
+
+class TimelineStrip : public QAbstractScrollArea
+{
+    Q_OBJECT
+
+public:
+    static constexpr std::size_t kMaxCategories = 8;
+
+    explicit TimelineStrip(QWidget* parent = nullptr);
+    ~TimelineStrip() override;
+
+    void setCategories(std::vector<TimelineCategory> categories);
+    const std::vector<TimelineCategory>& categories() const { return m_categories; }
+    void setMarkerColour(const QColor& colour);
+    void setPlaceholderText(const QString& text);
+
+    // Reads every item's category once; the source must outlive the strip or be replaced.
+    void setSource(const TimelineSource* source);
+    // The source now has more items: reads only the new ones.
+    void itemsAppended();
+    std::uint64_t itemCount() const { return m_itemCategory.size(); }
+
+    // Items flagged above the strip (sorted, unique), e.g. the ones that raised an alert.
+    void setMarkers(std::vector<std::uint64_t> items);
+    const std::vector<std::uint64_t>& markers() const { return m_markers; }
+
+    // The outlined item; scrolls to show it.
+    void setCurrent(std::optional<std::uint64_t> item);
+    std::optional<std::uint64_t> current() const { return m_current; }
+
+    const TimelineScale& scale() const { return m_scale; }
+    // The item under a viewport point, and the viewport centre of an item (for tests).
+    std::optional<std::uint64_t> itemAt(QPoint viewportPoint) const;
+    QPoint pointOf(std::uint64_t item) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+public Q_SLOTS:
+    void zoomIn();
+    void zoomOut();
+    void fit();
+    // Activates the nearest marker before or after the current item (Ctrl+Left, Ctrl+Right).
+    void previousMarker();
+    void nextMarker();
+
+Q_SIGNALS:
+    // A click or a key asks for this item; the owner decides whether it becomes current.
+    void itemActivated(quint64 item);
+    void scaleChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    struct Rows;
+    Rows rows() const;
+    void readCategories(std::uint64_t from);
+    std::uint8_t highestCategory(TimelineScale::Range range) const;
+    QColor columnColour(TimelineScale::Range range) const;
+    QColor categoryColour(std::size_t category) const;
+    void zoomBy(double x, double factor);
+    void activate(std::uint64_t item);
+    void syncScrollBar();
+    void paintRuler(QPainter& painter, const Rows& rows) const;
+    void paintItems(QPainter& painter, const Rows& rows) const;
+    void paintMarkers(QPainter& painter, const Rows& rows) const;
+    void paintOutline(QPainter& painter, const Rows& rows, std::uint64_t item, const QColor& colour,
+                      qreal penWidth) const;
+
+    const TimelineSource* m_source = nullptr;
+    std::vector<TimelineCategory> m_categories;
+    std::vector<std::uint8_t> m_itemCategory;
+    std::vector<std::uint8_t> m_blockCategory; // the highest of each block of kBlock items
+    // Items per category in each block (a block has at most 64 items: a byte each).
+    std::vector<std::array<std::uint8_t, kMaxCategories>> m_blockCounts;
+    std::vector<std::uint64_t> m_markers;
+    std::optional<std::uint64_t> m_current;
+    std::optional<std::uint64_t> m_hovered;
+    QColor m_markerColour{0xe5, 0x25, 0x92};
+    QString m_placeholder;
+    TimelineScale m_scale;
+    bool m_fitted = true; // follows resizes and new items until the user zooms
+    bool m_syncing = false;
+    std::optional<QPoint> m_pressPoint;
+    double m_pressScroll = 0;
+    bool m_dragging = false;
+};
+
+} // namespace nanscope::widgets

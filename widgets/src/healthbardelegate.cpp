@@ -1,0 +1,134 @@
+#include "nanscope/widgets/healthbardelegate.hpp"
+
+#include <QApplication>
+#include <QLocale>
+#include <QPainter>
+#include <QPainterPath>
+#include <QStyle>
+#include <cmath>
+
+namespace nanscope::widgets {
+namespace {
+
+constexpr int kBarWidth = 72;
+constexpr int kBarHeight = 8;
+constexpr int kGap = 6;
+// A single NaN among a million values must still show: every non-zero count gets this much.
+constexpr double kMinSegment = 2.0;
+
+QString compactCount(double value)
+{
+    const QLocale locale;
+    if (value < 100000)
+        return locale.toString(static_cast<qlonglong>(std::llround(value)));
+    constexpr char kUnits[] = {'k', 'M', 'G', 'T'};
+    double scaled = value / 1000;
+    int unit = 0;
+    while (scaled >= 999.5 && unit < 3) {
+        scaled /= 1000;
+        ++unit;
+    }
+    return locale.toString(scaled, 'f', scaled < 9.95 ? 1 : 0) + QLatin1Char(kUnits[unit]);
+}
+
+} // namespace
+
+HealthBarDelegate::HealthBarDelegate(QList<Segment> segments, QObject* parent)
+    : PlainTextDelegate(parent), m_segments(std::move(segments))
+{}
+
+QList<double> HealthBarDelegate::counts(const QModelIndex& index) const
+{
+    QList<double> counts;
+    bool any = false;
+    counts.reserve(m_segments.size());
+    for (const auto& segment : m_segments) {
+        const QVariant value = index.data(segment.role);
+        any = any || value.isValid();
+        counts.append(value.isValid() ? std::max(0.0, value.toDouble()) : 0.0);
+    }
+    if (!any)
+        counts.clear();
+    return counts;
+}
+
+QString HealthBarDelegate::countsText(const QList<double>& counts) const
+{
+    QStringList parts;
+    for (qsizetype i = 0; i < counts.size() && i < m_segments.size(); ++i)
+        if (counts[i] > 0)
+            parts << compactCount(counts[i]) + QChar(0x202f) + m_segments[i].label;
+    return parts.join(QStringLiteral("  "));
+}
+
+void HealthBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                              const QModelIndex& index) const
+{
+    const QList<double> values = counts(index);
+    if (values.isEmpty()) {
+        PlainTextDelegate::paint(painter, option, index);
+        return;
+    }
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QWidget* widget = opt.widget;
+    QStyle* style = widget ? widget->style() : QApplication::style();
+    opt.text.clear();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+
+    const QRect content = opt.rect.adjusted(4, 0, -4, 0);
+    const int barWidth = std::min(kBarWidth, std::max(0, content.width() / 2));
+    const QRectF bar(content.left(), content.center().y() - kBarHeight / 2.0 + 0.5, barWidth,
+                     kBarHeight);
+    double total = 0;
+    int nonZero = 0;
+    for (const double v : values) {
+        total += v;
+        nonZero += v > 0 ? 1 : 0;
+    }
+
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    QPainterPath clip;
+    clip.addRoundedRect(bar, kBarHeight / 2.0, kBarHeight / 2.0);
+    QColor track = opt.palette.color(QPalette::Text);
+    track.setAlphaF(0.12f);
+    painter->fillPath(clip, track);
+    if (total > 0 && barWidth > 0) {
+        painter->setClipPath(clip);
+        // Share out the width: small counts get a minimum, the rest is proportional.
+        const double reserved = kMinSegment * nonZero;
+        const double scalable = std::max(0.0, barWidth - reserved);
+        double x = bar.left();
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            if (values[i] <= 0)
+                continue;
+            const double w = kMinSegment + scalable * values[i] / total;
+            painter->fillRect(QRectF(x, bar.top(), w, bar.height()), m_segments[i].color);
+            x += w;
+        }
+        painter->setClipping(false);
+    }
+    painter->restore();
+
+    const QRect textRect = content.adjusted(barWidth + kGap, 0, 0, 0);
+    const QPalette::ColorRole role =
+        (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text;
+    const QString text =
+        opt.fontMetrics.elidedText(countsText(values), Qt::ElideRight, textRect.width());
+    style->drawItemText(painter, textRect, Qt::AlignLeft | Qt::AlignVCenter, opt.palette, true,
+                        text, role);
+}
+
+QSize HealthBarDelegate::sizeHint(const QStyleOptionViewItem& option,
+                                  const QModelIndex& index) const
+{
+    QSize size = PlainTextDelegate::sizeHint(option, index);
+    const QList<double> values = counts(index);
+    if (!values.isEmpty())
+        size.setWidth(kBarWidth + kGap + 8 +
+                      option.fontMetrics.horizontalAdvance(countsText(values)));
+    return size;
+}
+
+} // namespace nanscope::widgets

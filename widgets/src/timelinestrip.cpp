@@ -1,0 +1,612 @@
+#include "nanscope/widgets/timelinestrip.hpp"
+
+#include "nanscope/widgets/plaintooltip.hpp"
+
+#include <QApplication>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace nanscope::widgets {
+namespace {
+
+constexpr std::uint64_t kBlock = 64;
+constexpr int kMarkerRowHeight = 9;
+constexpr int kMinItemsHeight = 22;
+constexpr double kZoomStep = 1.5;
+constexpr double kLabelPixels = 11; // items at least this wide get their label drawn
+
+// A tick step of 1, 2 or 5 times a power of ten that leaves room for its label.
+std::uint64_t tickStep(double pixelsPerItem, double labelWidth)
+{
+    const double wanted = labelWidth / pixelsPerItem;
+    std::uint64_t power = 1;
+    while (true) {
+        for (const std::uint64_t factor : {1u, 2u, 5u})
+            if (static_cast<double>(power * factor) >= wanted)
+                return power * factor;
+        if (power > UINT64_MAX / 100)
+            return power;
+        power *= 10;
+    }
+}
+
+} // namespace
+
+struct TimelineStrip::Rows
+{
+    QRect ruler;
+    QRect markers;
+    QRect items;
+};
+
+TimelineStrip::TimelineStrip(QWidget* parent) : QAbstractScrollArea(parent)
+{
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    setFocusPolicy(Qt::StrongFocus);
+    setFrameShape(QFrame::NoFrame);
+    viewport()->setMouseTracking(true);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_scale.width = viewport()->width();
+}
+
+TimelineStrip::~TimelineStrip() = default;
+
+void TimelineStrip::setCategories(std::vector<TimelineCategory> categories)
+{
+    m_categories = std::move(categories);
+    viewport()->update();
+}
+
+void TimelineStrip::setMarkerColour(const QColor& colour)
+{
+    m_markerColour = colour;
+    viewport()->update();
+}
+
+void TimelineStrip::setPlaceholderText(const QString& text)
+{
+    m_placeholder = text;
+    viewport()->update();
+}
+
+void TimelineStrip::setSource(const TimelineSource* source)
+{
+    m_source = source;
+    m_itemCategory.clear();
+    m_blockCategory.clear();
+    m_blockCounts.clear();
+    m_hovered.reset();
+    if (m_current && (!source || *m_current >= source->itemCount()))
+        m_current.reset();
+    readCategories(0);
+    m_scale.count = m_itemCategory.size();
+    m_fitted = true;
+    fit();
+}
+
+void TimelineStrip::itemsAppended()
+{
+    const std::uint64_t before = m_itemCategory.size();
+    readCategories(before);
+    m_scale.count = m_itemCategory.size();
+    if (m_fitted) {
+        m_scale.fit();
+    } else {
+        // Keep the zoom unless the longer strip no longer fits the scroll bar's range.
+        m_scale.pixelsPerItem = std::min(m_scale.pixelsPerItem, m_scale.maxPixelsPerItem());
+        m_scale.clampScroll();
+    }
+    syncScrollBar();
+    viewport()->update();
+}
+
+void TimelineStrip::readCategories(std::uint64_t from)
+{
+    const std::uint64_t count = m_source ? m_source->itemCount() : 0;
+    if (count < from)
+        return;
+    m_itemCategory.resize(count);
+    for (std::uint64_t i = from; i < count; ++i)
+        m_itemCategory[i] = std::min<std::uint8_t>(m_source->category(i), kMaxCategories - 1);
+    // Blocks from the first one the new items touch.
+    const std::uint64_t blocks = (count + kBlock - 1) / kBlock;
+    m_blockCategory.resize(blocks);
+    m_blockCounts.resize(blocks);
+    for (std::uint64_t b = from / kBlock; b < blocks; ++b) {
+        std::uint8_t highest = 0;
+        std::array<std::uint8_t, kMaxCategories> counts{};
+        for (std::uint64_t i = b * kBlock; i < std::min(count, (b + 1) * kBlock); ++i) {
+            highest = std::max(highest, m_itemCategory[i]);
+            ++counts[m_itemCategory[i]];
+        }
+        m_blockCategory[b] = highest;
+        m_blockCounts[b] = counts;
+    }
+}
+
+std::uint8_t TimelineStrip::highestCategory(TimelineScale::Range range) const
+{
+    std::uint8_t highest = 0;
+    std::uint64_t i = range.first;
+    for (; i < range.last && i % kBlock != 0; ++i)
+        highest = std::max(highest, m_itemCategory[i]);
+    for (; i + kBlock <= range.last; i += kBlock)
+        highest = std::max(highest, m_blockCategory[i / kBlock]);
+    for (; i < range.last; ++i)
+        highest = std::max(highest, m_itemCategory[i]);
+    return highest;
+}
+
+QColor TimelineStrip::categoryColour(std::size_t category) const
+{
+    return category < m_categories.size() ? m_categories[category].colour
+                                          : palette().color(QPalette::Mid);
+}
+
+QColor TimelineStrip::columnColour(TimelineScale::Range range) const
+{
+    const std::uint8_t highest = highestCategory(range);
+    if (highest < m_categories.size() && m_categories[highest].alarm)
+        return m_categories[highest].colour;
+    std::array<std::uint64_t, kMaxCategories> counts{};
+    std::uint64_t i = range.first;
+    for (; i < range.last && i % kBlock != 0; ++i)
+        ++counts[m_itemCategory[i]];
+    for (; i + kBlock <= range.last; i += kBlock)
+        for (std::size_t c = 0; c < kMaxCategories; ++c)
+            counts[c] += m_blockCounts[i / kBlock][c];
+    for (; i < range.last; ++i)
+        ++counts[m_itemCategory[i]];
+    double red = 0, green = 0, blue = 0;
+    for (std::size_t c = 0; c < kMaxCategories; ++c) {
+        if (counts[c] == 0)
+            continue;
+        const QColor colour = categoryColour(c);
+        const double weight = static_cast<double>(counts[c]) / static_cast<double>(range.size());
+        red += colour.redF() * weight;
+        green += colour.greenF() * weight;
+        blue += colour.blueF() * weight;
+    }
+    return QColor::fromRgbF(static_cast<float>(red), static_cast<float>(green),
+                            static_cast<float>(blue));
+}
+
+void TimelineStrip::setMarkers(std::vector<std::uint64_t> items)
+{
+    m_markers = std::move(items);
+    viewport()->update();
+}
+
+void TimelineStrip::setCurrent(std::optional<std::uint64_t> item)
+{
+    if (item && *item >= itemCount())
+        item.reset();
+    // Scroll only when the item changes: the same item again (a new snapshot while following)
+    // leaves the user's scrolling alone.
+    const bool moved = item != m_current;
+    m_current = item;
+    if (m_current && moved) {
+        m_scale.ensureVisible(*m_current);
+        syncScrollBar();
+    }
+    viewport()->update();
+}
+
+std::optional<std::uint64_t> TimelineStrip::itemAt(QPoint viewportPoint) const
+{
+    if (viewportPoint.y() < rows().markers.top())
+        return std::nullopt;
+    if (m_scale.aggregated()) {
+        // The column's items: the one to pick is the most remarkable, as drawn.
+        const TimelineScale::Range range = m_scale.itemsInColumn(viewportPoint.x());
+        if (range.empty())
+            return m_scale.itemAt(viewportPoint.x());
+        const std::uint8_t shown = highestCategory(range);
+        for (std::uint64_t i = range.first; i < range.last; ++i)
+            if (m_itemCategory[i] == shown)
+                return i;
+    }
+    return m_scale.itemAt(viewportPoint.x());
+}
+
+QPoint TimelineStrip::pointOf(std::uint64_t item) const
+{
+    // Aggregated, an item belongs to the column its left edge is in.
+    const double x = m_scale.xOf(item) + (m_scale.aggregated() ? 0 : m_scale.pixelsPerItem / 2);
+    return {static_cast<int>(std::floor(x)), rows().items.center().y()};
+}
+
+QSize TimelineStrip::sizeHint() const
+{
+    const int height = fontMetrics().height() + 4 + kMarkerRowHeight + 34;
+    return {600, height + horizontalScrollBar()->sizeHint().height()};
+}
+
+QSize TimelineStrip::minimumSizeHint() const
+{
+    const int height = fontMetrics().height() + 4 + kMarkerRowHeight + kMinItemsHeight;
+    return {120, height + horizontalScrollBar()->sizeHint().height()};
+}
+
+void TimelineStrip::zoomIn()
+{
+    const double x = m_current ? m_scale.xOf(*m_current) : m_scale.width / 2.0;
+    zoomBy(std::clamp(x, 0.0, static_cast<double>(m_scale.width)), kZoomStep);
+}
+
+void TimelineStrip::zoomOut()
+{
+    const double x = m_current ? m_scale.xOf(*m_current) : m_scale.width / 2.0;
+    zoomBy(std::clamp(x, 0.0, static_cast<double>(m_scale.width)), 1 / kZoomStep);
+}
+
+void TimelineStrip::fit()
+{
+    m_fitted = true;
+    m_scale.fit();
+    syncScrollBar();
+    viewport()->update();
+    Q_EMIT scaleChanged();
+}
+
+void TimelineStrip::zoomBy(double x, double factor)
+{
+    m_scale.zoomAround(x, factor);
+    m_fitted = m_scale.pixelsPerItem <= m_scale.fitPixelsPerItem() && m_scale.scroll == 0;
+    syncScrollBar();
+    viewport()->update();
+    Q_EMIT scaleChanged();
+}
+
+void TimelineStrip::syncScrollBar()
+{
+    m_syncing = true;
+    QScrollBar* bar = horizontalScrollBar();
+    const double maximum = std::max(0.0, m_scale.contentWidth() - m_scale.width);
+    bar->setRange(0, static_cast<int>(std::ceil(maximum)));
+    bar->setPageStep(std::max(1, m_scale.width));
+    bar->setSingleStep(std::max(20, static_cast<int>(m_scale.pixelsPerItem)));
+    bar->setValue(static_cast<int>(std::lround(m_scale.scroll)));
+    m_syncing = false;
+}
+
+void TimelineStrip::scrollContentsBy(int, int)
+{
+    if (!m_syncing) {
+        m_scale.setScroll(horizontalScrollBar()->value());
+        m_fitted = false;
+    }
+    viewport()->update();
+}
+
+void TimelineStrip::activate(std::uint64_t item)
+{
+    if (item < itemCount())
+        Q_EMIT itemActivated(item);
+}
+
+void TimelineStrip::nextMarker()
+{
+    const auto it = m_current ? std::upper_bound(m_markers.begin(), m_markers.end(), *m_current)
+                              : m_markers.begin();
+    if (it != m_markers.end())
+        activate(*it);
+}
+
+void TimelineStrip::previousMarker()
+{
+    const auto it = m_current ? std::lower_bound(m_markers.begin(), m_markers.end(), *m_current)
+                              : m_markers.end();
+    if (it != m_markers.begin())
+        activate(*std::prev(it));
+}
+
+TimelineStrip::Rows TimelineStrip::rows() const
+{
+    const QRect all = viewport()->rect();
+    Rows r;
+    r.ruler = QRect(all.left(), all.top(), all.width(), fontMetrics().height() + 4);
+    r.markers = QRect(all.left(), r.ruler.bottom() + 1, all.width(), kMarkerRowHeight);
+    r.items = QRect(all.left(), r.markers.bottom() + 1, all.width(),
+                    std::max(kMinItemsHeight, all.bottom() - r.markers.bottom() - 2));
+    return r;
+}
+
+void TimelineStrip::resizeEvent(QResizeEvent* event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    m_scale.width = viewport()->width();
+    if (m_fitted)
+        m_scale.fit();
+    else
+        m_scale.pixelsPerItem = std::max(m_scale.pixelsPerItem, m_scale.minPixelsPerItem());
+    m_scale.clampScroll();
+    syncScrollBar();
+}
+
+void TimelineStrip::paintEvent(QPaintEvent*)
+{
+    QPainter painter(viewport());
+    const QPalette& pal = palette();
+    painter.fillRect(viewport()->rect(), pal.color(QPalette::Base));
+    const Rows r = rows();
+    if (itemCount() == 0) {
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(viewport()->rect(), Qt::AlignCenter, m_placeholder);
+        return;
+    }
+    paintRuler(painter, r);
+    paintItems(painter, r);
+    paintMarkers(painter, r);
+    if (m_hovered && m_hovered != m_current)
+        paintOutline(painter, r, *m_hovered, pal.color(QPalette::Mid), 1);
+    if (m_current)
+        paintOutline(painter, r, *m_current, pal.color(QPalette::Text), 2);
+}
+
+void TimelineStrip::paintRuler(QPainter& painter, const Rows& r) const
+{
+    const QFontMetrics metrics = fontMetrics();
+    const QString widest = QString::number(std::max<std::uint64_t>(itemCount(), 1) - 1);
+    const std::uint64_t step =
+        tickStep(m_scale.pixelsPerItem, metrics.horizontalAdvance(widest) + 24.0);
+    const TimelineScale::Range visible = m_scale.visibleRange();
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    const int baseline = r.ruler.top() + metrics.ascent() + 1;
+    for (std::uint64_t tick = visible.first / step * step; tick < visible.last; tick += step) {
+        const double x = m_scale.xOf(tick) + std::max(m_scale.pixelsPerItem, 1.0) / 2;
+        if (x < 0)
+            continue;
+        painter.drawLine(QPointF(x, r.ruler.bottom() - 3), QPointF(x, r.ruler.bottom()));
+        painter.drawText(QPointF(x + 3, baseline), QString::number(tick));
+    }
+    painter.setPen(palette().color(QPalette::Midlight));
+    painter.drawLine(r.ruler.bottomLeft(), r.ruler.bottomRight());
+}
+
+void TimelineStrip::paintItems(QPainter& painter, const Rows& r) const
+{
+    const std::size_t categoryCount = kMaxCategories;
+    auto colourOf = [&](std::size_t category) {
+        return categoryColour(category);
+    };
+    const qreal top = r.items.top() + 2;
+    const qreal height = r.items.height() - 4;
+    if (m_scale.aggregated()) {
+        // One line per pixel column; runs of one colour become one rectangle.
+        painter.setPen(Qt::NoPen);
+        int runStart = 0;
+        QColor runColour;
+        auto flush = [&](int end) {
+            if (runColour.isValid() && end > runStart)
+                painter.fillRect(QRectF(runStart, top, end - runStart, height), runColour);
+        };
+        for (int column = 0; column < m_scale.width; ++column) {
+            const TimelineScale::Range range = m_scale.itemsInColumn(column);
+            const QColor colour = range.empty() ? QColor() : columnColour(range);
+            if (colour != runColour) {
+                flush(column);
+                runStart = column;
+                runColour = colour;
+            }
+        }
+        flush(m_scale.width);
+        return;
+    }
+    const TimelineScale::Range visible = m_scale.visibleRange();
+    const qreal gap = m_scale.pixelsPerItem >= 4 ? 1 : 0;
+    std::vector<std::vector<QRectF>> rects(categoryCount);
+    for (std::uint64_t i = visible.first; i < visible.last; ++i) {
+        const std::size_t category = std::min<std::size_t>(m_itemCategory[i], categoryCount - 1);
+        rects[category].emplace_back(m_scale.xOf(i), top, m_scale.pixelsPerItem - gap, height);
+    }
+    painter.setPen(Qt::NoPen);
+    for (std::size_t c = 0; c < categoryCount; ++c) {
+        painter.setBrush(colourOf(c));
+        painter.drawRects(rects[c].data(), static_cast<int>(rects[c].size()));
+    }
+    if (m_scale.pixelsPerItem < kLabelPixels || !m_source)
+        return;
+    painter.setPen(QColor(0x20, 0x21, 0x24)); // the item colours are light in every theme
+    const QFontMetrics metrics = fontMetrics();
+    for (std::uint64_t i = visible.first; i < visible.last; ++i) {
+        const QRectF box(m_scale.xOf(i), top, m_scale.pixelsPerItem - gap, height);
+        // The whole label if it fits, else its first letter, as Debugger V2's boxes show.
+        QString text = m_source->label(i);
+        if (metrics.horizontalAdvance(text) > box.width() - 4)
+            text.truncate(1);
+        painter.drawText(box, Qt::AlignCenter | Qt::TextSingleLine, text);
+    }
+}
+
+void TimelineStrip::paintMarkers(QPainter& painter, const Rows& r) const
+{
+    const TimelineScale::Range visible = m_scale.visibleRange();
+    auto it = std::lower_bound(m_markers.begin(), m_markers.end(), visible.first);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(m_markerColour);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const qreal half = std::clamp(m_scale.pixelsPerItem / 2, 3.0, 5.0);
+    int lastColumn = -1;
+    for (; it != m_markers.end() && *it < visible.last; ++it) {
+        const qreal x = m_scale.xOf(*it) + std::max(m_scale.pixelsPerItem, 1.0) / 2;
+        const int column = static_cast<int>(x);
+        if (column == lastColumn)
+            continue; // one marker per pixel column is all anyone can see
+        lastColumn = column;
+        const QPointF points[3] = {{x - half, qreal(r.markers.top() + 1)},
+                                   {x + half, qreal(r.markers.top() + 1)},
+                                   {x, qreal(r.markers.bottom())}};
+        painter.drawPolygon(points, 3);
+    }
+    painter.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void TimelineStrip::paintOutline(QPainter& painter, const Rows& r, std::uint64_t item,
+                                 const QColor& colour, qreal penWidth) const
+{
+    // Narrow items get a box of a few pixels anyway, so that the focus is always visible.
+    const qreal width = std::max(m_scale.pixelsPerItem, 5.0);
+    const qreal centre = m_scale.xOf(item) + std::max(m_scale.pixelsPerItem, 1.0) / 2;
+    const QRectF box(centre - width / 2, r.items.top() + penWidth / 2, width,
+                     r.items.height() - penWidth);
+    painter.setPen(QPen(colour, penWidth));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(box);
+}
+
+void TimelineStrip::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double steps = event->angleDelta().y() / 120.0;
+        zoomBy(event->position().x(), std::pow(1.25, steps));
+        event->accept();
+        return;
+    }
+    // Either wheel pans: a mouse has only the vertical one.
+    const QPoint pixels = event->pixelDelta();
+    const QPoint angle = event->angleDelta();
+    double delta = 0;
+    if (!pixels.isNull())
+        delta = pixels.x() != 0 ? pixels.x() : pixels.y();
+    else
+        delta = (angle.x() != 0 ? angle.x() : angle.y()) / 120.0 * m_scale.width / 8.0;
+    m_scale.setScroll(m_scale.scroll - delta);
+    m_fitted = false;
+    syncScrollBar();
+    viewport()->update();
+    event->accept();
+}
+
+void TimelineStrip::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QAbstractScrollArea::mousePressEvent(event);
+    m_pressPoint = event->position().toPoint();
+    m_pressScroll = m_scale.scroll;
+    m_dragging = false;
+    event->accept();
+}
+
+void TimelineStrip::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint point = event->position().toPoint();
+    if (m_pressPoint && (event->buttons() & Qt::LeftButton)) {
+        if (!m_dragging &&
+            (point - *m_pressPoint).manhattanLength() >= QApplication::startDragDistance()) {
+            m_dragging = true;
+            viewport()->setCursor(Qt::ClosedHandCursor);
+        }
+        if (m_dragging) {
+            m_scale.setScroll(m_pressScroll - (point.x() - m_pressPoint->x()));
+            m_fitted = false;
+            syncScrollBar();
+            viewport()->update();
+        }
+        return;
+    }
+    const std::optional<std::uint64_t> hovered = itemAt(point);
+    if (hovered != m_hovered) {
+        m_hovered = hovered;
+        viewport()->update();
+    }
+}
+
+void TimelineStrip::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_pressPoint)
+        return QAbstractScrollArea::mouseReleaseEvent(event);
+    const bool dragged = m_dragging;
+    m_pressPoint.reset();
+    m_dragging = false;
+    viewport()->unsetCursor();
+    if (!dragged)
+        if (const auto item = itemAt(event->position().toPoint()))
+            activate(*item);
+    event->accept();
+}
+
+void TimelineStrip::leaveEvent(QEvent* event)
+{
+    m_hovered.reset();
+    viewport()->update();
+    QAbstractScrollArea::leaveEvent(event);
+}
+
+void TimelineStrip::keyPressEvent(QKeyEvent* event)
+{
+    const std::uint64_t count = itemCount();
+    if (count == 0)
+        return QAbstractScrollArea::keyPressEvent(event);
+    const TimelineScale::Range visible = m_scale.visibleRange();
+    const std::uint64_t page = std::max<std::uint64_t>(visible.size(), 2) - 1;
+    const bool control = event->modifiers() & Qt::ControlModifier;
+    switch (event->key()) {
+    case Qt::Key_Left:
+        if (control)
+            previousMarker();
+        else
+            activate(m_current ? (*m_current > 0 ? *m_current - 1 : 0) : visible.last - 1);
+        break;
+    case Qt::Key_Right:
+        if (control)
+            nextMarker();
+        else
+            activate(m_current ? std::min(*m_current + 1, count - 1) : visible.first);
+        break;
+    case Qt::Key_PageUp:
+        activate(m_current ? (*m_current > page ? *m_current - page : 0) : visible.first);
+        break;
+    case Qt::Key_PageDown:
+        activate(m_current ? std::min(*m_current + page, count - 1) : visible.first);
+        break;
+    case Qt::Key_Home:
+        activate(0);
+        break;
+    case Qt::Key_End:
+        activate(count - 1);
+        break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_0:
+        fit();
+        break;
+    default:
+        return QAbstractScrollArea::keyPressEvent(event);
+    }
+    event->accept();
+}
+
+bool TimelineStrip::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const std::optional<std::uint64_t> item = itemAt(help->pos());
+        if (item && m_source) {
+            const QRect box(static_cast<int>(m_scale.xOf(*item)), rows().markers.top(),
+                            std::max(1, static_cast<int>(m_scale.pixelsPerItem)),
+                            viewport()->height());
+            QToolTip::showText(help->globalPos(), plainToolTip(m_source->toolTip(*item)),
+                               viewport(), box);
+        } else {
+            QToolTip::hideText();
+        }
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+} // namespace nanscope::widgets

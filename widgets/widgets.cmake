@@ -1,0 +1,18 @@
+# Domain-free widgets of the main window and its panels: they know Qt, not logdirs.
+list(APPEND NANSCOPE_WIDGETS_SOURCES
+    include/nanscope/widgets/banner.hpp
+    include/nanscope/widgets/chiplabel.hpp
+    include/nanscope/widgets/copyabletableview.hpp
+    include/nanscope/widgets/elidedlabel.hpp
+    include/nanscope/widgets/findbar.hpp
+    include/nanscope/widgets/healthbardelegate.hpp
+    include/nanscope/widgets/plaintextdelegate.hpp
+    include/nanscope/widgets/startpage.hpp
+    src/banner.cpp
+    src/chiplabel.cpp
+    src/copyabletableview.cpp
+    src/elidedlabel.cpp
+    src/findbar.cpp
+    src/healthbardelegate.cpp
+    src/plaintextdelegate.cpp
+    src/startpage.cpp)
