@@ -11,6 +11,7 @@
 // The logdir is written by NaNscope's recorder in a child process: 60 ops in three graphs,
 // FULL_HEALTH, step after step; at 90 % of the traces a Log meets a zero and everything after
 // it is NaN. The window runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
+#include "benchlogdir.hpp"
 #include "mainwindow.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/recorder.hpp"
@@ -39,6 +40,8 @@
 
 namespace fs = std::filesystem;
 using namespace nanscope;
+using nanscope::bench::residentKb;
+using nanscope::bench::writeBenchLogdir;
 
 namespace {
 
@@ -49,91 +52,6 @@ struct Options
     bool keep = false;
     int jumps = 200;
 };
-
-int generate(const fs::path& dir, std::uint64_t traces)
-{
-    auto opened = Recorder::open({.dumpRoot = dir,
-                                  .mode = TensorDebugMode::FullHealth,
-                                  .circularBufferSize = -1,
-                                  .runId = "bench",
-                                  .hostName = "bench",
-                                  .closeAtExit = false});
-    if (!opened.ok()) {
-        std::fprintf(stderr, "cannot open the recorder: %s\n", opened.status().message().c_str());
-        return 1;
-    }
-    Recorder& rec = **opened;
-    const GraphHandle outer = *rec.declareGraph("");
-    const GraphHandle model = *rec.declareGraph("model", &outer);
-    const GraphHandle loss = *rec.declareGraph("loss", &outer);
-    const GraphHandle update = *rec.declareGraph("train_step", &outer);
-    const char* types[] = {"ReadVariableOp", "MatMul", "AddV2", "Relu", "Mul", "Sub"};
-    std::vector<OpHandle> before, after;
-    auto chain = [&](const GraphHandle& graph, const std::string& prefix,
-                     std::vector<OpHandle>& out) {
-        std::string previous;
-        for (int i = 0; i < 24; ++i) {
-            const std::string name = prefix + "/" + types[i % 6] + "_" + std::to_string(i);
-            OpSpec spec{.graph = graph, .type = types[i % 6], .name = name};
-            if (!previous.empty())
-                spec.inputs = {previous + ":0"};
-            out.push_back(*rec.declareOp(spec));
-            previous = name;
-        }
-    };
-    chain(model, "dense", before);
-    const OpHandle probs = *rec.declareOp({.graph = loss, .type = "Placeholder", .name = "probs"});
-    const OpHandle log =
-        *rec.declareOp({.graph = loss, .type = "Log", .name = "Log", .inputs = {"probs:0"}});
-    std::vector<OpHandle> lossOps;
-    std::string previous = "Log";
-    for (int i = 0; i < 10; ++i) {
-        const std::string name = "loss/" + std::string(types[i % 6]) + "_" + std::to_string(i);
-        lossOps.push_back(*rec.declareOp(
-            {.graph = loss, .type = types[i % 6], .name = name, .inputs = {previous + ":0"}}));
-        previous = name;
-    }
-    chain(update, "adam", after);
-
-    constexpr int kElements = 16;
-    const std::int64_t shape[2] = {4, 4};
-    std::vector<float> healthy(kElements), zero(kElements), negInf(kElements), nan(kElements);
-    for (int i = 0; i < kElements; ++i)
-        healthy[i] = 0.01f * static_cast<float>(i + 1);
-    zero = healthy;
-    zero[5] = 0.0f;
-    negInf = healthy;
-    negInf[5] = -INFINITY;
-    std::fill(nan.begin(), nan.end(), NAN);
-    const auto view = [&](const std::vector<float>& v) {
-        return TensorView{.data = v.data(), .dtype = DType::Float32, .shape = shape};
-    };
-    const std::uint64_t injectAt = traces / 10 * 9;
-    std::uint64_t written = 0;
-    bool broken = false;
-    const auto record = [&](const OpHandle& op, const std::vector<float>& v) {
-        if (written < traces && rec.recordTrace(op, 0, view(v)).ok())
-            ++written;
-    };
-    while (written < traces) {
-        for (const OpHandle& op : before)
-            record(op, broken ? nan : healthy);
-        const bool inject = !broken && written >= injectAt;
-        record(probs, inject ? zero : (broken ? nan : healthy));
-        record(log, inject ? negInf : (broken ? nan : healthy));
-        for (const OpHandle& op : lossOps)
-            record(op, inject || broken ? nan : healthy);
-        broken = broken || inject;
-        for (const OpHandle& op : after)
-            record(op, broken ? nan : healthy);
-    }
-    const Status closed = rec.close();
-    if (!closed.ok()) {
-        std::fprintf(stderr, "recorder: %s\n", closed.message().c_str());
-        return 1;
-    }
-    return 0;
-}
 
 // Times every event the GUI thread handles, to name the receiver of the longest one.
 class TimedApplication : public QApplication
@@ -207,27 +125,6 @@ private:
     std::vector<Slow> m_slow;
 };
 
-bool generateInChild(const fs::path& dir, std::uint64_t traces)
-{
-    std::fflush(nullptr);
-    const pid_t child = ::fork();
-    if (child == 0)
-        ::_exit(generate(dir, traces));
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-std::uint64_t residentKb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::strtoull(line.c_str() + 6, nullptr, 10);
-    return 0;
-}
-
 double quantile(std::vector<double> values, double q)
 {
     if (values.empty())
@@ -276,7 +173,7 @@ int main(int argc, char** argv)
                     static_cast<unsigned long long>(options.traces), logdir.c_str());
         QElapsedTimer writing;
         writing.start();
-        if (!generateInChild(logdir, options.traces)) {
+        if (!writeBenchLogdir(logdir, options.traces)) {
             std::fprintf(stderr, "could not write the logdir\n");
             return 1;
         }

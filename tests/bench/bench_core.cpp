@@ -10,6 +10,7 @@
 // The logdir is made with NaNscope's recorder in a child process (so that the recorder's memory
 // does not count): 60 ops in three graphs, repeated step after step; at 90 % of the traces a Log
 // meets a zero (-inf), and from there on the loss and the update are NaN.
+#include "benchlogdir.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/record.hpp"
 #include "nanscope/recorder.hpp"
@@ -32,12 +33,13 @@
 
 namespace fs = std::filesystem;
 using namespace nanscope;
+using nanscope::bench::residentKb;
+using nanscope::bench::writeBenchLogdir;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 constexpr int kRepetitions = 3;
-constexpr int kElements = 16;
 
 double seconds(Clock::time_point a, Clock::time_point b)
 {
@@ -51,16 +53,6 @@ std::uint64_t peakRssKb()
     std::string line;
     while (std::getline(status, line))
         if (line.rfind("VmHWM:", 0) == 0)
-            return std::strtoull(line.c_str() + 6, nullptr, 10);
-    return 0;
-}
-
-std::uint64_t currentRssKb()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
             return std::strtoull(line.c_str() + 6, nullptr, 10);
     return 0;
 }
@@ -79,113 +71,6 @@ struct Options
     bool keep = false;
     unsigned threads = 0;
 };
-
-struct StepOps
-{
-    std::vector<OpHandle> model, loss, update;
-    OpHandle log;
-};
-
-int generate(const fs::path& dir, std::uint64_t traces)
-{
-    auto opened = Recorder::open({.dumpRoot = dir,
-                                  .mode = TensorDebugMode::FullHealth,
-                                  .circularBufferSize = -1,
-                                  .runId = "bench",
-                                  .hostName = "bench",
-                                  .closeAtExit = false});
-    if (!opened.ok()) {
-        std::fprintf(stderr, "cannot open the recorder: %s\n", opened.status().message().c_str());
-        return 1;
-    }
-    auto& rec = **opened;
-    auto outer = rec.declareGraph("");
-    auto model = rec.declareGraph("model", &*outer);
-    auto loss = rec.declareGraph("loss", &*outer);
-    auto update = rec.declareGraph("train_step", &*outer);
-    StepOps ops;
-    auto chain = [&](const GraphHandle& g, const char* prefix, const char* const* types, int n,
-                     std::vector<OpHandle>& out) {
-        std::string previous;
-        for (int i = 0; i < n; ++i) {
-            const std::string name =
-                std::string(prefix) + "/" + types[i % 6] + "_" + std::to_string(i);
-            std::vector<std::string> inputs;
-            if (!previous.empty())
-                inputs.push_back(previous + ":0");
-            auto op =
-                rec.declareOp({.graph = g, .type = types[i % 6], .name = name, .inputs = inputs});
-            out.push_back(*op);
-            previous = name;
-        }
-    };
-    const char* modelTypes[] = {"ReadVariableOp", "MatMul", "AddV2", "Relu", "Tanh", "Mul"};
-    const char* updateTypes[] = {"ReadVariableOp", "Mul", "Sub", "Sqrt", "RealDiv", "AddV2"};
-    chain(*model, "dense", modelTypes, 24, ops.model);
-    // The loss: probs → Log → Mul → Neg → Mean … (the tutorial's pattern).
-    ops.loss.push_back(*rec.declareOp({.graph = *loss, .type = "Placeholder", .name = "probs"}));
-    ops.log = *rec.declareOp({.graph = *loss, .type = "Log", .name = "Log", .inputs = {"probs"}});
-    ops.loss.push_back(ops.log);
-    const char* lossTypes[] = {"Mul", "Neg", "Mean", "AddV2", "Tanh", "Square"};
-    std::string previous = "Log";
-    for (int i = 0; i < 10; ++i) {
-        const std::string name = std::string("loss/") + lossTypes[i % 6] + "_" + std::to_string(i);
-        ops.loss.push_back(*rec.declareOp(
-            {.graph = *loss, .type = lossTypes[i % 6], .name = name, .inputs = {previous + ":0"}}));
-        previous = name;
-    }
-    chain(*update, "adam", updateTypes, 24, ops.update);
-
-    std::vector<std::int64_t> shape{4, 4};
-    std::vector<float> healthy(kElements), withZero(kElements), negInf(kElements), nan(kElements);
-    for (int i = 0; i < kElements; ++i)
-        healthy[i] = withZero[i] = 0.01f * static_cast<float>(i + 1);
-    withZero[5] = 0.0f;
-    negInf = healthy;
-    negInf[5] = -INFINITY;
-    std::fill(nan.begin(), nan.end(), NAN);
-    auto view = [&](const std::vector<float>& v) {
-        return TensorView{.data = v.data(), .dtype = DType::Float32, .shape = shape};
-    };
-    const std::uint64_t injectAt = traces / 10 * 9;
-    std::uint64_t written = 0;
-    bool broken = false;
-    auto record = [&](const OpHandle& op, const std::vector<float>& v) {
-        if (written >= traces)
-            return;
-        (void)rec.recordTrace(op, 0, view(v));
-        ++written;
-    };
-    while (written < traces) {
-        for (const auto& op : ops.model)
-            record(op, broken ? nan : healthy);
-        const bool injectNow = !broken && written + ops.loss.size() >= injectAt;
-        record(ops.loss[0], injectNow ? withZero : (broken ? nan : healthy));
-        record(ops.log, injectNow ? negInf : (broken ? nan : healthy));
-        for (std::size_t i = 2; i < ops.loss.size(); ++i)
-            record(ops.loss[i], injectNow || broken ? nan : healthy);
-        broken = broken || injectNow;
-        for (const auto& op : ops.update)
-            record(op, broken ? nan : healthy);
-    }
-    const Status closed = rec.close();
-    if (!closed.ok()) {
-        std::fprintf(stderr, "recorder: %s\n", closed.message().c_str());
-        return 1;
-    }
-    return 0;
-}
-
-bool generateInChild(const fs::path& dir, std::uint64_t traces)
-{
-    std::fflush(nullptr);
-    const pid_t child = ::fork();
-    if (child == 0)
-        ::_exit(generate(dir, traces));
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
 
 fs::path traceFile(const fs::path& dir)
 {
@@ -281,7 +166,7 @@ int main(int argc, char** argv)
         std::printf("generating %llu FULL_HEALTH traces in %s ...\n",
                     static_cast<unsigned long long>(options.traces), options.logdir.c_str());
         const auto t0 = Clock::now();
-        if (!generateInChild(options.logdir, options.traces)) {
+        if (!writeBenchLogdir(options.logdir, options.traces)) {
             std::fprintf(stderr, "generation failed\n");
             return 1;
         }
@@ -297,7 +182,7 @@ int main(int argc, char** argv)
         decodeEverything(traces, ignored);
     }
 
-    const std::uint64_t baselineRss = currentRssKb();
+    const std::uint64_t baselineRss = residentKb();
     const bool canResetPeak = resetPeakRss();
     std::vector<double> indexTimes;
     std::shared_ptr<const core::Snapshot> snapshot;

@@ -1,5 +1,7 @@
 #include "healthdata.hpp"
 
+#include "floatformat.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -7,32 +9,6 @@
 namespace nanscope::test {
 
 namespace {
-
-struct FloatFormat
-{
-    int bits = 0;
-    int mantissaBits = 0;
-};
-
-bool floatFormat(DType dtype, FloatFormat& format)
-{
-    switch (dtype) {
-    case DType::Float16:
-        format = {16, 10};
-        return true;
-    case DType::BFloat16:
-        format = {16, 7};
-        return true;
-    case DType::Float32:
-        format = {32, 23};
-        return true;
-    case DType::Float64:
-        format = {64, 52};
-        return true;
-    default:
-        return false;
-    }
-}
 
 std::uint64_t mask(int bits)
 {
@@ -102,8 +78,9 @@ std::vector<unsigned char> healthData(DType dtype, std::uint64_t count, std::uin
     const std::size_t size = elementSize(dtype);
     std::vector<unsigned char> data(static_cast<std::size_t>(count) * size);
     std::mt19937_64 random(seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(dtype));
-    FloatFormat format;
-    const bool floating = floatFormat(dtype, format);
+    const std::optional<FloatFormat> floatingFormat = floatFormat(dtype);
+    const bool floating = floatingFormat.has_value();
+    const FloatFormat format = floatingFormat.value_or(FloatFormat{});
     for (std::uint64_t i = 0; i < count; ++i) {
         std::uint64_t bits = 0;
         if (dtype == DType::Bool) {

@@ -1,3 +1,4 @@
+#include "floatformat.hpp"
 #include "nanscope/summary.hpp"
 
 #include <array>
@@ -19,32 +20,6 @@ constexpr std::array kSupported = {
     DType::Int16,   DType::Int32,    DType::Int64,   DType::UInt8,   DType::UInt16,
     DType::UInt32,  DType::UInt64,   DType::Bool,
 };
-
-struct FloatFormat
-{
-    int bits;
-    int mantissaBits;
-};
-
-bool floatFormat(DType dtype, FloatFormat& format)
-{
-    switch (dtype) {
-    case DType::Float16:
-        format = {16, 10};
-        return true;
-    case DType::BFloat16:
-        format = {16, 7};
-        return true;
-    case DType::Float32:
-        format = {32, 23};
-        return true;
-    case DType::Float64:
-        format = {64, 52};
-        return true;
-    default:
-        return false;
-    }
-}
 
 bool isSignedInteger(DType dtype)
 {
@@ -86,8 +61,8 @@ void storeBits(unsigned char* p, std::size_t bytes, std::uint64_t bits)
 std::vector<std::uint64_t> specialPatterns(DType dtype)
 {
     std::vector<std::uint64_t> out;
-    FloatFormat f{};
-    if (floatFormat(dtype, f)) {
+    if (const auto format = test::floatFormat(dtype)) {
+        const test::FloatFormat f = *format;
         const std::uint64_t sign = std::uint64_t{1} << (f.bits - 1);
         const std::uint64_t mantissa = (std::uint64_t{1} << f.mantissaBits) - 1;
         const std::uint64_t infinity = (sign - 1) & ~mantissa;
