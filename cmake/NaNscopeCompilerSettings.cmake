@@ -19,8 +19,15 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     endif()
 endif()
 
-if(NANSCOPE_SANITIZE)
-    add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
-                        -fno-sanitize-recover=undefined)
-    add_link_options(-fsanitize=address,undefined)
+if(NANSCOPE_SANITIZE STREQUAL "ON")
+    set(NANSCOPE_SANITIZE "address,undefined")
+endif()
+if(NANSCOPE_SANITIZE AND NOT NANSCOPE_SANITIZE STREQUAL "OFF")
+    # Directory-wide, tests included, so that a report points at our own line.
+    add_compile_options(-fsanitize=${NANSCOPE_SANITIZE} -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=${NANSCOPE_SANITIZE})
+    if(NANSCOPE_SANITIZE MATCHES "undefined")
+        # A UB report must fail the test that caused it, not scroll by.
+        add_compile_options(-fno-sanitize-recover=undefined)
+    endif()
 endif()
