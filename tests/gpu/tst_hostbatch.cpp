@@ -45,7 +45,8 @@ TEST_CASE("a host batch counts as the scalar reference for every dtype and edge 
             for (std::size_t offset = 0; offset * size < 16; offset += offset < 2 ? 1 : 3) {
                 auto data = test::healthData(dtype, count, count * 31 + offset);
                 auto& buffer = buffers.emplace_back((offset + count) * size + 16);
-                std::memcpy(buffer.data() + offset * size, data.data(), data.size());
+                if (!data.empty()) // memcpy's pointers must be valid even for 0 bytes
+                    std::memcpy(buffer.data() + offset * size, data.data(), data.size());
                 auto index = batch.add(
                     {.data = buffer.data() + offset * size, .dtype = dtype, .count = count});
                 REQUIRE(index.ok());

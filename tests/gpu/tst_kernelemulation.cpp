@@ -84,7 +84,8 @@ struct Memory
         const std::size_t start = (bytes.size() + 255) / 256 * 256 + elementOffset * size;
         const auto data = test::healthData(dtype, count, seed);
         bytes.resize(start + data.size() + 64);
-        std::memcpy(bytes.data() + start, data.data(), data.size());
+        if (!data.empty()) // memcpy's pointers must be valid even for 0 bytes
+            std::memcpy(bytes.data() + start, data.data(), data.size());
         tensors.push_back({dtype, count, start, countHealthReference(data.data(), dtype, count)});
     }
 };

@@ -2,7 +2,6 @@
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
-#include <memory>
 #include <mutex>
 #include <string>
 
@@ -40,10 +39,13 @@ std::string inches(double pixels)
     return std::to_string(pixels / 72.0);
 }
 
-struct ContextDeleter
+// One context for the process, made on first use under graphvizMutex() and kept until exit:
+// Graphviz 2.43 leaks its plugin configuration (about 3.6 KB) with every context it frees.
+GVC_t* sharedContext()
 {
-    void operator()(GVC_t* context) const { gvFreeContext(context); }
-};
+    static GVC_t* const context = gvContext();
+    return context;
+}
 
 } // namespace
 
@@ -57,7 +59,7 @@ GraphvizLayout::Result GraphvizLayout::layout(const Input& input)
     agseterr(AGERR);
     agseterrf(collectError);
 
-    std::unique_ptr<GVC_t, ContextDeleter> context(gvContext());
+    GVC_t* const context = sharedContext();
     Agraph_t* graph = agopen(text("g"), Agdirected, nullptr);
     agattr(graph, AGRAPH, text("rankdir"), text("TB"));
     agattr(graph, AGRAPH, text("nodesep"), text("0.25"));
@@ -96,7 +98,7 @@ GraphvizLayout::Result GraphvizLayout::layout(const Input& input)
         edges.push_back(agedge(graph, nodes[edge.from], nodes[edge.to], text(name.c_str()), 1));
     }
 
-    if (gvLayout(context.get(), graph, "dot") != 0) {
+    if (gvLayout(context, graph, "dot") != 0) {
         result.error = QStringLiteral("Graphviz could not lay out the graph: ") +
                        QString::fromStdString(lastError()).trimmed();
         agclose(graph);
@@ -128,7 +130,7 @@ GraphvizLayout::Result GraphvizLayout::layout(const Input& input)
         }
         result.edges.push_back(std::move(laid));
     }
-    gvFreeLayout(context.get(), graph);
+    gvFreeLayout(context, graph);
     agclose(graph);
     return result;
 }
