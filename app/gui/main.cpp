@@ -2,6 +2,7 @@
 // first alert, for the README and for checking the looks on a headless machine.
 #include "appicon.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/version.hpp"
 #include "nanscope/views/alertspanel.hpp"
 
 #include <QApplication>
