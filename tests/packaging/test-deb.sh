@@ -74,7 +74,10 @@ done
 mkdir "$TEST_TMP/x"
 dpkg-deb -x "$app_deb" "$TEST_TMP/x"
 dpkg-deb -x "$lib_deb" "$TEST_TMP/x"
-for binary in "$TEST_TMP"/x/usr/bin/* "$TEST_TMP"/x/usr/lib/*libnanscope-recorder.so.*.*; do
+mapfile -t binaries < <(find "$TEST_TMP/x/usr/bin" "$TEST_TMP/x/usr/lib" -type f \
+    \( -path '*/bin/*' -o -name 'libnanscope-recorder.so.*' \))
+[ ${#binaries[@]} -eq 4 ] || fail "expected 3 programs and the library, found ${binaries[*]}"
+for binary in "${binaries[@]}"; do
     file -bL "$binary" | quiet_grep ", stripped" || fail "$(basename "$binary") is not stripped"
 done
 ok "contents: programs, desktop file, metainfo, MIME type, icons, library, headers, CMake and pkg-config files; stripped"
@@ -127,6 +130,7 @@ ok "installed SDK: pkg-config $version, ldconfig has libnanscope-recorder.so.$so
 
 apt-get purge -y -qq -o DPkg::Lock::Timeout=300 nanscope "libnanscope-recorder$soversion" \
     libnanscope-recorder-dev >"$TEST_TMP/purge.log" 2>&1 || fail "purge: $(cat "$TEST_TMP/purge.log")"
+trap 'rm -rf "$TEST_TMP"' EXIT
 [ ! -e /usr/bin/nanscope ] && [ ! -e /usr/share/applications/org.nanscope.NaNscope.desktop ] ||
     fail "files left after the purge"
 ok "purged"
