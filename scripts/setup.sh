@@ -12,6 +12,11 @@ packages=(
   qt6-base-dev libgl-dev
   libgraphviz-dev
   libqscintilla2-qt6-dev qt6-svg-dev xvfb xauth
+  # packaging: the AppImage runtime's static libraries, AppDir bundling and packing, .deb
+  # building, and the checks of the desktop files, the .msi description and the CI workflows
+  libsquashfuse-dev libfuse3-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev
+  squashfs-tools patchelf binutils file dpkg-dev
+  desktop-file-utils appstream shared-mime-info libxml2-utils wixl msitools python3-yaml
 )
 
 missing=()

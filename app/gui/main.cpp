@@ -2,6 +2,7 @@
 // first alert, for the README and for checking the looks on a headless machine.
 #include "appicon.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/version.hpp"
 #include "nanscope/views/alertspanel.hpp"
 
 #include <QApplication>
@@ -52,6 +53,8 @@ int main(int argc, char* argv[])
     QApplication::setOrganizationName(QStringLiteral("NaNscope"));
     QApplication::setOrganizationDomain(QStringLiteral("nanscope.org"));
     QApplication::setApplicationVersion(QStringLiteral(NANSCOPE_VERSION));
+    // Lets Wayland compositors and docks match the window to the .desktop file and its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral(NANSCOPE_APP_ID));
     QApplication::setWindowIcon(nanscope::app::appIcon());
 
     QCommandLineParser parser;

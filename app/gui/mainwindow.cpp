@@ -3,6 +3,7 @@
 #include "appicon.hpp"
 #include "demorunner.hpp"
 #include "nanscope/items/logdirsession.hpp"
+#include "nanscope/version.hpp"
 #include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"

@@ -4,6 +4,7 @@
 #include "jsonreport.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
+#include "nanscope/version.hpp"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -28,6 +29,7 @@ int main(int argc, char** argv)
     std::vector<std::string> patterns;
     bool noDefaultPatterns = false;
     int context = 3;
+    app.set_version_flag("--version", std::string("nanscope-report ") + NANSCOPE_VERSION);
     app.add_option("LOGDIR", logdir, "the logdir, or any file in it")->required();
     app.add_flag("--json", json, "print one JSON object instead of text");
     app.add_option("--run-id", runId, "the run to read when the logdir holds several");
@@ -44,6 +46,8 @@ int main(int argc, char** argv)
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e);

@@ -7,6 +7,7 @@
 #include "ids.hpp"
 #include "nanscope/summary.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
+#include "nanscope/version.hpp"
 #include "nativestack.hpp"
 #include "pendingevents.hpp"
 #include "tensorproto.hpp"
@@ -89,7 +90,7 @@ CodeLocation::CodeLocation(std::string file_, int line_, std::string function_)
 
 std::string_view recorderVersion()
 {
-    static const std::string version = std::string("NaNscope ") + NANSCOPE_VERSION_STRING;
+    static const std::string version = std::string("NaNscope ") + NANSCOPE_VERSION;
     return version;
 }
 

@@ -10,6 +10,16 @@ if(TARGET nanscope_app AND TARGET nanscope-demo-mlp)
     target_compile_definitions(tst_mainwindow PRIVATE
         NANSCOPE_DEMO_MLP="$<TARGET_FILE:nanscope-demo-mlp>")
     add_dependencies(tst_mainwindow nanscope-demo-mlp)
+
+    # What the desktop entry relies on: a logdir opened from its .metadata file (Exec=nanscope %f)
+    # and the version in the About box.
+    nanscope_add_qtest(tst_desktopentry tst_desktopentry.cpp)
+    target_link_libraries(tst_desktopentry PRIVATE NaNscope::app)
+    target_compile_definitions(tst_desktopentry PRIVATE
+        NANSCOPE_DEMO_MLP="$<TARGET_FILE:nanscope-demo-mlp>"
+        NANSCOPE_PROJECT_VERSION="${PROJECT_VERSION}")
+    add_dependencies(tst_desktopentry nanscope-demo-mlp)
+    set_tests_properties("views: tst_desktopentry" PROPERTIES LABELS "views;packaging")
 endif()
 
 nanscope_add_qtest(tst_widgets tst_widgets.cpp)

@@ -1,6 +1,8 @@
 // Element types of tensors, numbered as TensorFlow's DataType enum (the tfdbg2 wire value).
 #pragma once
 
+#include "nanscope/export.h"
+
 #include <cstddef>
 #include <string_view>
 
@@ -29,18 +31,18 @@ enum class DType : int {
 };
 
 // Bytes per element for fixed-size types; 0 for String, Resource, Variant and Invalid.
-std::size_t elementSize(DType dtype);
+NANSCOPE_API std::size_t elementSize(DType dtype);
 
 // float16, bfloat16, float32, float64 (TensorFlow's DType.is_floating for summarised types).
-bool isFloating(DType dtype);
+NANSCOPE_API bool isFloating(DType dtype);
 
 // Signed and unsigned integers of 8 to 64 bits.
-bool isInteger(DType dtype);
+NANSCOPE_API bool isInteger(DType dtype);
 
 // Whether the recorder can summarise or copy the values of this type from a raw buffer.
-bool hasFixedSizeElements(DType dtype);
+NANSCOPE_API bool hasFixedSizeElements(DType dtype);
 
 // TensorBoard's display name ("float32", "int64" …), or "unknown".
-std::string_view dtypeName(DType dtype);
+NANSCOPE_API std::string_view dtypeName(DType dtype);
 
 } // namespace nanscope

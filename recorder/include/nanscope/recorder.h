@@ -6,6 +6,8 @@
 #ifndef NANSCOPE_RECORDER_H
 #define NANSCOPE_RECORDER_H
 
+#include "nanscope/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,41 +87,41 @@ typedef struct nanscope_location
 } nanscope_location;
 
 /* Fills `options` with the defaults (NO_TENSOR, circular buffer of 1000). */
-void nanscope_options_init(nanscope_options* options);
+NANSCOPE_API void nanscope_options_init(nanscope_options* options);
 
-int nanscope_open(const nanscope_options* options, nanscope_recorder** out);
+NANSCOPE_API int nanscope_open(const nanscope_options* options, nanscope_recorder** out);
 /* Flushes, closes and frees; the graphs and ops of the recorder are freed with it. */
-int nanscope_close(nanscope_recorder* recorder);
-int nanscope_flush(nanscope_recorder* recorder);
+NANSCOPE_API int nanscope_close(nanscope_recorder* recorder);
+NANSCOPE_API int nanscope_flush(nanscope_recorder* recorder);
 
 /* `outer` may be NULL; `name` may be NULL or empty for an unnamed graph. */
-int nanscope_declare_graph(nanscope_recorder* recorder, const char* name,
-                           const nanscope_graph* outer, const nanscope_graph** out);
-const char* nanscope_graph_id(const nanscope_graph* graph);
+NANSCOPE_API int nanscope_declare_graph(nanscope_recorder* recorder, const char* name,
+                                        const nanscope_graph* outer, const nanscope_graph** out);
+NANSCOPE_API const char* nanscope_graph_id(const nanscope_graph* graph);
 
-int nanscope_declare_op(nanscope_recorder* recorder, const nanscope_graph* graph,
-                        const char* op_type, const char* op_name, const char* const* inputs,
-                        size_t num_inputs, int num_outputs, nanscope_location where,
-                        const nanscope_op** out);
-int32_t nanscope_op_output_tensor_id(const nanscope_op* op, int slot);
+NANSCOPE_API int nanscope_declare_op(nanscope_recorder* recorder, const nanscope_graph* graph,
+                                     const char* op_type, const char* op_name,
+                                     const char* const* inputs, size_t num_inputs, int num_outputs,
+                                     nanscope_location where, const nanscope_op** out);
+NANSCOPE_API int32_t nanscope_op_output_tensor_id(const nanscope_op* op, int slot);
 
-int nanscope_record_trace(nanscope_recorder* recorder, const nanscope_op* op, int slot,
-                          nanscope_tensor tensor);
+NANSCOPE_API int nanscope_record_trace(nanscope_recorder* recorder, const nanscope_op* op, int slot,
+                                       nanscope_tensor tensor);
 
 /* `graph` is the called function's graph, or NULL for a plain op. */
-int nanscope_record_execution(nanscope_recorder* recorder, const char* op_type,
-                              const nanscope_graph* graph, const int64_t* input_ids,
-                              size_t num_inputs, const int64_t* output_ids,
-                              const nanscope_tensor* outputs, size_t num_outputs,
-                              nanscope_location where);
+NANSCOPE_API int nanscope_record_execution(nanscope_recorder* recorder, const char* op_type,
+                                           const nanscope_graph* graph, const int64_t* input_ids,
+                                           size_t num_inputs, const int64_t* output_ids,
+                                           const nanscope_tensor* outputs, size_t num_outputs,
+                                           nanscope_location where);
 
-int64_t nanscope_new_tensor_id(nanscope_recorder* recorder);
+NANSCOPE_API int64_t nanscope_new_tensor_id(nanscope_recorder* recorder);
 
 /* The message of the latest error on this thread ("" if none). */
-const char* nanscope_last_error(void);
+NANSCOPE_API const char* nanscope_last_error(void);
 
 /* The recorder's version string, e.g. "NaNscope 0.1.0". */
-const char* nanscope_version(void);
+NANSCOPE_API const char* nanscope_version(void);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "nanscope/dtype.hpp"
+#include "nanscope/export.h"
 #include "nanscope/status.hpp"
 #include "nanscope/tensordebugmode.hpp"
 #include "nanscope/tensorview.hpp"
@@ -30,11 +31,11 @@
 namespace nanscope {
 
 // The version string written into every logdir's metadata record.
-std::string_view recorderVersion();
+NANSCOPE_API std::string_view recorderVersion();
 
 // Whether this build and this machine can record tensors in device memory: the build has CUDA
 // and the process sees a usable CUDA device.
-bool deviceTensorsSupported();
+NANSCOPE_API bool deviceTensorsSupported();
 
 struct RecorderOptions
 {
@@ -64,7 +65,7 @@ class Recorder;
 
 // Where in the program an op was created or executed. Converts implicitly from
 // std::source_location, so that the recorder's default arguments name the caller.
-struct CodeLocation
+struct NANSCOPE_API CodeLocation
 {
     CodeLocation(std::source_location where); // NOLINT(google-explicit-constructor)
     CodeLocation(std::string file, int line, std::string function);
@@ -86,7 +87,7 @@ struct OpState;
 }
 
 // An op declared with Recorder::declareOp (a tfdbg2 GraphOpCreation).
-class OpHandle
+class NANSCOPE_API OpHandle
 {
 public:
     OpHandle() = default;
@@ -132,7 +133,7 @@ struct ExecutionSpec
     std::string device = "/job:localhost/replica:0/task:0/device:CPU:0";
 };
 
-class Recorder
+class NANSCOPE_API Recorder
 {
 public:
     // Creates the logdir's six files and writes the metadata record.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nanscope/dtype.hpp"
+#include "nanscope/export.h"
 #include "nanscope/tensordebugmode.hpp"
 
 #include <cstdint>
@@ -28,18 +29,20 @@ struct HealthCounts
 // Counts `count` elements of `dtype` at `data` (host memory, any alignment). Vectorised; the
 // result is exact and independent of the instruction set used. `dtype` must satisfy
 // hasFixedSizeElements() and not be complex.
-HealthCounts countHealth(const void* data, DType dtype, std::uint64_t count);
+NANSCOPE_API HealthCounts countHealth(const void* data, DType dtype, std::uint64_t count);
 
 // The scalar, one-element-at-a-time reference of countHealth (for tests and benchmarks).
-HealthCounts countHealthReference(const void* data, DType dtype, std::uint64_t count);
+NANSCOPE_API HealthCounts countHealthReference(const void* data, DType dtype, std::uint64_t count);
 
 // Writes the summary vector of `mode` (a summarising mode) into `out`, which must hold
 // summaryLength(mode) values. `tensorId` goes in slot 0 (−1 for eager tensors).
-void summarize(TensorDebugMode mode, const void* data, DType dtype,
-               std::span<const std::int64_t> shape, double tensorId, std::span<double> out);
+NANSCOPE_API void summarize(TensorDebugMode mode, const void* data, DType dtype,
+                            std::span<const std::int64_t> shape, double tensorId,
+                            std::span<double> out);
 
 // Builds the summary vector from counts already known (the GPU path produces counts too).
-void summaryFromCounts(TensorDebugMode mode, const HealthCounts& counts, DType dtype,
-                       std::span<const std::int64_t> shape, double tensorId, std::span<double> out);
+NANSCOPE_API void summaryFromCounts(TensorDebugMode mode, const HealthCounts& counts, DType dtype,
+                                    std::span<const std::int64_t> shape, double tensorId,
+                                    std::span<double> out);
 
 } // namespace nanscope

@@ -1,6 +1,8 @@
 // How much of each tensor the recorder writes (tfdbg2's TensorDebugMode).
 #pragma once
 
+#include "nanscope/export.h"
+
 #include <optional>
 #include <string_view>
 
@@ -16,12 +18,12 @@ enum class TensorDebugMode : int {
 };
 
 // "NO_TENSOR", "CURT_HEALTH" … as TensorFlow spells them.
-std::string_view toString(TensorDebugMode mode);
+NANSCOPE_API std::string_view toString(TensorDebugMode mode);
 
 // Accepts TensorFlow's spellings, case-insensitively; nullopt for anything else.
-std::optional<TensorDebugMode> parseTensorDebugMode(std::string_view text);
+NANSCOPE_API std::optional<TensorDebugMode> parseTensorDebugMode(std::string_view text);
 
 // Length of the summary vector of a summarising mode; 0 for NoTensor and FullTensor.
-int summaryLength(TensorDebugMode mode);
+NANSCOPE_API int summaryLength(TensorDebugMode mode);
 
 } // namespace nanscope

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nanscope/dtype.hpp"
+#include "nanscope/export.h"
 
 #include <cstdint>
 #include <optional>
@@ -25,6 +26,6 @@ struct TensorView
 
 // Product of the dimensions (1 for a scalar); nullopt when a dimension is negative or the
 // product does not fit in 63 bits.
-std::optional<std::int64_t> elementCount(std::span<const std::int64_t> shape);
+NANSCOPE_API std::optional<std::int64_t> elementCount(std::span<const std::int64_t> shape);
 
 } // namespace nanscope
