@@ -18,14 +18,7 @@ set_target_properties(nanscope PROPERTIES
 install(FILES "${NANSCOPE_ICON_DIR}/${NANSCOPE_APP_ID}.icns"
     DESTINATION NaNscope.app/Contents/Resources COMPONENT app)
 
-# Qt 6.5 renamed FILENAME_VARIABLE to OUTPUT_SCRIPT.
-if(Qt6_VERSION VERSION_GREATER_EQUAL 6.5)
-    set(script_option OUTPUT_SCRIPT)
-else()
-    set(script_option FILENAME_VARIABLE)
-endif()
-qt_generate_deploy_app_script(TARGET nanscope ${script_option} nanscope_deploy_script)
-install(SCRIPT "${nanscope_deploy_script}" COMPONENT app)
+nanscope_install_qt_deployment()
 
 set(CPACK_GENERATOR DragNDrop)
 set(CPACK_DMG_VOLUME_NAME "NaNscope ${PROJECT_VERSION}")
