@@ -342,3 +342,17 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
     CHECK(findDiagnostic(*s, Severity::Warning, "not a GraphExecutionTrace record") != nullptr);
     CHECK(findDiagnostic(*s, Severity::Warning, "name op \"ghost\"") != nullptr);
 }
+
+TEST_CASE("a byte budget smaller than a record header reads one record, not a chunk",
+          "[robustness]")
+{
+    test::TempDir dir;
+    test::writeSmallLogdir(dir.path());
+    LogdirReader reader(dir.path());
+    // Before, a budget that ended inside a header widened the window to a whole chunk (1 MiB),
+    // so a tiny budget read everything at once.
+    const auto first = reader.update({.maxTraceBytes = 5});
+    CHECK(first->traceCount() == 1);
+    CHECK_FALSE(first->complete());
+    CHECK(reader.update()->traceCount() == 4);
+}
