@@ -19,7 +19,17 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     endif()
 endif()
 
-if(NANSCOPE_SANITIZE)
+if(NANSCOPE_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR CMAKE_CXX_COMPILER_VERSION VERSION_LESS 16)
+        message(FATAL_ERROR "NANSCOPE_FUZZ needs Clang 16 or later (libFuzzer, and "
+                            "std::source_location with libstdc++): use the preset \"fuzz\"")
+    endif()
+    # Coverage for libFuzzer in every library the targets reach; the sanitizers turn silent
+    # memory errors and undefined behaviour into crashes the fuzzer reports.
+    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                        -fno-sanitize-recover=undefined)
+    add_link_options(-fsanitize=address,undefined)
+elseif(NANSCOPE_SANITIZE)
     add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
                         -fno-sanitize-recover=undefined)
     add_link_options(-fsanitize=address,undefined)

@@ -12,6 +12,7 @@ packages=(
   qt6-base-dev libgl-dev
   libgraphviz-dev
   libqscintilla2-qt6-dev qt6-svg-dev xvfb xauth
+  clang-16 libclang-rt-16-dev
 )
 
 missing=()
