@@ -74,7 +74,9 @@ NANSCOPE_ALWAYS_INLINE HealthCounts countFloatBits(const unsigned char* data, st
     constexpr S negativeInfinity = static_cast<S>(sign | Infinity);
     constexpr S belowNegativeInfinity = static_cast<S>(static_cast<U>((sign | Infinity) - 1));
 
-    HealthCounts totals;
+    // Aggregate initialisation, not the implicit constructor: Clang 16 does not emit that
+    // constructor for target_clones functions, and the link fails.
+    HealthCounts totals{};
     totals.size = count;
     for (std::uint64_t done = 0; done < count; done += kBlockElements) {
         const std::size_t n =
@@ -108,7 +110,7 @@ template <class U, bool Signed>
 NANSCOPE_ALWAYS_INLINE HealthCounts countIntegerBits(const unsigned char* data, std::uint64_t count)
 {
     using S = std::make_signed_t<U>;
-    HealthCounts totals;
+    HealthCounts totals{};
     totals.size = count;
     for (std::uint64_t done = 0; done < count; done += kBlockElements) {
         const std::size_t n =
@@ -138,7 +140,7 @@ constexpr std::size_t kByteRows = 255;
 template <bool Signed>
 NANSCOPE_ALWAYS_INLINE HealthCounts countByteBits(const unsigned char* data, std::uint64_t count)
 {
-    HealthCounts totals;
+    HealthCounts totals{};
     totals.size = count;
     const std::uint64_t rows = count / kByteLanes;
     for (std::uint64_t row = 0; row < rows; row += kByteRows) {
