@@ -23,7 +23,17 @@
 // ifunc resolver picks the clone once at load time, so one build runs on any x86-64 CPU. AVX2
 // is what matters on current CPUs; SSE4.2 brings the 64-bit compares that float64 needs and SSE2
 // lacks. An AVX-512 clone was measured slower than AVX2 with GCC 12's code, so there is none.
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+// ThreadSanitizer builds keep the baseline only: the resolver runs while the program is being
+// relocated, before the sanitizer's runtime exists, and instrumented it crashes at start-up.
+#if defined(__SANITIZE_THREAD__)
+#define NANSCOPE_SUMMARY_NO_CLONES
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NANSCOPE_SUMMARY_NO_CLONES
+#endif
+#endif
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute) &&                       \
+    !defined(NANSCOPE_SUMMARY_NO_CLONES)
 #if __has_attribute(target_clones)
 #define NANSCOPE_SUMMARY_KERNEL __attribute__((target_clones("avx2", "sse4.2", "default")))
 #endif
