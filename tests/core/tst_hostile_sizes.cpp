@@ -109,6 +109,14 @@ TEST_CASE("a million graphs", "[hostile][sizes]")
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     WARN("a million graphs read in " << seconds << " s");
     CHECK(s->diagnostics().empty());
+
+    // Under a memory limit, reading stops among the graphs, and says so.
+    const auto limited = LogdirReader(dir.path(), {.maxMemoryBytes = 64u << 20}).update();
+    CHECK(limited->graphs().declaredGraphCount() < kGraphs);
+    CHECK(limited->graphs().declaredGraphCount() > 10'000);
+    const Diagnostic* d = find(*limited, Severity::Error, "memory limit of 64 MiB");
+    REQUIRE(d != nullptr);
+    CHECK_THAT(d->file, Catch::EndsWith(".graphs"));
 }
 
 TEST_CASE("outer-context chains 100 000 deep, and a cycle as long", "[hostile][sizes]")
