@@ -24,7 +24,7 @@ mkdir -p "$out/artifacts"
 status=0
 summary=()
 for t in "${targets[@]}"; do
-  work="$out/work/$t"
+  work="$out/scratch/$t"
   log="$out/$t.log"
   mkdir -p "$work"
   echo "== $t: fuzzing for ${seconds}s (log: $log)"
