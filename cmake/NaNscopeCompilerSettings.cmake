@@ -22,7 +22,17 @@ endif()
 if(NANSCOPE_SANITIZE STREQUAL "ON")
     set(NANSCOPE_SANITIZE "address,undefined")
 endif()
-if(NANSCOPE_SANITIZE AND NOT NANSCOPE_SANITIZE STREQUAL "OFF")
+if(NANSCOPE_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR CMAKE_CXX_COMPILER_VERSION VERSION_LESS 16)
+        message(FATAL_ERROR "NANSCOPE_FUZZ needs Clang 16 or later (libFuzzer, and "
+                            "std::source_location with libstdc++): use the preset \"fuzz\"")
+    endif()
+    # Coverage for libFuzzer in every library the targets reach; the sanitizers turn silent
+    # memory errors and undefined behaviour into crashes the fuzzer reports.
+    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                        -fno-sanitize-recover=undefined)
+    add_link_options(-fsanitize=address,undefined)
+elseif(NANSCOPE_SANITIZE AND NOT NANSCOPE_SANITIZE STREQUAL "OFF")
     # Directory-wide, tests included, so that a report points at our own line.
     add_compile_options(-fsanitize=${NANSCOPE_SANITIZE} -fno-omit-frame-pointer)
     add_link_options(-fsanitize=${NANSCOPE_SANITIZE})

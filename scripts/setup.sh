@@ -17,6 +17,8 @@ packages=(
   libsquashfuse-dev libfuse3-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev
   squashfs-tools patchelf binutils file dpkg-dev
   desktop-file-utils appstream shared-mime-info libxml2-utils wixl msitools python3-yaml
+  # fuzzing: libFuzzer needs Clang and its runtime
+  clang-16 libclang-rt-16-dev
 )
 
 missing=()

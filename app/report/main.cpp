@@ -30,6 +30,7 @@ int main(int argc, char** argv)
     bool noDefaultPatterns = false;
     int context = 3;
     app.set_version_flag("--version", std::string("nanscope-report ") + NANSCOPE_VERSION);
+    std::uint64_t maxMemoryMiB = nanscope::core::kDefaultMaxMemoryBytes >> 20;
     app.add_option("LOGDIR", logdir, "the logdir, or any file in it")->required();
     app.add_flag("--json", json, "print one JSON object instead of text");
     app.add_option("--run-id", runId, "the run to read when the logdir holds several");
@@ -41,6 +42,11 @@ int main(int argc, char** argv)
                  "use only the --framework-pattern values");
     app.add_option("--context", context, "source lines shown around the user's line")
         ->check(CLI::Range(0, 100));
+    app.add_option("--max-memory", maxMemoryMiB,
+                   "the most memory the index may take, in MiB; reading stops there with an error "
+                   "diagnostic, and no record longer than a quarter of it is read")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24))
+        ->capture_default_str();
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -57,6 +63,7 @@ int main(int argc, char** argv)
 
     nanscope::core::ReaderOptions readerOptions;
     readerOptions.discovery.runId = runId;
+    readerOptions.maxMemoryBytes = maxMemoryMiB << 20;
     nanscope::core::LogdirReader reader(logdir, readerOptions);
     const auto snapshot = reader.update();
 
@@ -68,8 +75,10 @@ int main(int argc, char** argv)
     options.contextLines = context;
     const auto report = nanscope::core::buildReport(*snapshot, options);
 
-    if (json)
-        std::cout << nanscope::toJson(report).dump(2) << "\n";
+    if (json) // pure ASCII (\u escapes), and invalid UTF-8 from the logdir becomes U+FFFD
+        std::cout << nanscope::toJson(report).dump(2, ' ', true,
+                                                   nlohmann::json::error_handler_t::replace)
+                  << "\n";
     else
         std::cout << nanscope::core::renderText(report);
 

@@ -1,8 +1,13 @@
 #include "eventfile.hpp"
 
+#include "nanscope/format/record.hpp"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <span>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace nanscope::detail {
@@ -11,6 +16,41 @@ namespace {
 Status ioError(const std::string& what, const std::filesystem::path& path, int error)
 {
     return {ErrorCode::IoError, what + " " + path.string() + ": " + std::strerror(error)};
+}
+
+std::span<const std::byte> asBytes(std::string_view s)
+{
+    return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
+}
+
+// How many records `framed` (whole records, as appended) holds.
+std::uint64_t countRecords(std::string_view framed)
+{
+    std::uint64_t n = 0;
+    std::size_t at = 0;
+    while (framed.size() - at >= format::kRecordOverhead) {
+        std::uint64_t length = 0;
+        for (int i = 7; i >= 0; --i)
+            length = (length << 8) | static_cast<unsigned char>(framed[at + i]);
+        if (length > framed.size() - at - format::kRecordOverhead)
+            break;
+        at += format::kRecordOverhead + length;
+        ++n;
+    }
+    return n;
+}
+
+// The longest prefix of whole records whose CRCs check. Allocates nothing: used by signal
+// handlers, where the memory may have been damaged by whatever crashed the program.
+std::size_t validPrefix(std::string_view framed)
+{
+    std::uint64_t offset = 0;
+    for (;;) {
+        const format::RecordView r = format::parseRecord(asBytes(framed), offset);
+        if (r.status != format::RecordStatus::Ok)
+            return static_cast<std::size_t>(offset);
+        offset = r.nextOffset;
+    }
 }
 
 } // namespace
@@ -34,66 +74,104 @@ Status EventFile::open(const std::filesystem::path& path)
 std::size_t EventFile::append(std::string_view framedRecord)
 {
     std::lock_guard lock(m_mutex);
+    if (m_frozen || m_removed) {
+        ++m_recordsDropped;
+        return m_pending.size();
+    }
     m_pending.append(framedRecord);
-    ++m_pendingRecords;
+    m_appended += framedRecord.size();
     return m_pending.size();
 }
 
-Status EventFile::writeOut()
+std::uint64_t EventFile::mark() const
 {
     std::lock_guard lock(m_mutex);
-    return writeOutLocked();
+    return m_appended;
 }
 
-Status EventFile::writeOutLocked()
+Status EventFile::writeOut(std::uint64_t upTo)
 {
-    if (m_pending.empty())
-        return {};
-    if (m_fd < 0) {
-        m_recordsDropped += m_pendingRecords;
-        m_pending.clear();
-        m_pendingRecords = 0;
-        return {ErrorCode::Closed, "cannot write " + m_path.string() + ": the file is closed"};
-    }
+    std::lock_guard lock(m_mutex);
+    return writeOutLocked(upTo);
+}
+
+void EventFile::dropLocked(std::size_t bytes)
+{
+    m_recordsDropped += countRecords(std::string_view(m_pending).substr(0, bytes));
+    m_pending.erase(0, bytes);
+}
+
+int EventFile::writeAllLocked(std::string_view bytes)
+{
     std::size_t done = 0;
-    int error = 0;
-    while (done < m_pending.size()) {
-        const ssize_t n = ::write(m_fd, m_pending.data() + done, m_pending.size() - done);
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(m_fd, bytes.data() + done, bytes.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            error = n < 0 ? errno : ENOSPC;
-            break;
+            const int error = n < 0 ? errno : ENOSPC;
+            // A torn record in the middle of a file would hide every later record from readers.
+            if (::ftruncate(m_fd, static_cast<off_t>(m_committedSize)) == 0)
+                (void)::lseek(m_fd, static_cast<off_t>(m_committedSize), SEEK_SET);
+            return error;
         }
         done += static_cast<std::size_t>(n);
     }
-    Status status;
-    if (error != 0) {
-        // A torn record in the middle of a file would hide every later record from readers.
-        if (::ftruncate(m_fd, static_cast<off_t>(m_committedSize)) == 0)
-            (void)::lseek(m_fd, static_cast<off_t>(m_committedSize), SEEK_SET);
-        m_recordsDropped += m_pendingRecords;
-        status = ioError("cannot write", m_path, error);
-    } else {
-        m_committedSize += done;
-        m_bytesWritten += done;
-        m_unsynced = true;
-    }
-    m_pending.clear();
-    m_pendingRecords = 0;
-    return status;
+    m_committedSize += done;
+    m_bytesWritten += done;
+    m_unsynced = true;
+    return 0;
 }
 
-Status EventFile::sync()
+Status EventFile::writeOutLocked(std::uint64_t upTo)
+{
+    const std::uint64_t pendingStart = m_appended - m_pending.size();
+    if (m_pending.empty() || upTo <= pendingStart)
+        return {};
+    const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(
+        m_pending.size(), upTo == kAll ? m_pending.size() : upTo - pendingStart));
+    if (m_fd < 0) {
+        dropLocked(size);
+        if (m_removed)
+            return {ErrorCode::IoError, "cannot write " + m_path.string() + ": it was removed"};
+        return {ErrorCode::Closed, "cannot write " + m_path.string() + ": the file is closed"};
+    }
+    if (const int error = writeAllLocked(std::string_view(m_pending).substr(0, size)); error != 0) {
+        dropLocked(size);
+        if (m_freezeAfterLoss)
+            m_frozen = true;
+        return ioError("cannot write", m_path, error);
+    }
+    m_pending.erase(0, size);
+    return {};
+}
+
+Status EventFile::sync(std::uint64_t upTo)
 {
     std::lock_guard lock(m_mutex);
-    Status status = writeOutLocked();
+    Status status = writeOutLocked(upTo);
     if (m_fd >= 0 && m_unsynced) {
         if (::fdatasync(m_fd) != 0 && status.ok() && errno != EINVAL)
             status = ioError("cannot sync", m_path, errno);
         m_unsynced = false;
     }
     return status;
+}
+
+Status EventFile::checkRemoved()
+{
+    std::lock_guard lock(m_mutex);
+    struct stat st
+    {};
+    if (m_fd < 0 || m_removed || ::fstat(m_fd, &st) != 0 || st.st_nlink > 0)
+        return {};
+    m_removed = true;
+    dropLocked(m_pending.size());
+    ::close(m_fd);
+    m_fd = -1;
+    return {ErrorCode::IoError, m_path.string() +
+                                    " was removed while the recorder was writing it; its later "
+                                    "records are dropped"};
 }
 
 Status EventFile::close()
@@ -104,6 +182,31 @@ Status EventFile::close()
         status = ioError("cannot close", m_path, errno);
     m_fd = -1;
     return status;
+}
+
+bool EventFile::tryLockForSignal()
+{
+    return m_mutex.try_lock();
+}
+
+void EventFile::unlockForSignal()
+{
+    m_mutex.unlock();
+}
+
+void EventFile::writeOutLockedFromSignal()
+{
+    if (m_fd < 0 || m_pending.empty())
+        return;
+    const std::size_t size = validPrefix(m_pending);
+    if (size > 0 && writeAllLocked(std::string_view(m_pending).substr(0, size)) == 0)
+        m_pending.erase(0, size); // moves bytes, allocates nothing: the program may go on
+}
+
+void EventFile::writeRecordLockedFromSignal(std::string_view framedRecord)
+{
+    if (m_fd >= 0 && !framedRecord.empty() && validPrefix(framedRecord) == framedRecord.size())
+        (void)writeAllLocked(framedRecord);
 }
 
 } // namespace nanscope::detail

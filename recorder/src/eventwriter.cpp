@@ -1,5 +1,6 @@
 #include "eventwriter.hpp"
 
+#include "crashflush.hpp"
 #include "ids.hpp"
 #include "nanscope/format/record.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
@@ -20,6 +21,16 @@ std::string framed(std::string_view payload)
     out.reserve(payload.size() + format::kRecordOverhead);
     format::appendRecord(out, payload);
     return out;
+}
+
+// The data files in the order their records refer to each other: a stack frame names a source
+// file, an op its creation frames, a trace its op, an execution its frames, graph and device.
+constexpr FileKind kDataFiles[] = {FileKind::SourceFiles, FileKind::StackFrames, FileKind::Graphs,
+                                   FileKind::Execution, FileKind::GraphExecutionTraces};
+
+std::size_t rank(FileKind kind)
+{
+    return kind == FileKind::GraphExecutionTraces ? 3 : static_cast<std::size_t>(kind) - 1;
 }
 
 std::string filePrefixName(const std::string& hostName, double wallTime)
@@ -92,8 +103,12 @@ Status EventWriter::open(const EventWriterOptions& options)
                 return s;
         }
     }
+    // A stack frame names its source file by position among the file's records.
+    file(FileKind::SourceFiles).freezeAfterLoss();
     m_open = true;
     m_flusher = std::thread([this] { flusherLoop(); });
+    if (options.flushOnCrash)
+        registerCrashFlush(this);
     return {};
 }
 
@@ -118,32 +133,32 @@ Status EventWriter::write(FileKind kind, std::string_view serializedEvent)
     }
     if (file(kind).append(record) < kWriteThreshold)
         return {};
-    Status status;
-    if (kind == FileKind::Execution || kind == FileKind::GraphExecutionTraces)
-        status = writeOutNonExecution();
-    if (Status s = file(kind).writeOut(); status.ok())
-        status = s;
+    Status status = writeOutInOrder(kind, false);
     noteError(status, true);
     return status;
 }
 
-Status EventWriter::writeOutNonExecution()
+Status EventWriter::writeOutInOrder(FileKind last, bool sync)
 {
+    const std::size_t count = rank(last) == 3 ? 5 : rank(last) + 1;
+    std::uint64_t marks[5] = {};
+    for (std::size_t i = count; i-- > 0;)
+        marks[i] = file(kDataFiles[i]).mark();
     Status status;
-    for (FileKind kind : {FileKind::SourceFiles, FileKind::StackFrames, FileKind::Graphs}) {
-        if (Status s = file(kind).writeOut(); status.ok())
+    for (std::size_t i = 0; i < count; ++i) {
+        EventFile& f = file(kDataFiles[i]);
+        if (Status s = sync ? f.sync(marks[i]) : f.writeOut(marks[i]); status.ok())
             status = s;
     }
     return status;
 }
 
-Status EventWriter::writeOutAll()
+Status EventWriter::checkRemoved()
 {
-    Status status = writeOutNonExecution();
-    for (FileKind kind : {FileKind::Execution, FileKind::GraphExecutionTraces}) {
-        if (Status s = file(kind).writeOut(); status.ok())
+    Status status;
+    for (auto& f : m_files)
+        if (Status s = f.checkRemoved(); status.ok())
             status = s;
-    }
     return status;
 }
 
@@ -171,12 +186,11 @@ Status EventWriter::flush()
 
 Status EventWriter::flushNow()
 {
-    Status status = drainCircularBuffers();
-    for (FileKind kind : {FileKind::SourceFiles, FileKind::StackFrames, FileKind::Graphs,
-                          FileKind::Execution, FileKind::GraphExecutionTraces}) {
-        if (Status s = file(kind).sync(); status.ok())
-            status = s;
-    }
+    Status status = checkRemoved();
+    if (Status s = drainCircularBuffers(); status.ok())
+        status = s;
+    if (Status s = writeOutInOrder(FileKind::GraphExecutionTraces, true); status.ok())
+        status = s;
     noteError(status, true);
     return status;
 }
@@ -185,6 +199,7 @@ Status EventWriter::close()
 {
     if (m_closing.exchange(true))
         return {};
+    unregisterCrashFlush(this);
     {
         std::lock_guard lock(m_flusherMutex);
         m_stopFlusher = true;
@@ -212,7 +227,10 @@ void EventWriter::flusherLoop()
         lock.unlock();
         // Buffered execution-type events stay in memory until flush(), as TensorFlow keeps them;
         // everything else reaches the disk within one interval.
-        noteError(m_options.circularBufferSize > 0 ? writeOutNonExecution() : writeOutAll());
+        noteError(checkRemoved());
+        noteError(writeOutInOrder(m_options.circularBufferSize > 0 ? FileKind::Graphs
+                                                                   : FileKind::GraphExecutionTraces,
+                                  false));
         lock.lock();
     }
 }
@@ -238,6 +256,32 @@ Status EventWriter::takeUnreportedError()
 {
     std::lock_guard lock(m_errorMutex);
     return std::exchange(m_unreportedError, Status{});
+}
+
+void EventWriter::flushFromSignal()
+{
+    // Every file is locked first, so that the state written is one moment's: no thread can add a
+    // trace whose op would then be missing. A file some thread holds is skipped, and so is every
+    // file after it, whose records may refer to what it holds.
+    std::size_t locked = 0;
+    while (locked < 5 && file(kDataFiles[locked]).tryLockForSignal())
+        ++locked;
+    bool buffersLocked[2] = {false, false};
+    for (std::size_t i = 0; i < 2 && locked == 5; ++i)
+        buffersLocked[i] = m_buffers[i].mutex.try_lock();
+    for (std::size_t i = 0; i < locked; ++i) {
+        EventFile& f = file(kDataFiles[i]);
+        f.writeOutLockedFromSignal();
+        const std::size_t buffer = kDataFiles[i] == FileKind::Execution ? 0 : 1;
+        if (i >= 3 && buffersLocked[buffer])
+            for (const auto& record : m_buffers[buffer].records)
+                f.writeRecordLockedFromSignal(record);
+    }
+    for (std::size_t i = 0; i < 2; ++i)
+        if (buffersLocked[i])
+            m_buffers[i].mutex.unlock();
+    while (locked-- > 0)
+        file(kDataFiles[locked]).unlockForSignal();
 }
 
 std::uint64_t EventWriter::bytesWritten() const

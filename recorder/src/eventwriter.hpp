@@ -28,6 +28,7 @@ struct EventWriterOptions
     std::string version; // the metadata's tensorflow_version field
     int circularBufferSize = 1000;
     std::chrono::milliseconds flushInterval{100};
+    bool flushOnCrash = false; // see RecorderOptions::flushOnCrash
 };
 
 class EventWriter
@@ -61,6 +62,10 @@ public:
 
     static const char* suffix(FileKind kind);
 
+    // Called by the fatal-signal handler: writes what is held in memory, as far as that can be
+    // done without blocking or allocating (see EventFile's signal functions).
+    void flushFromSignal();
+
 private:
     struct CircularBuffer
     {
@@ -70,11 +75,14 @@ private:
 
     EventFile& file(FileKind kind) { return m_files[static_cast<std::size_t>(kind)]; }
     bool isBuffered(FileKind kind) const;
-    // Non-execution files first: a reader must know every graph, op and frame that an
-    // execution-type record refers to by the time it reads that record.
-    Status writeOutAll();
-    Status writeOutNonExecution();
+    // Writes out (or syncs) the data files up to `last` in the order in which their records refer
+    // to each other — source files, stack frames, graphs, then the two execution-type files —
+    // each up to a mark taken, from the last file to the first, before anything is written. So a
+    // record that reaches the disk finds every record it refers to there already (a reader, or a
+    // crash, in between sees a consistent logdir), even while other threads keep recording.
+    Status writeOutInOrder(FileKind last, bool sync);
     Status drainCircularBuffers();
+    Status checkRemoved();
     Status flushNow();
     // `reported`: the caller is handed this status directly, so it need not be told again.
     void noteError(const Status& status, bool reported = false);

@@ -400,6 +400,7 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
     writerOptions.version = std::string(recorderVersion());
     writerOptions.circularBufferSize = options.circularBufferSize;
     writerOptions.flushInterval = options.flushInterval;
+    writerOptions.flushOnCrash = options.flushOnCrash;
     if (Status s = impl->writer.open(writerOptions); !s.ok())
         return s;
     impl->pending.setPollInterval(options.flushInterval);

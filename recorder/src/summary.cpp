@@ -23,7 +23,17 @@
 // ifunc resolver picks the clone once at load time, so one build runs on any x86-64 CPU. AVX2
 // is what matters on current CPUs; SSE4.2 brings the 64-bit compares that float64 needs and SSE2
 // lacks. An AVX-512 clone was measured slower than AVX2 with GCC 12's code, so there is none.
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+// ThreadSanitizer builds keep the baseline only: the resolver runs while the program is being
+// relocated, before the sanitizer's runtime exists, and instrumented it crashes at start-up.
+#if defined(__SANITIZE_THREAD__)
+#define NANSCOPE_SUMMARY_NO_CLONES
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NANSCOPE_SUMMARY_NO_CLONES
+#endif
+#endif
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute) &&                       \
+    !defined(NANSCOPE_SUMMARY_NO_CLONES)
 #if __has_attribute(target_clones)
 #define NANSCOPE_SUMMARY_KERNEL __attribute__((target_clones("avx2", "sse4.2", "default")))
 #endif
@@ -74,7 +84,9 @@ NANSCOPE_ALWAYS_INLINE HealthCounts countFloatBits(const unsigned char* data, st
     constexpr S negativeInfinity = static_cast<S>(sign | Infinity);
     constexpr S belowNegativeInfinity = static_cast<S>(static_cast<U>((sign | Infinity) - 1));
 
-    HealthCounts totals;
+    // Aggregate initialisation, not the implicit constructor: Clang 16 does not emit that
+    // constructor for target_clones functions, and the link fails.
+    HealthCounts totals{};
     totals.size = count;
     for (std::uint64_t done = 0; done < count; done += kBlockElements) {
         const std::size_t n =
@@ -108,7 +120,7 @@ template <class U, bool Signed>
 NANSCOPE_ALWAYS_INLINE HealthCounts countIntegerBits(const unsigned char* data, std::uint64_t count)
 {
     using S = std::make_signed_t<U>;
-    HealthCounts totals;
+    HealthCounts totals{};
     totals.size = count;
     for (std::uint64_t done = 0; done < count; done += kBlockElements) {
         const std::size_t n =
@@ -138,7 +150,7 @@ constexpr std::size_t kByteRows = 255;
 template <bool Signed>
 NANSCOPE_ALWAYS_INLINE HealthCounts countByteBits(const unsigned char* data, std::uint64_t count)
 {
-    HealthCounts totals;
+    HealthCounts totals{};
     totals.size = count;
     const std::uint64_t rows = count / kByteLanes;
     for (std::uint64_t row = 0; row < rows; row += kByteRows) {

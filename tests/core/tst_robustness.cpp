@@ -1,5 +1,6 @@
 // Broken logdirs: every truncation, every flipped bit, impossible lengths, garbage, empty files,
 // random payloads. No crash, no hang, a clear diagnostic, and everything valid still read.
+#include "healthrules.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/crc32c.hpp"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace nanscope;
@@ -341,4 +343,38 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
     CHECK(error->offset == corruptOffset);
     CHECK(findDiagnostic(*s, Severity::Warning, "not a GraphExecutionTrace record") != nullptr);
     CHECK(findDiagnostic(*s, Severity::Warning, "name op \"ghost\"") != nullptr);
+}
+
+TEST_CASE("a byte budget smaller than a record header reads one record, not a chunk",
+          "[robustness]")
+{
+    test::TempDir dir;
+    test::writeSmallLogdir(dir.path());
+    LogdirReader reader(dir.path());
+    // Before, a budget that ended inside a header widened the window to a whole chunk (1 MiB),
+    // so a tiny budget read everything at once.
+    const auto first = reader.update({.maxTraceBytes = 5});
+    CHECK(first->traceCount() == 1);
+    CHECK_FALSE(first->complete());
+    CHECK(reader.update()->traceCount() == 4);
+}
+
+TEST_CASE("summary vectors whose dtype and rank slots no int can hold", "[robustness]")
+{
+    // Found by fuzzing: the conversion of such a double to int was undefined behaviour.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    bool malformed = false;
+    const std::vector<double> full = {1, -1, nan, 1e300, 4, 0, 0, 0, 0, 0, 4};
+    const TensorHealth h = healthFromSummary(DebugMode::FullHealth, full, malformed);
+    CHECK(h.dtype == 0);
+    CHECK(h.rank == -1);
+    CHECK(h.size == 4);
+    const std::vector<double> shape = {1, -3e231, std::numeric_limits<double>::infinity(), 4};
+    const TensorHealth s = healthFromSummary(DebugMode::Shape, shape, malformed);
+    CHECK(s.dtype == 0);
+    CHECK(s.rank == -1);
+    const std::vector<double> valid = {1, 1, 2, 6};
+    const TensorHealth v = healthFromSummary(DebugMode::Shape, valid, malformed);
+    CHECK(v.dtype == 1);
+    CHECK(v.rank == 2);
 }

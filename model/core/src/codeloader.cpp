@@ -1,5 +1,6 @@
 #include "eventparse.hpp"
 #include "loaders.hpp"
+#include "nanscope/core/plaintext.hpp"
 #include "recorddecoding.hpp"
 #include "wirereader.hpp"
 
@@ -36,7 +37,7 @@ void splitTensorName(std::string_view name, std::string& opName, int& slot)
 
 void loadSourceFiles(FileState& file, IndexState& index)
 {
-    forEachNewRecord(file, [&](std::string_view payload, std::uint64_t offset) {
+    forEachNewRecord(file, index, [&](std::string_view payload, std::uint64_t offset) {
         EventKind kind;
         if (!peekEvent(payload, kind)) {
             index.recordProblems.add(
@@ -76,7 +77,7 @@ void loadSourceFiles(FileState& file, IndexState& index)
 void loadStackFrames(FileState& file, IndexState& index)
 {
     tfdbg::DebugEvent event;
-    forEachNewRecord(file, [&](std::string_view payload, std::uint64_t offset) {
+    forEachNewRecord(file, index, [&](std::string_view payload, std::uint64_t offset) {
         if (!parseEvent(event, payload)) {
             index.recordProblems.add(
                 recordProblem(Severity::Error, file, offset, "not a valid DebugEvent; skipped"));
@@ -95,8 +96,8 @@ void loadStackFrames(FileState& file, IndexState& index)
         frame.function = f.file_line_col().func();
         if (!index.code.addFrame(std::move(frame))) {
             index.recordProblems.add(recordProblem(Severity::Warning, file, offset,
-                                                   "stack frame id \"" + f.id() +
-                                                       "\" is used twice; the first one is kept"));
+                                                   "stack frame id " + quotedName(f.id()) +
+                                                       " is used twice; the first one is kept"));
             return;
         }
         index.codeChanged = true;

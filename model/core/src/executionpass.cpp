@@ -7,7 +7,7 @@ void loadExecutions(FileState& file, IndexState& index)
 {
     DecodedExecution e;
     auto& x = index.executions;
-    forEachNewRecord(file, [&](std::string_view payload, std::uint64_t offset) {
+    forEachNewRecord(file, index, [&](std::string_view payload, std::uint64_t offset) {
         const DecodeStatus status = decodeExecution(payload, e);
         if (status != DecodeStatus::Ok) {
             index.recordProblems.add(recordProblem(

@@ -22,7 +22,11 @@ public:
     FileHandle(const FileHandle&) = delete;
     FileHandle& operator=(const FileHandle&) = delete;
 
-    // On failure returns false and sets `error` to a readable reason.
+    // Opens a file of a logdir for reading. On failure returns false and sets `error` to a
+    // readable reason. Logdirs are often written by other people's programs into shared places,
+    // so a symbolic link that leads out of the file's directory is not followed (links within it
+    // are), and anything but a regular file is refused without blocking (a FIFO would wait
+    // forever for a writer).
     bool open(const std::filesystem::path& path, std::string* error);
     bool isOpen() const { return m_fd >= 0; }
     void close();
@@ -37,11 +41,15 @@ private:
     int m_fd = -1;
 };
 
-// Reads and checks the one record at `offset` (both CRCs); the payload goes to `payload`.
+// Reads and checks the one record at `offset` (both CRCs); the payload goes to `payload`. A record
+// whose payload is longer than `maxPayload` is not read (TooLarge): its length field alone must
+// never decide how much memory is taken.
 format::RecordStatus readRecordAt(const FileHandle& file, std::uint64_t offset,
-                                  std::string& payload);
+                                  std::string& payload,
+                                  std::uint64_t maxPayload = format::kMaxRecordPayload);
 
 // Opens `path` and reads the record at `offset`; the error names the file and offset.
-ReadResult<std::string> readRecord(const std::filesystem::path& path, std::uint64_t offset);
+ReadResult<std::string> readRecord(const std::filesystem::path& path, std::uint64_t offset,
+                                   std::uint64_t maxPayload = format::kMaxRecordPayload);
 
 } // namespace nanscope::core

@@ -1,5 +1,8 @@
 #include "eventparse.hpp"
 #include "loaders.hpp"
+#include "nanscope/core/plaintext.hpp"
+
+#include <algorithm>
 
 namespace nanscope::core {
 namespace {
@@ -19,7 +22,7 @@ void addDebuggedGraph(const tfdbg::DebugEvent& event, std::uint64_t offset, File
         if (table.graph(*existing).declared) {
             index.recordProblems.add(recordProblem(
                 Severity::Warning, file, offset,
-                "graph id \"" + graph.id + "\" is declared twice; the first one is kept"));
+                "graph id " + quotedName(graph.id) + " is declared twice; the first one is kept"));
             return;
         }
         table.declareGraph(*existing, std::move(graph));
@@ -41,6 +44,14 @@ void addOpCreation(const tfdbg::DebugEvent& event, std::uint64_t offset, FileSta
     op.type = c.op_type();
     op.name = c.op_name();
     op.numOutputs = c.output_tensor_ids_size() > 0 ? c.output_tensor_ids_size() : c.num_outputs();
+    if (op.numOutputs < 0 || op.numOutputs > kMaxOutputSlots) {
+        index.recordProblems.add(
+            recordProblem(Severity::Warning, file, offset,
+                          "op " + quotedName(c.op_name()) + " claims " +
+                              std::to_string(op.numOutputs) + " outputs; it is read as having " +
+                              std::to_string(std::clamp(op.numOutputs, 0, kMaxOutputSlots))));
+        op.numOutputs = std::clamp(op.numOutputs, 0, kMaxOutputSlots);
+    }
     op.outputTensorIds.assign(c.output_tensor_ids().begin(), c.output_tensor_ids().end());
     op.hostName = c.code_location().host_name();
     op.stackFrameIds.assign(c.code_location().stack_frame_ids().begin(),
@@ -62,8 +73,8 @@ void addOpCreation(const tfdbg::DebugEvent& event, std::uint64_t offset, FileSta
         const auto& g = table.graph(*graph);
         index.recordProblems.add(
             recordProblem(Severity::Warning, file, offset,
-                          "op name \"" + op.name + "\" is used twice in graph " +
-                              (g.name.empty() ? "\"" + g.id + "\"" : "\"" + g.name + "\"") +
+                          "op name " + quotedName(op.name) + " is used twice in graph " +
+                              quotedName(g.name.empty() ? g.id : g.name) +
                               "; the first one is kept (TensorFlow's reader stops here)"));
     }
 }
@@ -74,7 +85,7 @@ void loadGraphs(FileState& file, IndexState& index)
 {
     tfdbg::DebugEvent event;
     bool any = false;
-    forEachNewRecord(file, [&](std::string_view payload, std::uint64_t offset) {
+    forEachNewRecord(file, index, [&](std::string_view payload, std::uint64_t offset) {
         if (!parseEvent(event, payload)) {
             index.recordProblems.add(
                 recordProblem(Severity::Error, file, offset, "not a valid DebugEvent; skipped"));

@@ -3,8 +3,38 @@
 #include "nanscope/core/codetable.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace nanscope::core {
+namespace {
+
+// Heap and bookkeeping bytes of a string held in a table and one hash-map entry keyed by it.
+constexpr std::uint64_t kMapEntryBytes = 64;
+
+std::uint64_t heapBytes(const std::string& s)
+{
+    return sizeof(std::string) + s.size();
+}
+
+std::uint64_t opBytes(const OpInfo& op)
+{
+    std::uint64_t n = sizeof(OpInfo) + op.type.size() + op.name.size() + op.hostName.size() +
+                      op.outputTensorIds.size() * sizeof(std::int32_t) + kMapEntryBytes +
+                      op.name.size();
+    for (const auto& input : op.inputs)
+        n += sizeof(OpInput) + input.name.size() + input.opName.size();
+    for (const auto& frame : op.stackFrameIds)
+        n += heapBytes(frame);
+    return n;
+}
+
+std::uint64_t graphBytes(const GraphInfo& g)
+{
+    return sizeof(GraphInfo) + 2 * g.id.size() + g.name.size() + g.outerId.size() + kMapEntryBytes +
+           sizeof(StringMap<OpId>);
+}
+
+} // namespace
 
 std::optional<GraphIndex> GraphTable::findGraph(std::string_view graphId) const
 {
@@ -32,20 +62,36 @@ OpId GraphTable::findOp(std::string_view graphId, std::string_view opName) const
 std::vector<GraphIndex> GraphTable::chain(GraphIndex graph, bool* cycle) const
 {
     std::vector<GraphIndex> ids;
-    std::vector<bool> seen(m_graphs.size(), false);
     bool looped = false;
+    // Costs the chain's length, never the table's size (chains can be 100 000 deep, and this runs
+    // per trace shown): a short chain is searched for repeats, a long one remembered in a set.
+    constexpr std::size_t kShortChain = 32;
+    std::unordered_set<GraphIndex> seen;
     for (GraphIndex g = graph; g != kNoGraph && g < m_graphs.size(); g = m_graphs[g].outer) {
-        if (seen[g]) {
+        bool repeated = false;
+        if (ids.size() < kShortChain) {
+            repeated = std::find(ids.begin(), ids.end(), g) != ids.end();
+        } else {
+            if (seen.empty())
+                seen.insert(ids.begin(), ids.end());
+            repeated = !seen.insert(g).second;
+        }
+        if (repeated) {
             looped = true;
             break;
         }
-        seen[g] = true;
         ids.push_back(g);
     }
     if (cycle)
         *cycle = looped;
     std::reverse(ids.begin(), ids.end());
     return ids;
+}
+
+void GraphTable::setDevice(std::int32_t id, std::string name)
+{
+    m_bytes += kMapEntryBytes + name.size();
+    m_devices[id] = std::move(name);
 }
 
 std::string_view GraphTable::deviceName(std::int32_t id) const
@@ -62,6 +108,7 @@ GraphIndex GraphTable::addGraph(GraphInfo graph)
     m_opsByName.emplace_back();
     if (graph.declared)
         ++m_declaredGraphs;
+    m_bytes += graphBytes(graph);
     m_graphs.push_back(std::move(graph));
     return index;
 }
@@ -71,6 +118,7 @@ void GraphTable::declareGraph(GraphIndex index, GraphInfo graph)
     GraphInfo& g = m_graphs[index];
     if (!g.declared)
         ++m_declaredGraphs;
+    m_bytes += graph.name.size() + graph.outerId.size();
     g.name = std::move(graph.name);
     g.outerId = std::move(graph.outerId);
     g.wallTime = graph.wallTime;
@@ -93,6 +141,7 @@ OpId GraphTable::addOp(OpInfo op)
     m_graphs[op.graph].ops.push_back(id);
     if (op.declared)
         ++m_declaredOps;
+    m_bytes += opBytes(op) + sizeof(OpId);
     m_ops.push_back(std::move(op));
     connectInputs(id);
     return id;
@@ -103,6 +152,7 @@ void GraphTable::declareOp(OpId id, OpInfo op)
     OpInfo& slot = m_ops[id];
     auto consumers = std::move(slot.consumers); // made by ops that named this one as input
     op.graph = slot.graph;
+    m_bytes += opBytes(op);
     slot = std::move(op);
     if (slot.consumers.size() < consumers.size())
         slot.consumers.resize(consumers.size());
@@ -125,8 +175,11 @@ OpId GraphTable::opPlaceholder(GraphIndex graph, std::string_view opName)
 void GraphTable::connectInputs(OpId id)
 {
     OpInfo& op = m_ops[id];
-    if (op.consumers.size() < static_cast<std::size_t>(std::max(op.numOutputs, 0)))
-        op.consumers.resize(static_cast<std::size_t>(op.numOutputs));
+    const auto outputs = static_cast<std::size_t>(std::clamp(op.numOutputs, 0, kMaxOutputSlots));
+    if (op.consumers.size() < outputs) {
+        m_bytes += (outputs - op.consumers.size()) * sizeof(std::vector<OpConsumer>);
+        op.consumers.resize(outputs);
+    }
     for (std::uint32_t j = 0; j < op.inputs.size(); ++j) {
         OpInput& input = m_ops[id].inputs[j];
         if (input.op != kNoOp)
@@ -137,11 +190,18 @@ void GraphTable::connectInputs(OpId id)
             continue;
         }
         input.op = producer;
-        auto& consumers = m_ops[producer].consumers;
         const auto slot = static_cast<std::size_t>(std::max(input.slot, 0));
-        if (consumers.size() <= slot)
+        if (slot >= static_cast<std::size_t>(kMaxOutputSlots)) {
+            ++m_droppedEdges; // the producer is known; only the consumer list is not extended
+            continue;
+        }
+        auto& consumers = m_ops[producer].consumers;
+        if (consumers.size() <= slot) {
+            m_bytes += (slot + 1 - consumers.size()) * sizeof(std::vector<OpConsumer>);
             consumers.resize(slot + 1);
+        }
         consumers[slot].push_back({id, j});
+        m_bytes += sizeof(OpConsumer);
     }
 }
 
@@ -231,6 +291,7 @@ void CodeTable::addFile(SourceFileInfo file)
         m_files[it->second].lineCount = file.lineCount;
         return;
     }
+    m_bytes += sizeof(SourceFileInfo) + 2 * key.size() + kMapEntryBytes;
     m_fileIndex.emplace(std::move(key), m_files.size());
     m_files.push_back(std::move(file));
 }
@@ -239,6 +300,8 @@ bool CodeTable::addFrame(StackFrameInfo frame)
 {
     if (m_frameIndex.contains(frame.id))
         return false;
+    m_bytes +=
+        sizeof(StackFrameInfo) + 2 * frame.id.size() + frame.function.size() + kMapEntryBytes;
     m_frameIndex.emplace(frame.id, m_frames.size());
     m_frames.push_back(std::move(frame));
     return true;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace nanscope::core {
 
@@ -82,6 +83,19 @@ std::string TensorHealth::describe() const
     return text + parts;
 }
 
+namespace {
+
+// A summary vector's dtype or rank slot as an int. A record may hold any double there (NaN,
+// 1e300), and converting one that no int holds is undefined: such values are unknown.
+int slotAsInt(double value, int unknown)
+{
+    constexpr double lowest = std::numeric_limits<int>::min();
+    constexpr double highest = std::numeric_limits<int>::max();
+    return value >= lowest && value <= highest ? static_cast<int>(value) : unknown; // NaN: false
+}
+
+} // namespace
+
 TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, bool& malformed)
 {
     malformed = false;
@@ -112,8 +126,8 @@ TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, bool& 
             return h;
         h.detail = v.size() >= 11 ? TensorHealth::Detail::Full : TensorHealth::Detail::Counts;
         malformed = v.size() < 11;
-        h.dtype = static_cast<int>(v[2]);
-        h.rank = static_cast<int>(v[3]);
+        h.dtype = slotAsInt(v[2], 0);
+        h.rank = slotAsInt(v[3], -1);
         h.size = v[4];
         h.negativeInfinity = v[5];
         h.positiveInfinity = v[6];
@@ -128,8 +142,8 @@ TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, bool& 
     case DebugMode::Shape:
         if (!need(4))
             return h;
-        h.dtype = static_cast<int>(v[1]);
-        h.rank = static_cast<int>(v[2]);
+        h.dtype = slotAsInt(v[1], 0);
+        h.rank = slotAsInt(v[2], -1);
         h.size = v[3];
         return h;
     default:

@@ -61,6 +61,23 @@ std::uint32_t Snapshot::Data::traceFileIndex(std::uint64_t traceIndex) const
     return it == segments.begin() ? 0 : std::prev(it)->fileIndex;
 }
 
+std::uint64_t IndexState::memoryBytes() const
+{
+    return traces.bytes() + executions.bytes() +
+           (traceAlerts.size() + executionAlerts.size()) * sizeof(Alert) + strings.approxBytes() +
+           2 * (graphs.approxBytes() + code.approxBytes()) +
+           segments.size() * sizeof(TraceSegment) +
+           tracesOfUndeclaredOps.size() * (sizeof(OpId) + sizeof(std::uint64_t) + 16);
+}
+
+bool IndexState::wouldExceedMemory(std::uint64_t recordBytes) const
+{
+    // A record adds at most a few copies of its strings and some fixed-size bookkeeping.
+    const std::uint64_t growth = 2 * recordBytes + 1024;
+    const std::uint64_t used = memoryBytes();
+    return used > maxMemoryBytes || growth > maxMemoryBytes - used;
+}
+
 void IndexState::appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex)
 {
     if (!segments.empty() && segments.back().fileIndex == fileIndex)

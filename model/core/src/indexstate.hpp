@@ -71,6 +71,8 @@ struct FileState
     std::uint64_t offset = 0; // next record to read
     std::uint64_t size = 0;   // at the end of the last pass
     format::RecordStatus stop = format::RecordStatus::EndOfData;
+    // The last pass stopped at `offset` because the index reached the reader's memory limit.
+    bool memoryLimited = false;
 
     // Opens the file if needed; false (with missing/openError set) when it cannot be read.
     bool ensureOpen();
@@ -92,6 +94,7 @@ struct Snapshot::Data
     std::vector<Diagnostic> diagnostics;
     std::uint64_t generation = 0;
     bool complete = true;
+    std::uint64_t maxRecordBytes = format::kMaxRecordPayload; // for records read on demand
 
     std::filesystem::path traceFile(std::uint32_t fileIndex) const;
     std::filesystem::path mainFile(std::string_view suffix) const;
@@ -130,7 +133,17 @@ struct IndexState
     std::shared_ptr<const GraphTable> publishedGraphs;
     std::shared_ptr<const CodeTable> publishedCode;
 
+    // The reader's limits (ReaderOptions::maxMemoryBytes and the record length derived from it).
+    std::uint64_t maxMemoryBytes = UINT64_MAX;
+    std::uint64_t maxRecordBytes = format::kMaxRecordPayload;
+
     void appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex);
+
+    // About how many bytes the index holds. The graph and code tables count twice: the reader
+    // keeps its own copy beside the one its latest snapshot shares.
+    std::uint64_t memoryBytes() const;
+    // Whether adding a record of `recordBytes` could take the index past the limit.
+    bool wouldExceedMemory(std::uint64_t recordBytes) const;
 };
 
 } // namespace nanscope::core

@@ -27,9 +27,9 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
                            ThreadPool& pool, std::uint64_t byteBudget);
 
 // Reads the new records of `file` one at a time with both CRCs checked, then records where and
-// why reading stopped.
+// why reading stopped. Stops before a record that could take the index past its memory limit.
 template <typename OnRecord>
-void forEachNewRecord(FileState& file, OnRecord&& onRecord);
+void forEachNewRecord(FileState& file, const IndexState& index, OnRecord&& onRecord);
 
 // "op:3" → ("op", 3); "op" → ("op", 0).
 void splitTensorName(std::string_view name, std::string& opName, int& slot);
@@ -45,19 +45,28 @@ Diagnostic recordProblem(Severity severity, const FileState& file, std::uint64_t
 namespace nanscope::core {
 
 template <typename OnRecord>
-void forEachNewRecord(FileState& file, OnRecord&& onRecord)
+void forEachNewRecord(FileState& file, const IndexState& index, OnRecord&& onRecord)
 {
     if (!file.ensureOpen())
         return;
+    // The size now bounds this pass: a file that grows while it is read is read up to here.
     const std::uint64_t size = file.handle.size();
-    RecordStream stream(file.handle, file.offset, size);
+    RecordStream stream(file.handle, file.offset, size, index.maxRecordBytes);
+    file.memoryLimited = false;
+    file.size = size;
     std::string_view payload;
     std::uint64_t offset = 0;
-    while (stream.next(payload, offset))
+    while (stream.next(payload, offset)) {
+        if (index.wouldExceedMemory(payload.size())) {
+            file.offset = offset;
+            file.stop = format::RecordStatus::EndOfData;
+            file.memoryLimited = true;
+            return;
+        }
         onRecord(payload, offset);
+    }
     file.offset = stream.stopOffset();
     file.stop = stream.stopStatus();
-    file.size = size;
 }
 
 } // namespace nanscope::core

@@ -1,6 +1,7 @@
 #include "eventparse.hpp"
 #include "filehandle.hpp"
 #include "nanscope/core/logdirlayout.hpp"
+#include "nanscope/core/plaintext.hpp"
 
 #include <algorithm>
 #include <array>
@@ -50,7 +51,9 @@ MetadataRead readMetadata(const fs::path& path, FileSet& set)
         return result;
     }
     std::string payload;
-    const auto status = readRecordAt(file, 0, payload);
+    // A metadata record is a few dozen bytes; a length of gigabytes is not one.
+    constexpr std::uint64_t kMaxMetadataRecord = 1u << 20;
+    const auto status = readRecordAt(file, 0, payload, kMaxMetadataRecord);
     if (format::isRetryable(status)) {
         result.severity = Severity::Warning;
         result.error = status == format::RecordStatus::EndOfData
@@ -82,7 +85,7 @@ MetadataRead readMetadata(const fs::path& path, FileSet& set)
 
 std::string describeRun(const std::string& runId)
 {
-    return runId.empty() ? std::string("without a run id") : "\"" + runId + "\"";
+    return runId.empty() ? std::string("without a run id") : quotedName(runId);
 }
 
 } // namespace
@@ -201,7 +204,8 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
         chosen = runs.find(options.runId);
         if (chosen == runs.end())
             warn(Severity::Error, layout.directory,
-                 "no file set of run \"" + options.runId + "\" here; reading the latest run");
+                 "no file set of run " + quotedName(options.runId) +
+                     " here; reading the latest run");
     }
     if (chosen == runs.end()) {
         for (auto r = runs.begin(); r != runs.end(); ++r)
@@ -237,7 +241,8 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
     layout.startingWallTime = main.wallTime;
     if (!main.fileVersion.empty() && main.fileVersion != "debug.Event:1")
         warn(Severity::Warning, main.file(kMetadataSuffix),
-             "unknown file version \"" + main.fileVersion + "\"; reading it as debug.Event:1");
+             "unknown file version " + quotedName(main.fileVersion) +
+                 "; reading it as debug.Event:1");
     for (std::size_t i = 1; i < sets.size(); ++i) {
         for (const auto suffix :
              {kSourceFilesSuffix, kStackFramesSuffix, kGraphsSuffix, kExecutionSuffix}) {

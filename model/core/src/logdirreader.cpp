@@ -2,8 +2,10 @@
 
 #include "indexstate.hpp"
 #include "loaders.hpp"
+#include "nanscope/core/plaintext.hpp"
 #include "threadpool.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -11,17 +13,18 @@
 namespace nanscope::core {
 namespace {
 
-std::string quoted(const std::string& s)
-{
-    return "\"" + s + "\"";
-}
-
 std::string graphLabel(const GraphInfo& g)
 {
-    return g.name.empty() ? quoted(g.id) : quoted(g.name) + " (" + g.id + ")";
+    return g.name.empty() ? quotedName(g.id) : quotedName(g.name) + " (" + g.id + ")";
 }
 
-void fileDiagnostics(const FileState& f, std::vector<Diagnostic>& out)
+std::string mebibytes(std::uint64_t bytes)
+{
+    return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                   : std::to_string(bytes) + " bytes";
+}
+
+void fileDiagnostics(const FileState& f, const IndexState& index, std::vector<Diagnostic>& out)
 {
     const std::string path = f.path.string();
     if (f.missing) {
@@ -44,7 +47,22 @@ void fileDiagnostics(const FileState& f, std::vector<Diagnostic>& out)
     const std::string notRead = "; the " + std::to_string(rest) +
                                 " bytes from here on are not read (TensorFlow's reader stops "
                                 "here too)";
+    if (f.memoryLimited) {
+        out.push_back({Severity::Error, path, f.offset,
+                       "reading stopped here: the index reached the memory limit of " +
+                           mebibytes(index.maxMemoryBytes) +
+                           " (nanscope-report --max-memory, ReaderOptions::maxMemoryBytes); the " +
+                           std::to_string(rest) + " bytes from here on are not read"});
+        return;
+    }
     switch (f.stop) {
+    case format::RecordStatus::TooLarge:
+        out.push_back({Severity::Error, path, f.offset,
+                       "a record here is longer than the limit of " +
+                           mebibytes(index.maxRecordBytes) +
+                           " (a quarter of the memory limit; nanscope-report --max-memory); the " +
+                           std::to_string(rest) + " bytes from here on are not read"});
+        break;
     case format::RecordStatus::CorruptLength:
         out.push_back(
             {Severity::Error, path, f.offset,
@@ -65,20 +83,31 @@ void fileDiagnostics(const FileState& f, std::vector<Diagnostic>& out)
     }
 }
 
-// Cycles of outer context ids: each graph on a cycle, once.
+// Cycles of outer context ids: each graph on a cycle, once, in linear time (every graph has one
+// outer graph at most, so each walk ends at a graph already seen; chains may be 100 000 deep).
 std::vector<GraphIndex> graphsOnCycles(const GraphTable& graphs)
 {
+    enum : std::uint8_t { Unseen, OnPath, Done };
+    const std::size_t n = graphs.graphs().size();
+    std::vector<std::uint8_t> state(n, Unseen);
+    std::vector<GraphIndex> path;
     std::vector<GraphIndex> onCycle;
-    for (GraphIndex g = 0; g < graphs.graphs().size(); ++g) {
-        GraphIndex at = graphs.graph(g).outer;
-        for (std::size_t steps = 0; at != kNoGraph && steps < graphs.graphs().size(); ++steps) {
-            if (at == g) {
-                onCycle.push_back(g);
-                break;
-            }
+    for (GraphIndex start = 0; start < n; ++start) {
+        path.clear();
+        GraphIndex at = start;
+        while (at != kNoGraph && at < n && state[at] == Unseen) {
+            state[at] = OnPath;
+            path.push_back(at);
             at = graphs.graph(at).outer;
         }
+        if (at != kNoGraph && at < n && state[at] == OnPath) {
+            const auto first = std::find(path.begin(), path.end(), at);
+            onCycle.insert(onCycle.end(), first, path.end());
+        }
+        for (const GraphIndex g : path)
+            state[g] = Done;
     }
+    std::sort(onCycle.begin(), onCycle.end());
     return onCycle;
 }
 
@@ -94,7 +123,7 @@ void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
         const auto it = index.tracesOfUndeclaredOps.find(id);
         const std::uint64_t traces = it == index.tracesOfUndeclaredOps.end() ? 0 : it->second;
         out.push_back({Severity::Warning, graphsPath, std::nullopt,
-                       std::to_string(traces) + " traces name op " + quoted(op.name) +
+                       std::to_string(traces) + " traces name op " + quotedName(op.name) +
                            " of graph " + graphLabel(graphs.graph(op.graph)) +
                            ", which no GraphOpCreation declares; they are kept with an unknown "
                            "op type (TensorFlow's reader stops at the first)"});
@@ -105,12 +134,12 @@ void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
     for (const auto& g : graphs.graphs()) {
         if (!g.declared)
             out.push_back({Severity::Warning, graphsPath, std::nullopt,
-                           "graph id " + quoted(g.id) +
+                           "graph id " + quotedName(g.id) +
                                " is used by ops or traces but no DebuggedGraph declares it"});
         else if (!g.outerId.empty() && g.outer == kNoGraph)
             out.push_back({Severity::Warning, graphsPath, std::nullopt,
-                           "graph " + graphLabel(g) + " names outer graph " + quoted(g.outerId) +
-                               ", which is not declared"});
+                           "graph " + graphLabel(g) + " names outer graph " +
+                               quotedName(g.outerId) + ", which is not declared"});
     }
     const auto cycle = graphsOnCycles(graphs);
     if (!cycle.empty()) {
@@ -128,6 +157,12 @@ void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
                            " stack frames name a source file index that no SourceFile record "
                            "has (yet); they are kept and resolved when the file arrives "
                            "(TensorFlow's reader drops them)"});
+    if (graphs.droppedEdges() > 0)
+        out.push_back({Severity::Warning, graphsPath, std::nullopt,
+                       std::to_string(graphs.droppedEdges()) +
+                           " op inputs name an output slot above " +
+                           std::to_string(kMaxOutputSlots - 1) +
+                           "; those edges are not shown among the producers' consumers"});
     if (index.clampedSlots > 0)
         out.push_back({Severity::Warning,
                        {},
@@ -213,9 +248,9 @@ std::vector<Diagnostic> LogdirReader::Impl::diagnostics() const
     std::vector<Diagnostic> out = layout.diagnostics;
     if (!layout.fileSets.empty()) {
         for (const FileState* f : {&sourceFiles, &stackFrames, &graphs, &executions})
-            fileDiagnostics(*f, out);
+            fileDiagnostics(*f, index, out);
         for (const auto& f : traceFiles)
-            fileDiagnostics(f, out);
+            fileDiagnostics(f, index, out);
         for (auto& d : index.recordProblems.list())
             out.push_back(std::move(d));
         indexDiagnostics(index, graphs.path.string(), stackFrames.path.string(), out);
@@ -251,6 +286,7 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->diagnostics = diagnostics();
     data->generation = generation++;
     data->complete = complete;
+    data->maxRecordBytes = index.maxRecordBytes;
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
     latest = snapshot;
@@ -262,6 +298,9 @@ LogdirReader::LogdirReader(std::filesystem::path path, ReaderOptions options)
 {
     m_impl->path = std::move(path);
     m_impl->options = std::move(options);
+    m_impl->index.maxMemoryBytes = m_impl->options.maxMemoryBytes;
+    m_impl->index.maxRecordBytes =
+        std::min(m_impl->options.maxMemoryBytes / 4, format::kMaxRecordPayload);
     m_impl->publish(true); // generation 0: nothing read yet
 }
 

@@ -1,4 +1,5 @@
 #include "eventorder.hpp"
+#include "graphnesting.hpp"
 #include "nanscope/core/hints.hpp"
 #include "originanalysis.hpp"
 
@@ -19,16 +20,20 @@ bool isPassThrough(std::string_view type)
            type == "RefExit" || type == "RefNextIteration";
 }
 
-// "The latest trace of output (op, slot)" for every op output, in a dense array.
+// "The latest trace of output (op, slot)" for every op output, in a dense array for the first
+// slots of each op and a map for the rest (an op may claim 65536 outputs, a million ops may).
 class LatestTraces
 {
+    static constexpr int kDense = 64;
+
 public:
     explicit LatestTraces(const GraphTable& graphs) : m_graphs(graphs)
     {
         const auto& ops = graphs.ops();
         m_base.resize(ops.size() + 1, 0);
         for (std::size_t i = 0; i < ops.size(); ++i)
-            m_base[i + 1] = m_base[i] + static_cast<std::uint64_t>(std::max(ops[i].numOutputs, 1));
+            m_base[i + 1] =
+                m_base[i] + static_cast<std::uint64_t>(std::clamp(ops[i].numOutputs, 1, kDense));
         m_latest.assign(m_base.back(), kNone);
     }
 
@@ -276,15 +281,14 @@ Propagation computePropagation(const Snapshot::Data& d)
         std::uint16_t hop;
     };
     std::unordered_map<GraphIndex, WindowHop> windowHops;
+    const GraphNesting nesting(graphs);
     auto calledGraphHop = [&](std::uint64_t e) {
         const auto called = graphs.findGraph(d.strings[x.graphId[e]]);
         std::optional<WindowHop> latestHop;
         if (!called)
             return Propagation::kFinite;
         for (const auto& [graph, w] : windowHops) {
-            const auto chain = graphs.chain(graph);
-            if (std::find(chain.begin(), chain.end(), *called) != chain.end() &&
-                (!latestHop || w.trace > latestHop->trace))
+            if (nesting.within(graph, *called) && (!latestHop || w.trace > latestHop->trace))
                 latestHop = w;
         }
         return latestHop ? latestHop->hop : Propagation::kFinite;

@@ -31,7 +31,8 @@ std::uint32_t littleEndian32(const std::byte* p)
 }
 
 // format::parseRecordHeader's rules, inlined: this loop visits every record of the logdir.
-BoundaryScan scanBoundaries(std::span<const std::byte> buffer, std::vector<std::uint32_t>& starts)
+BoundaryScan scanBoundaries(std::span<const std::byte> buffer, std::uint64_t maxPayload,
+                            std::vector<std::uint32_t>& starts)
 {
     BoundaryScan scan;
     const std::byte* data = buffer.data();
@@ -47,6 +48,10 @@ BoundaryScan scanBoundaries(std::span<const std::byte> buffer, std::vector<std::
         if (format::unmaskCrc(littleEndian32(data + at + 8)) != format::crc32c(data + at, 8) ||
             length > format::kMaxRecordPayload) {
             scan.stop = format::RecordStatus::CorruptLength;
+            break;
+        }
+        if (length > maxPayload) {
+            scan.stop = format::RecordStatus::TooLarge;
             break;
         }
         if (rest < format::kRecordOverhead || rest - format::kRecordOverhead < length) {
@@ -71,8 +76,10 @@ std::span<const std::byte> RecordChunk::payloadAndCrc(std::size_t i) const
 }
 
 ChunkReader::ChunkReader(const FileHandle& file, std::uint64_t begin, std::uint64_t end,
-                         std::size_t chunkBytes)
-    : m_file(file), m_position(begin), m_end(end), m_chunkBytes(chunkBytes)
+                         std::size_t chunkBytes, std::uint64_t maxPayload)
+    : m_file(file), m_position(begin), m_end(end),
+      // A window smaller than a header could never be widened past one.
+      m_chunkBytes(std::max(chunkBytes, format::kRecordOverhead)), m_maxPayload(maxPayload)
 {}
 
 bool ChunkReader::next(std::vector<std::byte>& buffer, RecordChunk& chunk, std::uint64_t maxBytes)
@@ -91,20 +98,24 @@ bool ChunkReader::next(std::vector<std::byte>& buffer, RecordChunk& chunk, std::
             m_end = m_position + got;
         buffer.resize(got);
         chunk.starts.clear();
-        return scanBoundaries(buffer, chunk.starts);
+        return scanBoundaries(buffer, m_maxPayload, chunk.starts);
     };
     const auto left = m_end - m_position;
     const std::uint64_t want =
         std::min<std::uint64_t>({m_chunkBytes, left, std::max<std::uint64_t>(maxBytes, 1)});
     BoundaryScan scan = read(static_cast<std::size_t>(want));
-    if (scan.consumed == 0 && scan.stop == format::RecordStatus::TruncatedTail) {
-        if (scan.nextRecordSize > buffer.size() && scan.nextRecordSize <= m_end - m_position) {
-            // One record longer than the window: read it whole. Its size is bounded by the file.
-            scan = read(static_cast<std::size_t>(scan.nextRecordSize));
-        } else if (want < left && scan.nextRecordSize == 0) {
-            // The window was cut short (a byte budget) inside the header: widen it.
-            scan = read(static_cast<std::size_t>(std::min<std::uint64_t>(m_chunkBytes, left)));
-        }
+    if (scan.consumed == 0 && scan.stop == format::RecordStatus::TruncatedTail &&
+        scan.nextRecordSize == 0 && want < left) {
+        // The window was cut short (a byte budget) inside the header: widen it to the header
+        // only, for the budget's sake (the record itself is read whole just below).
+        scan = read(
+            static_cast<std::size_t>(std::min<std::uint64_t>(format::kRecordHeaderSize, left)));
+    }
+    if (scan.consumed == 0 && scan.stop == format::RecordStatus::TruncatedTail &&
+        scan.nextRecordSize > buffer.size() && scan.nextRecordSize <= m_end - m_position) {
+        // One record longer than the window: read it whole. Its size is bounded by the file and
+        // by the caller's limit on records.
+        scan = read(static_cast<std::size_t>(scan.nextRecordSize));
     }
     if (scan.consumed == 0) {
         m_done = true;
@@ -114,7 +125,8 @@ bool ChunkReader::next(std::vector<std::byte>& buffer, RecordChunk& chunk, std::
     chunk.fileOffset = m_position;
     chunk.bytes = std::span<const std::byte>(buffer.data(), scan.consumed);
     m_position += scan.consumed;
-    if (scan.stop == format::RecordStatus::CorruptLength) {
+    if (scan.stop == format::RecordStatus::CorruptLength ||
+        scan.stop == format::RecordStatus::TooLarge) {
         m_done = true;
         m_stop = scan.stop;
     }

@@ -30,9 +30,11 @@ struct RecordChunk
 class ChunkReader
 {
 public:
-    // Reads [begin, end) of `file`; `end` is the file's size when the pass started.
+    // Reads [begin, end) of `file`; `end` is the file's size when the pass started, so a file
+    // that keeps growing is read up to there and no further in one pass. Records whose payload is
+    // longer than `maxPayload` stop the reading (TooLarge) before anything is allocated for them.
     ChunkReader(const FileHandle& file, std::uint64_t begin, std::uint64_t end,
-                std::size_t chunkBytes);
+                std::size_t chunkBytes, std::uint64_t maxPayload = format::kMaxRecordPayload);
 
     // Reads the next run of complete records into `buffer` and describes it in `chunk`. Returns
     // false when there is none; stopStatus() then says why.
@@ -53,6 +55,7 @@ private:
     std::uint64_t m_position;
     std::uint64_t m_end;
     std::size_t m_chunkBytes;
+    std::uint64_t m_maxPayload;
     bool m_done = false;
     format::RecordStatus m_stop = format::RecordStatus::EndOfData;
 };

@@ -5,8 +5,9 @@ namespace {
 constexpr std::size_t kChunkBytes = 4u << 20;
 }
 
-RecordStream::RecordStream(const FileHandle& file, std::uint64_t begin, std::uint64_t end)
-    : m_reader(file, begin, end, kChunkBytes), m_resume(begin)
+RecordStream::RecordStream(const FileHandle& file, std::uint64_t begin, std::uint64_t end,
+                           std::uint64_t maxPayload)
+    : m_reader(file, begin, end, kChunkBytes, maxPayload), m_resume(begin)
 {}
 
 bool RecordStream::next(std::string_view& payload, std::uint64_t& offset)

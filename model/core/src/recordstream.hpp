@@ -11,12 +11,14 @@ namespace nanscope::core {
 class RecordStream
 {
 public:
-    RecordStream(const FileHandle& file, std::uint64_t begin, std::uint64_t end);
+    RecordStream(const FileHandle& file, std::uint64_t begin, std::uint64_t end,
+                 std::uint64_t maxPayload = format::kMaxRecordPayload);
 
     // The next record whose CRCs match; false at the first one that is missing, torn or corrupt.
     bool next(std::string_view& payload, std::uint64_t& offset);
 
-    // Where reading stopped and why (EndOfData, TruncatedTail, CorruptLength, CorruptPayload);
+    // Where reading stopped and why (EndOfData, TruncatedTail, CorruptLength, CorruptPayload,
+    // TooLarge);
     // stopOffset() is also the offset to resume from.
     format::RecordStatus stopStatus() const { return m_stop; }
     std::uint64_t stopOffset() const { return m_resume; }

@@ -1,4 +1,5 @@
 #include "healthrules.hpp"
+#include "nanscope/core/plaintext.hpp"
 #include "nanscope/core/report.hpp"
 
 #include <cstdio>
@@ -7,6 +8,16 @@
 
 namespace nanscope::core {
 namespace {
+
+// Every string that came from the logdir is printed through one of these: nothing in it can move
+// the terminal's cursor, change its colours or title, or run for a megabyte.
+constexpr std::size_t kMaxNameChars = 200;
+constexpr std::size_t kMaxLineChars = 400;
+
+std::string text(std::string_view s)
+{
+    return printable(s, {.maxChars = kMaxNameChars});
+}
 
 std::string utc(double seconds)
 {
@@ -46,14 +57,14 @@ std::string alertCounts(const Alert& a)
 
 std::string graphLabel(const std::string& name, const std::string& id)
 {
-    return name.empty() ? id : "\"" + name + "\" (" + id + ")";
+    return name.empty() ? text(id) : quotedName(name, kMaxNameChars) + " (" + text(id) + ")";
 }
 
 std::string opLabel(const std::string& type, const std::string& name)
 {
     if (name.empty())
-        return type;
-    return type + " \"" + name + "\"";
+        return text(type);
+    return text(type) + " " + quotedName(name, kMaxNameChars);
 }
 
 } // namespace
@@ -61,18 +72,20 @@ std::string opLabel(const std::string& type, const std::string& name)
 std::string renderText(const Report& r)
 {
     std::ostringstream out;
-    out << "NaNscope report for " << r.logdir << "\n\n";
+    out << "NaNscope report for " << printable(r.logdir) << "\n\n";
     if (!r.readable) {
         out << "No tfdbg2 data could be read.\n";
     } else {
-        out << "Run:          " << (r.runId.empty() ? "(no run id)" : r.runId) << "\n";
+        out << "Run:          " << (r.runId.empty() ? "(no run id)" : text(r.runId)) << "\n";
         out << "Hosts:        ";
         for (std::size_t i = 0; i < r.hosts.size(); ++i)
-            out << (i ? "\n              " : "") << r.hosts[i].name << "  (" << r.hosts[i].prefix
-                << ", started " << utc(r.hosts[i].wallTime) << ")";
+            out << (i ? "\n              " : "") << text(r.hosts[i].name) << "  ("
+                << text(r.hosts[i].prefix) << ", started " << utc(r.hosts[i].wallTime) << ")";
         out << "\n";
-        out << "Written by:   " << (r.tensorflowVersion.empty() ? "unknown" : r.tensorflowVersion)
-            << (r.fileVersion.empty() ? "" : "  (file version " + r.fileVersion + ")") << "\n";
+        out << "Written by:   "
+            << (r.tensorflowVersion.empty() ? "unknown" : text(r.tensorflowVersion))
+            << (r.fileVersion.empty() ? "" : "  (file version " + text(r.fileVersion) + ")")
+            << "\n";
         out << "Modes:        ";
         for (std::size_t i = 0; i < r.tensorDebugModes.size(); ++i)
             out << (i ? ", " : "") << r.tensorDebugModes[i];
@@ -110,14 +123,15 @@ std::string renderText(const Report& r)
         if (!o.inputs.empty()) {
             out << "    inputs:\n";
             for (const auto& in : o.inputs) {
-                out << "      " << in.name;
+                out << "      " << text(in.name);
                 if (in.event)
                     out << "  (" << eventLabel(*in.event) << ")";
                 out << ": " << in.healthText << "\n";
             }
         }
-        out << "    why:  " << o.hint.cause << "\n";
-        out << "    fix:  " << o.hint.fix << "\n";
+        // The hint may quote the op type.
+        out << "    why:  " << printable(o.hint.cause) << "\n";
+        out << "    fix:  " << printable(o.hint.fix) << "\n";
         out << "    in the whole logdir: " << ro.producers
             << (ro.producers == 1 ? " producer, " : " producers, ") << ro.propagators
             << (ro.propagators == 1 ? " propagator" : " propagators");
@@ -143,21 +157,22 @@ std::string renderText(const Report& r)
                 flush();
                 const bool user = ro.stack.userFrame == i;
                 out << (user ? "      > " : "        ")
-                    << (f.frame.filePath.empty() ? "(unknown frame " + f.frame.id + ")"
-                                                 : f.frame.filePath)
-                    << ":" << f.frame.line << " in " << f.frame.function << "\n";
+                    << (f.frame.filePath.empty() ? "(unknown frame " + text(f.frame.id) + ")"
+                                                 : text(f.frame.filePath))
+                    << ":" << f.frame.line << " in " << text(f.frame.function) << "\n";
             }
             flush();
         }
         if (ro.source) {
             const auto& s = *ro.source;
-            out << "    source (from the logdir's copy of " << s.filePath << "):\n";
+            out << "    source (from the logdir's copy of " << text(s.filePath) << "):\n";
             for (std::size_t i = 0; i < s.lines.size(); ++i) {
                 const int number = s.firstLine + static_cast<int>(i);
                 char prefix[32];
                 std::snprintf(prefix, sizeof prefix, "    %s %5d | ",
                               number == s.focusLine ? ">" : " ", number);
-                out << prefix << s.lines[i] << "\n";
+                out << prefix
+                    << printable(s.lines[i], {.maxChars = kMaxLineChars, .keepTabs = true}) << "\n";
             }
         }
     } else if (r.readable) {
@@ -169,10 +184,10 @@ std::string renderText(const Report& r)
         for (const auto& d : r.diagnostics) {
             out << "    " << toString(d.severity) << ": ";
             if (!d.file.empty())
-                out << d.file;
+                out << printable(d.file);
             if (d.offset)
                 out << " at offset " << *d.offset;
-            out << (d.file.empty() && !d.offset ? "" : ": ") << d.message << "\n";
+            out << (d.file.empty() && !d.offset ? "" : ": ") << printable(d.message) << "\n";
         }
     }
     return out.str();

@@ -245,7 +245,8 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index) const
         return result;
     }
     const TraceDigest digest = trace(index);
-    const auto record = readRecord(m_data->traceFile(digest.fileIndex), digest.offset);
+    const auto record =
+        readRecord(m_data->traceFile(digest.fileIndex), digest.offset, m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
         return result;
@@ -290,7 +291,8 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
         result.error = "no execution #" + std::to_string(index);
         return result;
     }
-    const auto record = readRecord(m_data->mainFile(kExecutionSuffix), execution(index).offset);
+    const auto record = readRecord(m_data->mainFile(kExecutionSuffix), execution(index).offset,
+                                   m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
         return result;
@@ -305,7 +307,7 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
     ExecutionDetails d;
     d.wallTime = event.wall_time();
     d.opType = e.op_type();
-    d.numOutputs = e.num_outputs();
+    d.numOutputs = std::clamp(e.num_outputs(), 0, kMaxOutputSlots);
     d.graphId = e.graph_id();
     d.inputTensorIds.assign(e.input_tensor_ids().begin(), e.input_tensor_ids().end());
     d.outputTensorIds.assign(e.output_tensor_ids().begin(), e.output_tensor_ids().end());
@@ -352,7 +354,8 @@ ReadResult<std::vector<std::string>> Snapshot::readSourceLines(std::size_t fileI
         result.error = "no source file #" + std::to_string(fileIndex);
         return result;
     }
-    const auto record = readRecord(m_data->mainFile(kSourceFilesSuffix), files[fileIndex].offset);
+    const auto record = readRecord(m_data->mainFile(kSourceFilesSuffix), files[fileIndex].offset,
+                                   m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
         return result;

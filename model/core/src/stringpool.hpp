@@ -22,8 +22,12 @@ public:
         const auto id = static_cast<std::uint32_t>(m_strings.size());
         m_strings.push_back(std::string(s));
         m_ids.emplace(m_strings[id], id);
+        m_bytes += sizeof(std::string) + 2 * s.size() + 64; // the pool's copy and the map's key
         return id;
     }
+
+    // About how many bytes the pool holds, for the reader's memory limit.
+    std::uint64_t approxBytes() const { return m_bytes; }
 
     // The readable part, shared with snapshots.
     const ChunkedArray<std::string, 10>& strings() const { return m_strings; }
@@ -31,6 +35,7 @@ public:
 private:
     ChunkedArray<std::string, 10> m_strings;
     StringMap<std::uint32_t> m_ids;
+    std::uint64_t m_bytes = 0;
 };
 
 } // namespace nanscope::core

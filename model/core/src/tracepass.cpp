@@ -6,6 +6,7 @@
 #include "recorddecoding.hpp"
 #include "recordscan.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -17,6 +18,10 @@ namespace nanscope::core {
 namespace {
 
 constexpr std::size_t kChunkBytes = 1u << 20;
+// A byte of trace records adds at most about 15 bytes to the index (a tiny trace naming an op no
+// one declared gets a placeholder op); chunks are cut to a 128th of the room left under the
+// memory limit, so the chunks in flight cannot take the index far past it.
+constexpr std::uint64_t kRoomPerChunkByte = 128;
 // Ops a worker could not find get this bit plus an index into its own list of unknown names.
 constexpr OpId kLocalUnknown = 0x80000000u;
 
@@ -316,7 +321,9 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
         return result;
     const std::uint64_t size = file.handle.size();
     const std::uint64_t start = file.offset;
-    ChunkReader reader(file.handle, start, size, kChunkBytes);
+    ChunkReader reader(file.handle, start, size, kChunkBytes, index.maxRecordBytes);
+    file.memoryLimited = false;
+    bool memoryLimited = false;
     const std::string path = file.path.string();
     auto& columns = index.traces;
     const std::uint64_t base = columns.size();
@@ -339,7 +346,16 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
         auto job = std::make_unique<TraceJob>();
         job->buffer = buffers.take();
         stitchFinished(); // frees the finished jobs' results while the file is still read
-        if (!reader.next(job->buffer, job->chunk, byteBudget - (reader.position() - start))) {
+        const std::uint64_t used = index.memoryBytes();
+        if (used >= index.maxMemoryBytes) {
+            memoryLimited = reader.position() < size;
+            buffers.give(std::move(job->buffer));
+            break;
+        }
+        const std::uint64_t room = (index.maxMemoryBytes - used) / kRoomPerChunkByte;
+        const std::uint64_t chunkBudget =
+            std::min(byteBudget - (reader.position() - start), std::max<std::uint64_t>(room, 1));
+        if (!reader.next(job->buffer, job->chunk, chunkBudget)) {
             buffers.give(std::move(job->buffer));
             break;
         }
@@ -371,7 +387,9 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
     columns.resize(stitcher.next());
     if (!stitcher.stopped()) {
         file.offset = reader.position();
-        file.stop = result.stoppedAtBudget ? format::RecordStatus::EndOfData : reader.stopStatus();
+        file.stop = result.stoppedAtBudget || memoryLimited ? format::RecordStatus::EndOfData
+                                                            : reader.stopStatus();
+        file.memoryLimited = memoryLimited;
     }
     if (stitcher.next() > base)
         index.appendTraceSegment(fileIndex, base);

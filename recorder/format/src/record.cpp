@@ -62,6 +62,8 @@ const char* toString(RecordStatus status)
         return "corrupt record length";
     case RecordStatus::CorruptPayload:
         return "corrupt record payload (CRC mismatch)";
+    case RecordStatus::TooLarge:
+        return "record longer than the reader's limit";
     }
     return "unknown record status";
 }

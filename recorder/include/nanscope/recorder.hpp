@@ -59,6 +59,18 @@ struct RecorderOptions
     std::size_t maxSourceFileBytes = 8u << 20;
     // Flush and close this recorder when the program exits normally.
     bool closeAtExit = true;
+    // Opt-in: when the program crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT — abort() and
+    // failed assertions included), write the events this recorder holds in memory — the
+    // circular buffers' last events too — before the program dies. The handler is installed for
+    // the whole process when the first such recorder opens; it then calls the handler that was
+    // installed before it (or the default action), so core dumps, exit statuses and the
+    // program's own crash handling are unchanged. A handler the program installs later replaces
+    // it. It only writes records already serialised, never blocks (a file another thread is
+    // writing at that moment is skipped, with the files that may refer to it), checks each
+    // record's CRCs before writing it, and allocates nothing. Events waiting for device
+    // summaries, and a crash on a thread whose stack overflowed (the handler needs an alternate
+    // signal stack, sigaltstack(), on that thread), are not covered.
+    bool flushOnCrash = false;
 };
 
 class Recorder;

@@ -52,6 +52,9 @@ public:
     ResolvedFrame resolve(std::string_view frameId) const;
     std::size_t unresolvedFrameCount() const;
 
+    // About how many bytes the table holds, for the reader's memory limit.
+    std::uint64_t approxBytes() const { return m_bytes; }
+
     // Builders.
     void addFile(SourceFileInfo file); // a known (host, path) keeps its position, takes the offset
     bool addFrame(StackFrameInfo frame); // false when the id is already known (the first is kept)
@@ -61,6 +64,7 @@ private:
     std::vector<StackFrameInfo> m_frames;
     StringMap<std::size_t> m_fileIndex; // key: host + '\0' + path
     StringMap<std::size_t> m_frameIndex;
+    std::uint64_t m_bytes = 0;
 };
 
 } // namespace nanscope::core

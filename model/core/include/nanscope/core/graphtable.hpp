@@ -16,6 +16,10 @@ using GraphIndex = std::uint32_t;
 using OpId = std::uint32_t;
 inline constexpr OpId kNoOp = UINT32_MAX;
 inline constexpr GraphIndex kNoGraph = UINT32_MAX;
+// Output slots the index keeps per op: a record may claim two billion outputs or name slot
+// 999999999 of an input, and nothing may be allocated per claimed slot. Traces of higher slots
+// are shown as this one less one; such counts and input edges are diagnosed.
+inline constexpr int kMaxOutputSlots = 65536;
 
 struct OpInput
 {
@@ -90,6 +94,12 @@ public:
     // context ids ends the walk; `cycle` (optional) tells whether one was met.
     std::vector<GraphIndex> chain(GraphIndex graph, bool* cycle = nullptr) const;
 
+    // Input edges not linked because they name an output slot at or above kMaxOutputSlots.
+    std::uint64_t droppedEdges() const { return m_droppedEdges; }
+    // About how many bytes the table holds (strings, ops, edges, look-up tables), for the
+    // reader's memory limit.
+    std::uint64_t approxBytes() const { return m_bytes; }
+
     // Device names by DebuggedDevice id.
     const std::unordered_map<std::int32_t, std::string>& devices() const { return m_devices; }
     std::string_view deviceName(std::int32_t id) const; // "" if unknown
@@ -101,7 +111,7 @@ public:
     void declareGraph(GraphIndex index, GraphInfo graph);
     GraphIndex graphPlaceholder(std::string_view graphId);
     OpId opPlaceholder(GraphIndex graph, std::string_view opName);
-    void setDevice(std::int32_t id, std::string name) { m_devices[id] = std::move(name); }
+    void setDevice(std::int32_t id, std::string name);
     // Resolves inputs that name ops of `graph` not known when their consumer was added.
     void resolvePendingInputs();
     void linkOuterGraphs();
@@ -117,6 +127,8 @@ private:
     std::size_t m_declaredOps = 0;
     std::size_t m_declaredGraphs = 0;
     bool m_pendingInputs = false;
+    std::uint64_t m_droppedEdges = 0;
+    std::uint64_t m_bytes = 0;
 };
 
 } // namespace nanscope::core

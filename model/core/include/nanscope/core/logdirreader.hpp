@@ -24,12 +24,20 @@
 
 namespace nanscope::core {
 
+// The default of ReaderOptions::maxMemoryBytes: about 130 million traces' worth of index.
+inline constexpr std::uint64_t kDefaultMaxMemoryBytes = std::uint64_t{4} << 30;
+
 struct ReaderOptions
 {
     DiscoveryOptions discovery;
     // Threads that decode trace files while the updating thread reads them; 0: one per
     // hardware thread, less the reading one (at least one).
     unsigned threads = 0;
+    // The most memory the index may take: the per-trace and per-execution arrays, the strings,
+    // the graph and code tables and the alerts. Reading stops before a record that would pass it,
+    // with an error diagnostic; a record longer than a quarter of it is never read (its length
+    // field alone must not decide an allocation). Later updates try again.
+    std::uint64_t maxMemoryBytes = kDefaultMaxMemoryBytes;
 };
 
 struct UpdateLimits

@@ -23,6 +23,7 @@ enum class RecordStatus {
     TruncatedTail,  // the record runs past the available bytes: may still be being written
     CorruptLength,  // the length's CRC does not match, or the length is impossible
     CorruptPayload, // the payload's CRC does not match
+    TooLarge,       // a valid length above the reader's limit: the record is not read
 };
 
 const char* toString(RecordStatus status);

@@ -1,0 +1,92 @@
+// Fuzz target: a whole logdir. The input is split into up to twelve files — the six of a main
+// file set, then the six of a second host's — written to a scratch directory; then everything
+// nanscope-report does runs on it: discovery, the reader (twice, the first time with a small
+// byte budget when asked), alerts, origin and propagation, the details decoded on demand, the
+// text report and the JSON report.
+//
+// Input: byte 0 = which of the six files are written as raw bytes (bit i for file i) instead of
+// as payloads framed with valid CRCs; byte 1 = options (bit 0: two decoding threads; bit 1: a
+// first update with a byte budget of 64 + 37 * (byte 1 >> 2)); then the files' contents
+// separated by fuzz::kFileSeparator, each a list of payloads separated by kRecordSeparator.
+#include "fuzzinput.hpp"
+#include "jsonreport.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/report.hpp"
+
+#include <cstdlib>
+#include <string>
+#include <system_error>
+
+using namespace nanscope;
+using namespace nanscope::core;
+
+namespace {
+
+constexpr std::size_t kMaxFiles = 12;
+
+std::filesystem::path fileOf(const std::filesystem::path& dir, std::size_t i)
+{
+    const char* prefix =
+        i < 6 ? "tfdbg_events.1700000000.localhost." : "tfdbg_events.1700000001.worker-1.";
+    return dir / (prefix + std::string(fuzz::kSuffixes[i % 6]));
+}
+
+void exercise(const Snapshot& s)
+{
+    (void)s.origin();
+    (void)s.propagation();
+    (void)s.alertsByWallTime();
+    (void)s.tensorBoardAlertCount();
+    for (std::uint64_t i = 0; i < s.traceCount() && i < 8; ++i) {
+        (void)s.readTrace(i);
+        (void)s.trace(i);
+    }
+    for (std::uint64_t i = 0; i < s.executionCount() && i < 8; ++i) {
+        (void)s.readExecution(i);
+        (void)s.executionInputIds(i);
+        (void)s.executionOutputIds(i);
+        (void)s.executionOutputHealth(i);
+    }
+    for (std::size_t i = 0; i < s.code().files().size() && i < 4; ++i)
+        (void)s.readSourceLines(i);
+    for (const auto& op : s.graphs().ops())
+        (void)s.resolveStack(op.stackFrameIds);
+    const Report report = buildReport(s);
+    if (renderText(report).empty())
+        std::abort();
+    (void)toJson(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    if (size < 2)
+        return 0;
+    const std::uint8_t rawFiles = data[0];
+    const std::uint8_t options = data[1];
+    static const auto dir = [] {
+        auto d = fuzz::scratchDirectory() / "logdir";
+        std::filesystem::create_directories(d);
+        return d;
+    }();
+    std::error_code ec;
+    for (std::size_t i = 0; i < kMaxFiles; ++i)
+        std::filesystem::remove(fileOf(dir, i), ec);
+    const auto parts = fuzz::split(fuzz::asText({data + 2, size - 2}), fuzz::kFileSeparator);
+    for (std::size_t i = 0; i < parts.size() && i < kMaxFiles; ++i) {
+        const bool raw = (rawFiles >> (i % 6)) & 1;
+        fuzz::writeFile(fileOf(dir, i), raw ? std::string(parts[i]) : fuzz::frameAll(parts[i]));
+    }
+
+    ReaderOptions readerOptions;
+    readerOptions.threads = 1 + (options & 1);
+    readerOptions.maxMemoryBytes = 64u << 20;
+    LogdirReader reader(dir, readerOptions);
+    if (options & 2) {
+        const auto partial = reader.update({.maxTraceBytes = 64 + 37u * (options >> 2)});
+        exercise(*partial);
+    }
+    exercise(*reader.update());
+    return 0;
+}

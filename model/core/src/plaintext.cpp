@@ -1,0 +1,117 @@
+#include "nanscope/core/plaintext.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+namespace nanscope::core {
+namespace {
+
+// The length of the valid UTF-8 sequence at the start of `s` and its code point; 0 if invalid.
+std::size_t decodeUtf8(std::string_view s, char32_t& cp)
+{
+    const auto b0 = static_cast<unsigned char>(s[0]);
+    if (b0 < 0x80) {
+        cp = b0;
+        return 1;
+    }
+    std::size_t n = 0;
+    char32_t min = 0;
+    if ((b0 & 0xe0) == 0xc0) {
+        n = 2;
+        cp = b0 & 0x1f;
+        min = 0x80;
+    } else if ((b0 & 0xf0) == 0xe0) {
+        n = 3;
+        cp = b0 & 0x0f;
+        min = 0x800;
+    } else if ((b0 & 0xf8) == 0xf0) {
+        n = 4;
+        cp = b0 & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (s.size() < n)
+        return 0;
+    for (std::size_t i = 1; i < n; ++i) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if ((b & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (b & 0x3f);
+    }
+    // Overlong forms, UTF-16 surrogates and values past Unicode are not UTF-8.
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+bool invisibleControl(char32_t cp)
+{
+    return (cp >= 0x80 && cp <= 0x9f) ||     // C1 controls (U+009B is a terminal's CSI)
+           (cp >= 0x202a && cp <= 0x202e) || // bidirectional embeddings and overrides
+           (cp >= 0x2066 && cp <= 0x2069) || // bidirectional isolates
+           cp == 0x200e || cp == 0x200f ||   // left-to-right and right-to-left marks
+           cp == 0x061c ||                   // Arabic letter mark
+           cp == 0x2028 || cp == 0x2029 ||   // line and paragraph separators
+           cp == 0xfeff;                     // zero-width no-break space (byte order mark)
+}
+
+void appendHex(std::string& out, const char* format, unsigned value)
+{
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    out += buffer;
+}
+
+} // namespace
+
+std::string printable(std::string_view text, const PrintableOptions& options)
+{
+    std::string out;
+    out.reserve(options.maxChars ? std::min(text.size(), options.maxChars + 32) : text.size());
+    std::size_t chars = 0;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        if (options.maxChars && chars >= options.maxChars) {
+            out += "\u2026 (" + std::to_string(text.size()) + " bytes)";
+            break;
+        }
+        char32_t cp = 0;
+        const std::size_t n = decodeUtf8(text.substr(at), cp);
+        if (n == 0) {
+            appendHex(out, "\\x%02x", static_cast<unsigned char>(text[at]));
+            ++at;
+        } else if (cp == '\t' && options.keepTabs) {
+            out += '\t';
+            at += n;
+        } else if (cp == '\n') {
+            out += "\\n";
+            at += n;
+        } else if (cp == '\r') {
+            out += "\\r";
+            at += n;
+        } else if (cp == '\t') {
+            out += "\\t";
+            at += n;
+        } else if (cp < 0x20 || cp == 0x7f) {
+            appendHex(out, "\\x%02x", static_cast<unsigned>(cp));
+            at += n;
+        } else if (invisibleControl(cp)) {
+            appendHex(out, "\\u{%04x}", static_cast<unsigned>(cp));
+            at += n;
+        } else {
+            out.append(text.substr(at, n));
+            at += n;
+        }
+        ++chars;
+    }
+    return out;
+}
+
+std::string quotedName(std::string_view text, std::size_t maxChars)
+{
+    return "\"" + printable(text, {.maxChars = maxChars}) + "\"";
+}
+
+} // namespace nanscope::core

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Clang, ASan + UBSan; preset "fuzz", in build/fuzz) and runs each
+# for SECONDS (default 60), one after the other, seeded with the committed corpus (fuzz/corpus)
+# and with seeds made from the demo's logdirs. Prints each target's executions and coverage
+# (libFuzzer's cov: edges and ft: features); crashes go to build/fuzz/fuzz/artifacts.
+#   scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+targets=(record_framing event_index logdir)
+
+bash scripts/setup.sh
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --target nanscope-demo-mlp nanscope-fuzz-seeds \
+  "${targets[@]/#/nanscope_fuzz_}"
+
+out=build/fuzz/fuzz
+seeds="$out/seeds"
+if [ ! -d "$seeds" ]; then
+  "$out/nanscope-fuzz-seeds" --out "$seeds" --demo build/fuzz/recorder/examples/nanscope-demo-mlp
+fi
+mkdir -p "$out/artifacts"
+
+status=0
+summary=()
+for t in "${targets[@]}"; do
+  work="$out/scratch/$t"
+  log="$out/$t.log"
+  mkdir -p "$work"
+  echo "== $t: fuzzing for ${seconds}s (log: $log)"
+  if ! "$out/nanscope_fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -max_len=65536 -print_final_stats=1 -dict=fuzz/nanscope.dict \
+      -artifact_prefix="$out/artifacts/$t-" "$work" "fuzz/corpus/$t" "$seeds/$t" >"$log" 2>&1; then
+    status=1
+    echo "   FAILED: see $log and $out/artifacts"
+  fi
+  last=$(grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1 || true)
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  cov=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' <<<"$last")
+  ft=$(sed -n 's/.* ft: \([0-9]*\) .*/\1/p' <<<"$last")
+  corp=$(sed -n 's/.* corp: \([0-9]*\)\/.*/\1/p' <<<"$last")
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+  summary+=("$(printf '%-15s %10s executions %8s/s  cov: %-6s ft: %-7s corpus: %s' \
+    "$t" "${runs:-?}" "${speed:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}")")
+done
+
+echo
+echo "Fuzzing, ${seconds}s per target:"
+printf '  %s\n' "${summary[@]}"
+exit $status

@@ -1,0 +1,286 @@
+// Hostile sizes: a million graphs, outer-context chains 100 000 deep, length fields that claim
+// gigabytes, ops that claim two billion outputs, and the reader's memory limit. No crash, no
+// hang, no allocation a length field alone decides, memory within the configured limit, and a
+// clear diagnostic each time.
+#include "childrun.hpp"
+#include "logdirbuilder.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/report.hpp"
+#include "nanscope/format/crc32c.hpp"
+#include "nanscope/format/record.hpp"
+#include "reportcommand.hpp"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace nanscope;
+using namespace nanscope::core;
+using test::FileSetWriter;
+namespace ev = test::events;
+
+namespace {
+
+const Diagnostic* find(const Snapshot& s, Severity severity, const std::string& fragment)
+{
+    for (const auto& d : s.diagnostics())
+        if (d.severity == severity && d.message.find(fragment) != std::string::npos)
+            return &d;
+    return nullptr;
+}
+
+void appendVarint(std::string& out, std::uint64_t v)
+{
+    while (v >= 0x80) {
+        out += static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+
+void appendBytesField(std::string& out, int field, std::string_view bytes)
+{
+    out += static_cast<char>((field << 3) | 2);
+    appendVarint(out, bytes.size());
+    out += bytes;
+}
+
+// The framed record of DebuggedGraph{graph_id, outer_context_id}, built without libprotobuf:
+// a million of them are written in a fraction of a second.
+void appendGraphRecord(std::string& out, const std::string& id, const std::string& outer)
+{
+    std::string graph;
+    appendBytesField(graph, 1, id);
+    if (!outer.empty())
+        appendBytesField(graph, 6, outer);
+    std::string event("\x09\x00\x00\x00\x00\x00\x00\xf0\x3f", 9); // wall_time 1.0
+    appendBytesField(event, 8, graph);
+    format::appendRecord(out, event);
+}
+
+std::string header(std::uint64_t length)
+{
+    std::string h(12, '\0');
+    for (int i = 0; i < 8; ++i)
+        h[i] = static_cast<char>((length >> (8 * i)) & 0xff);
+    const std::uint32_t crc = format::maskCrc(format::crc32c(h.data(), 8));
+    for (int i = 0; i < 4; ++i)
+        h[8 + i] = static_cast<char>((crc >> (8 * i)) & 0xff);
+    return h;
+}
+
+// Makes `file` `size` bytes long without writing them: a sparse file costs no disk.
+void extendSparse(const std::filesystem::path& file, std::uint64_t size)
+{
+    const int fd = ::open(file.c_str(), O_WRONLY);
+    REQUIRE(fd >= 0);
+    REQUIRE(::ftruncate(fd, static_cast<off_t>(size)) == 0);
+    ::close(fd);
+}
+
+} // namespace
+
+TEST_CASE("a million graphs", "[hostile][sizes]")
+{
+    test::TempDir dir;
+    constexpr int kGraphs = 1'000'000;
+    FileSetWriter set(dir.path());
+    set.createAll();
+    set.writeMetadata(1.0, "run");
+    std::string bytes;
+    bytes.reserve(std::size_t{kGraphs} * 40);
+    for (int i = 0; i < kGraphs; ++i)
+        appendGraphRecord(bytes, std::to_string(i), i > 0 ? "0" : "");
+    set.appendBytes("graphs", bytes);
+    set.append("graphs", ev::op("999999", "Log", "log", {}, {1}));
+    set.append("graph_execution_traces",
+               ev::trace(1.0, "999999", "log", 0, 4, ev::fullHealth(1, 4, 1, 0, 0, 0, 0, 3)));
+
+    const auto start = std::chrono::steady_clock::now();
+    const auto s = LogdirReader(dir.path()).update();
+    REQUIRE(s->graphs().declaredGraphCount() == kGraphs);
+    REQUIRE(s->origin());
+    CHECK(s->origin()->graphName.empty());
+    const std::string text = renderText(buildReport(*s));
+    CHECK_THAT(text, Catch::Contains("1000000 graphs"));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    WARN("a million graphs read in " << seconds << " s");
+    CHECK(s->diagnostics().empty());
+
+    // Under a memory limit, reading stops among the graphs, and says so.
+    const auto limited = LogdirReader(dir.path(), {.maxMemoryBytes = 64u << 20}).update();
+    CHECK(limited->graphs().declaredGraphCount() < kGraphs);
+    CHECK(limited->graphs().declaredGraphCount() > 10'000);
+    const Diagnostic* d = find(*limited, Severity::Error, "memory limit of 64 MiB");
+    REQUIRE(d != nullptr);
+    CHECK_THAT(d->file, Catch::EndsWith(".graphs"));
+}
+
+TEST_CASE("outer-context chains 100 000 deep, and a cycle as long", "[hostile][sizes]")
+{
+    constexpr int kDepth = 100'000;
+    test::TempDir dir;
+    FileSetWriter set(dir.path());
+    set.createAll();
+    set.writeMetadata(1.0, "run");
+    SECTION("a chain")
+    {
+        std::string bytes;
+        for (int i = 0; i < kDepth; ++i)
+            appendGraphRecord(bytes, "g" + std::to_string(i), i ? "g" + std::to_string(i - 1) : "");
+        set.appendBytes("graphs", bytes);
+        const std::string deepest = "g" + std::to_string(kDepth - 1);
+        set.append("graphs", ev::op(deepest, "Placeholder", "x", {}, {1}));
+        set.append("graphs", ev::op(deepest, "Log", "log", {"x:0"}, {2}));
+        // Traces in the deepest graph, and a call of the outermost one that returns NaN.
+        set.append("graph_execution_traces",
+                   ev::trace(1.0, deepest, "x", 0, 4, ev::fullHealth(1, 4, 0, 0, 0, 0, 1, 3)));
+        set.append("graph_execution_traces",
+                   ev::trace(2.0, deepest, "log", 0, 4, ev::fullHealth(2, 4, 1, 0, 0, 0, 0, 3)));
+        set.append("execution", ev::execution(3.0, "__inference_f_1", {}, {7}, 3,
+                                              {ev::conciseHealth(-1, 4, 0, 0, 4)}, "g0"));
+        const auto result = test::runInChild(60, [&] {
+            const auto s = LogdirReader(dir.path()).update();
+            if (!s->diagnostics().empty())
+                return 1;
+            const auto details = s->readTrace(1);
+            if (!details || details->graphIds.size() != kDepth || details->graphIds[0] != "g0")
+                return 2;
+            if (!s->origin() || s->origin()->opName != "log")
+                return 3;
+            // The call's NaN came from the trace inside it, however deep.
+            if (s->propagation().executionHops.at(0) == 0)
+                return 4;
+            return renderText(buildReport(*s)).empty() ? 5 : 0;
+        });
+        CHECK(result.code == 0);
+        CHECK(result.signal == 0); // SIGALRM: too slow; SIGSEGV: the stack ran out
+    }
+    SECTION("a cycle")
+    {
+        std::string bytes;
+        for (int i = 0; i < kDepth; ++i)
+            appendGraphRecord(bytes, "g" + std::to_string(i),
+                              "g" + std::to_string((i + kDepth - 1) % kDepth));
+        set.appendBytes("graphs", bytes);
+        set.append("graphs", ev::op("g5", "Log", "log", {}, {1}));
+        set.append("graph_execution_traces",
+                   ev::trace(1.0, "g5", "log", 0, 4, ev::fullHealth(1, 4, 1, 0, 0, 0, 0, 3)));
+        const auto result = test::runInChild(60, [&] {
+            const auto s = LogdirReader(dir.path()).update();
+            if (!find(*s, Severity::Warning, "the outer context ids of 100000 graphs form a cycle"))
+                return 1;
+            const auto details = s->readTrace(0);
+            if (!details || details->graphIds.size() != kDepth)
+                return 2;
+            (void)s->propagation();
+            return renderText(buildReport(*s)).empty() ? 3 : 0;
+        });
+        CHECK(result.code == 0);
+        CHECK(result.signal == 0);
+    }
+}
+
+TEST_CASE("length fields that claim gigabytes are never allocated", "[hostile][sizes]")
+{
+    test::TempDir dir;
+    test::writeSmallLogdir(dir.path());
+    auto file = [&](const std::string& suffix) {
+        for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+            if (e.path().extension() == "." + suffix)
+                return e.path();
+        FAIL("no ." << suffix);
+        return std::filesystem::path();
+    };
+    SECTION("a trace record of 2 GiB in a sparse file")
+    {
+        const auto traces = file("graph_execution_traces");
+        const auto size = std::filesystem::file_size(traces);
+        test::appendBytes(traces, header(format::kMaxRecordPayload - 1));
+        extendSparse(traces, size + format::kMaxRecordPayload + 64);
+        const auto result = test::runInChild(60, [&] {
+            const auto s = LogdirReader(dir.path(), {.maxMemoryBytes = 256u << 20}).update();
+            const Diagnostic* d = find(*s, Severity::Error, "longer than the limit of 64 MiB");
+            return s->traceCount() == 4 && d && d->offset == size ? 0 : 1;
+        });
+        CHECK(result.code == 0);
+        CHECK(result.peakGrowthKiB < 100 * 1024);
+    }
+    SECTION("a metadata record of 2 GiB in a sparse file")
+    {
+        const auto metadata = file("metadata");
+        test::writeBytes(metadata, header(format::kMaxRecordPayload - 1));
+        extendSparse(metadata, format::kMaxRecordPayload + 64);
+        const auto result = test::runInChild(60, [&] {
+            const auto s = LogdirReader(dir.path()).update();
+            return find(*s, Severity::Error, "longer than the reader's limit") ? 0 : 1;
+        });
+        CHECK(result.code == 0);
+        CHECK(result.peakGrowthKiB < 100 * 1024);
+    }
+    SECTION("an op that claims two billion outputs, an input that names slot 999999999")
+    {
+        FileSetWriter set(dir.path());
+        auto claims = ev::op("g", "Split", "split", {}, {});
+        claims.mutable_graph_op_creation()->set_num_outputs(INT32_MAX);
+        set.append("graphs", claims);
+        set.append("graphs", ev::op("g", "Neg", "neg", {"split:999999999"}, {9}));
+        set.append("graph_execution_traces",
+                   ev::trace(9.0, "g", "split", 70000, 4, ev::fullHealth(1, 4, 1, 0, 0, 0, 0, 3)));
+        auto execution =
+            ev::execution(9.0, "Huge", {}, {1}, 3, {ev::conciseHealth(-1, 1, 1, 0, 0)});
+        execution.mutable_execution()->set_num_outputs(INT32_MAX);
+        set.append("execution", execution);
+        const auto result = test::runInChild(60, [&] {
+            const auto s = LogdirReader(dir.path()).update();
+            if (!find(*s, Severity::Warning,
+                      "claims 2147483647 outputs; it is read as having 65536"))
+                return 1;
+            if (!find(*s, Severity::Warning, "1 op inputs name an output slot above 65535"))
+                return 2;
+            const auto e = s->readExecution(s->executionCount() - 1);
+            if (!e || e->numOutputs != 65536)
+                return 3;
+            (void)s->origin();
+            (void)s->propagation();
+            return renderText(buildReport(*s)).empty() ? 4 : 0;
+        });
+        CHECK(result.code == 0);
+        CHECK(result.peakGrowthKiB < 100 * 1024);
+    }
+}
+
+TEST_CASE("the memory limit stops reading with a clear diagnostic", "[hostile][sizes]")
+{
+    test::TempDir dir;
+    FileSetWriter set(dir.path());
+    set.createAll();
+    set.writeMetadata(1.0, "run");
+    set.append("graphs", ev::graph("g", "f"));
+    set.append("graphs", ev::op("g", "Relu", "r", {}, {1}));
+    std::string bytes;
+    constexpr int kTraces = 200'000;
+    for (int i = 0; i < kTraces; ++i)
+        bytes += test::framed(ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    set.appendBytes("graph_execution_traces", bytes);
+
+    LogdirReader reader(dir.path(), {.threads = 2, .maxMemoryBytes = 2u << 20});
+    const auto s = reader.update();
+    CHECK(s->traceCount() > 1000);
+    CHECK(s->traceCount() < kTraces);
+    CHECK(s->indexBytes() < 2u << 20);
+    CHECK(s->complete()); // nothing more to read until the limit is raised: callers must not loop
+    const Diagnostic* d = find(*s, Severity::Error, "the index reached the memory limit of 2 MiB");
+    REQUIRE(d != nullptr);
+    CHECK_THAT(d->file, Catch::EndsWith(".graph_execution_traces"));
+    CHECK(reader.update()->traceCount() == s->traceCount());
+
+    const auto limited = test::runReport("--max-memory 1 " + test::shellQuoted(dir.path()));
+    CHECK(limited.status == 0);
+    CHECK_THAT(limited.output, Catch::Contains("memory limit of 1 MiB"));
+    const auto unlimited = test::runReport("--json " + test::shellQuoted(dir.path()));
+    CHECK_THAT(unlimited.output, Catch::Contains("\"graph_execution_traces\": 200000"));
+}
