@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 targets=(record_framing event_index logdir)
 
-bash scripts/setup.sh
+bash scripts/setup.sh fuzz
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target nanscope-demo-mlp nanscope-fuzz-seeds \
   "${targets[@]/#/nanscope_fuzz_}"

@@ -17,9 +17,12 @@ packages=(
   libsquashfuse-dev libfuse3-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev
   squashfs-tools patchelf binutils file dpkg-dev
   desktop-file-utils appstream shared-mime-info libxml2-utils wixl msitools python3-yaml
-  # fuzzing: libFuzzer needs Clang and its runtime
-  clang-16 libclang-rt-16-dev
 )
+# Fuzzing (scripts/fuzz.sh passes "fuzz"): libFuzzer needs Clang and its runtime, which the
+# build and the tests do not.
+if [ "${1:-}" = fuzz ]; then
+  packages+=(clang-16 libclang-rt-16-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
