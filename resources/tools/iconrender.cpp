@@ -13,7 +13,6 @@
 #include <QPainter>
 #include <QSvgRenderer>
 #include <QtEndian>
-
 #include <cstdio>
 #include <vector>
 
@@ -88,8 +87,8 @@ QByteArray icoFile(const std::vector<Entry>& entries)
         const char side = static_cast<char>(entry.size >= 256 ? 0 : entry.size); // 0 means 256
         out.append(side);
         out.append(side);
-        out.append('\0');   // no palette
-        out.append('\0');   // reserved
+        out.append('\0');    // no palette
+        out.append('\0');    // reserved
         appendLe16(out, 1);  // colour planes
         appendLe16(out, 32); // bits per pixel
         appendLe32(out, static_cast<quint32>(entry.png.size()));
@@ -154,9 +153,9 @@ int main(int argc, char* argv[])
         return 1;
 
     const std::vector<std::pair<const char*, QByteArray>> icns = {
-        {"icp4", pngBytes(render(renderer, 16))},  {"icp5", pngBytes(render(renderer, 32))},
-        {"icp6", pngBytes(render(renderer, 64))},  {"ic07", pngBytes(render(renderer, 128))},
-        {"ic08", pngBytes(render(renderer, 256))}, {"ic09", pngBytes(render(renderer, 512))},
+        {"icp4", pngBytes(render(renderer, 16))},   {"icp5", pngBytes(render(renderer, 32))},
+        {"icp6", pngBytes(render(renderer, 64))},   {"ic07", pngBytes(render(renderer, 128))},
+        {"ic08", pngBytes(render(renderer, 256))},  {"ic09", pngBytes(render(renderer, 512))},
         {"ic10", pngBytes(render(renderer, 1024))},
     };
     if (!writeFile(outDir.filePath(name + QStringLiteral(".icns")), icnsFile(icns)))

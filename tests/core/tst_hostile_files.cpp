@@ -8,6 +8,7 @@
 #include "childrun.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "snapshotsearch.hpp"
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -21,27 +22,6 @@ using test::FileSetWriter;
 namespace ev = test::events;
 namespace fs = std::filesystem;
 
-namespace {
-
-const Diagnostic* find(const Snapshot& s, Severity severity, const std::string& fragment)
-{
-    for (const auto& d : s.diagnostics())
-        if (d.severity == severity && d.message.find(fragment) != std::string::npos)
-            return &d;
-    return nullptr;
-}
-
-fs::path withSuffix(const fs::path& dir, const std::string& suffix)
-{
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == "." + suffix)
-            return e.path();
-    FAIL("no ." << suffix << " in " << dir);
-    return {};
-}
-
-} // namespace
-
 TEST_CASE("a symbolic link out of the logdir is not followed", "[hostile][files]")
 {
     test::TempDir top;
@@ -50,7 +30,7 @@ TEST_CASE("a symbolic link out of the logdir is not followed", "[hostile][files]
     fs::create_directories(logdir);
     fs::create_directories(elsewhere);
     test::writeSmallLogdir(logdir);
-    const fs::path traces = withSuffix(logdir, "graph_execution_traces");
+    const fs::path traces = test::fileEndingIn(logdir, "graph_execution_traces");
     const fs::path outside = elsewhere / "traces";
     fs::rename(traces, outside);
 
@@ -69,7 +49,7 @@ TEST_CASE("a symbolic link out of the logdir is not followed", "[hostile][files]
     }
     const auto s = LogdirReader(logdir).update();
     CHECK(s->traceCount() == 0);
-    const Diagnostic* d = find(*s, Severity::Error, "outside the logdir");
+    const Diagnostic* d = test::findDiagnostic(*s, Severity::Error, "outside the logdir");
     REQUIRE(d != nullptr);
     CHECK(d->file == traces.string());
     CHECK(s->executionCount() == 2); // the other files are read
@@ -81,11 +61,11 @@ TEST_CASE("a metadata file that links out of the logdir is not read", "[hostile]
     const fs::path logdir = top.path() / "logdir";
     fs::create_directories(logdir);
     test::writeSmallLogdir(logdir);
-    const fs::path metadata = withSuffix(logdir, "metadata");
+    const fs::path metadata = test::fileEndingIn(logdir, "metadata");
     fs::rename(metadata, top.path() / "metadata");
     fs::create_symlink(top.path() / "metadata", metadata);
     const auto s = LogdirReader(logdir).update();
-    CHECK(find(*s, Severity::Error, "outside the logdir") != nullptr);
+    CHECK(test::findDiagnostic(*s, Severity::Error, "outside the logdir") != nullptr);
     CHECK(s->layout().runId.empty()); // the run id lives only in that file
 }
 
@@ -93,8 +73,8 @@ TEST_CASE("symbolic links within the logdir are followed", "[hostile][files]")
 {
     test::TempDir dir;
     test::writeSmallLogdir(dir.path());
-    const fs::path traces = withSuffix(dir.path(), "graph_execution_traces");
-    const fs::path graphs = withSuffix(dir.path(), "graphs");
+    const fs::path traces = test::fileEndingIn(dir.path(), "graph_execution_traces");
+    const fs::path graphs = test::fileEndingIn(dir.path(), "graphs");
     fs::create_directories(dir.path() / "data");
     fs::rename(traces, dir.path() / "data" / "traces");
     fs::rename(graphs, dir.path() / "graphs-copy");
@@ -110,13 +90,13 @@ TEST_CASE("a FIFO where a file should be does not block the reader", "[hostile][
 {
     test::TempDir dir;
     test::writeSmallLogdir(dir.path());
-    const fs::path graphs = withSuffix(dir.path(), "graphs");
+    const fs::path graphs = test::fileEndingIn(dir.path(), "graphs");
     fs::remove(graphs);
     REQUIRE(::mkfifo(graphs.c_str(), 0644) == 0);
     // Opening a FIFO for reading waits for a writer; the reader must refuse it instead.
     const auto result = test::runInChild(20, [&] {
         const auto s = LogdirReader(dir.path()).update();
-        const Diagnostic* d = find(*s, Severity::Error, "not a regular file");
+        const Diagnostic* d = test::findDiagnostic(*s, Severity::Error, "not a regular file");
         return d && d->file == graphs.string() && s->traceCount() == 4 ? 0 : 1;
     });
     CHECK(result.signal == 0); // SIGALRM: it hung
@@ -163,5 +143,5 @@ TEST_CASE("a file that grows while it is read: each update ends", "[hostile][fil
     writer.join();
     const auto s = reader.update();
     CHECK(s->traceCount() == written.load());
-    CHECK(find(*s, Severity::Error, "") == nullptr);
+    CHECK(test::findDiagnostic(*s, Severity::Error, "") == nullptr);
 }

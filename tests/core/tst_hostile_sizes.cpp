@@ -9,6 +9,7 @@
 #include "nanscope/format/crc32c.hpp"
 #include "nanscope/format/record.hpp"
 #include "reportcommand.hpp"
+#include "snapshotsearch.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -22,14 +23,6 @@ using test::FileSetWriter;
 namespace ev = test::events;
 
 namespace {
-
-const Diagnostic* find(const Snapshot& s, Severity severity, const std::string& fragment)
-{
-    for (const auto& d : s.diagnostics())
-        if (d.severity == severity && d.message.find(fragment) != std::string::npos)
-            return &d;
-    return nullptr;
-}
 
 void appendVarint(std::string& out, std::uint64_t v)
 {
@@ -114,7 +107,7 @@ TEST_CASE("a million graphs", "[hostile][sizes]")
     const auto limited = LogdirReader(dir.path(), {.maxMemoryBytes = 64u << 20}).update();
     CHECK(limited->graphs().declaredGraphCount() < kGraphs);
     CHECK(limited->graphs().declaredGraphCount() > 10'000);
-    const Diagnostic* d = find(*limited, Severity::Error, "memory limit of 64 MiB");
+    const Diagnostic* d = test::findDiagnostic(*limited, Severity::Error, "memory limit of 64 MiB");
     REQUIRE(d != nullptr);
     CHECK_THAT(d->file, Catch::EndsWith(".graphs"));
 }
@@ -171,7 +164,8 @@ TEST_CASE("outer-context chains 100 000 deep, and a cycle as long", "[hostile][s
                    ev::trace(1.0, "g5", "log", 0, 4, ev::fullHealth(1, 4, 1, 0, 0, 0, 0, 3)));
         const auto result = test::runInChild(60, [&] {
             const auto s = LogdirReader(dir.path()).update();
-            if (!find(*s, Severity::Warning, "the outer context ids of 100000 graphs form a cycle"))
+            if (!test::findDiagnostic(*s, Severity::Warning,
+                                      "the outer context ids of 100000 graphs form a cycle"))
                 return 1;
             const auto details = s->readTrace(0);
             if (!details || details->graphIds.size() != kDepth)
@@ -203,7 +197,8 @@ TEST_CASE("length fields that claim gigabytes are never allocated", "[hostile][s
         extendSparse(traces, size + format::kMaxRecordPayload + 64);
         const auto result = test::runInChild(60, [&] {
             const auto s = LogdirReader(dir.path(), {.maxMemoryBytes = 256u << 20}).update();
-            const Diagnostic* d = find(*s, Severity::Error, "longer than the limit of 64 MiB");
+            const Diagnostic* d =
+                test::findDiagnostic(*s, Severity::Error, "longer than the limit of 64 MiB");
             return s->traceCount() == 4 && d && d->offset == size ? 0 : 1;
         });
         CHECK(result.code == 0);
@@ -216,7 +211,8 @@ TEST_CASE("length fields that claim gigabytes are never allocated", "[hostile][s
         extendSparse(metadata, format::kMaxRecordPayload + 64);
         const auto result = test::runInChild(60, [&] {
             const auto s = LogdirReader(dir.path()).update();
-            return find(*s, Severity::Error, "longer than the reader's limit") ? 0 : 1;
+            return test::findDiagnostic(*s, Severity::Error, "longer than the reader's limit") ? 0
+                                                                                               : 1;
         });
         CHECK(result.code == 0);
         CHECK(result.peakGrowthKiB < 100 * 1024);
@@ -236,10 +232,11 @@ TEST_CASE("length fields that claim gigabytes are never allocated", "[hostile][s
         set.append("execution", execution);
         const auto result = test::runInChild(60, [&] {
             const auto s = LogdirReader(dir.path()).update();
-            if (!find(*s, Severity::Warning,
-                      "claims 2147483647 outputs; it is read as having 65536"))
+            if (!test::findDiagnostic(*s, Severity::Warning,
+                                      "claims 2147483647 outputs; it is read as having 65536"))
                 return 1;
-            if (!find(*s, Severity::Warning, "1 op inputs name an output slot above 65535"))
+            if (!test::findDiagnostic(*s, Severity::Warning,
+                                      "1 op inputs name an output slot above 65535"))
                 return 2;
             const auto e = s->readExecution(s->executionCount() - 1);
             if (!e || e->numOutputs != 65536)
@@ -273,7 +270,8 @@ TEST_CASE("the memory limit stops reading with a clear diagnostic", "[hostile][s
     CHECK(s->traceCount() < kTraces);
     CHECK(s->indexBytes() < 2u << 20);
     CHECK(s->complete()); // nothing more to read until the limit is raised: callers must not loop
-    const Diagnostic* d = find(*s, Severity::Error, "the index reached the memory limit of 2 MiB");
+    const Diagnostic* d =
+        test::findDiagnostic(*s, Severity::Error, "the index reached the memory limit of 2 MiB");
     REQUIRE(d != nullptr);
     CHECK_THAT(d->file, Catch::EndsWith(".graph_execution_traces"));
     CHECK(reader.update()->traceCount() == s->traceCount());

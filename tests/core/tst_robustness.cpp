@@ -5,6 +5,7 @@
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/crc32c.hpp"
 #include "nanscope/format/record.hpp"
+#include "snapshotsearch.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -19,26 +20,6 @@ namespace ev = test::events;
 namespace fs = std::filesystem;
 
 namespace {
-
-const Diagnostic* findDiagnostic(const Snapshot& s, Severity severity, const std::string& fragment)
-{
-    for (const auto& d : s.diagnostics())
-        if (d.severity == severity && d.message.find(fragment) != std::string::npos)
-            return &d;
-    return nullptr;
-}
-
-fs::path findSuffix(const fs::path& dir, const std::string& suffix)
-{
-    for (const auto& e : fs::directory_iterator(dir)) {
-        const auto name = e.path().filename().string();
-        if (name.size() > suffix.size() &&
-            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-            return e.path();
-    }
-    FAIL("no file ending in " << suffix);
-    return {};
-}
 
 // Offsets where each record of a well-formed file starts, and the file's size at the end.
 std::vector<std::size_t> recordStarts(const std::string& bytes)
@@ -85,7 +66,7 @@ TEST_CASE("every file of the small logdir, truncated at every byte", "[robustnes
 
     for (const char* suffix :
          {".graph_execution_traces", ".execution", ".graphs", ".stack_frames", ".source_files"}) {
-        const fs::path file = findSuffix(dir.path(), suffix);
+        const fs::path file = test::fileEndingIn(dir.path(), suffix);
         const std::string original = test::readBytes(file);
         const auto starts = recordStarts(original);
         for (std::size_t cut = 0; cut <= original.size(); ++cut) {
@@ -106,8 +87,9 @@ TEST_CASE("every file of the small logdir, truncated at every byte", "[robustnes
             } else if (std::string(suffix) == ".source_files") {
                 CHECK(c.files == complete);
             }
-            CHECK((findDiagnostic(*s, Severity::Info, "incomplete record") != nullptr) == torn);
-            CHECK(findDiagnostic(*s, Severity::Error, "") == nullptr);
+            CHECK((test::findDiagnostic(*s, Severity::Info, "incomplete record") != nullptr) ==
+                  torn);
+            CHECK(test::findDiagnostic(*s, Severity::Error, "") == nullptr);
             // Appending the rest completes the picture without reopening.
             test::writeBytes(file, original);
             CHECK(counts(*reader.update()).traces == full.traces);
@@ -120,7 +102,7 @@ TEST_CASE("a flipped bit anywhere in a record stops that file there", "[robustne
 {
     test::TempDir dir;
     test::writeSmallLogdir(dir.path());
-    const fs::path file = findSuffix(dir.path(), ".graph_execution_traces");
+    const fs::path file = test::fileEndingIn(dir.path(), ".graph_execution_traces");
     const std::string original = test::readBytes(file);
     const auto starts = recordStarts(original);
     for (std::size_t byte = 0; byte < original.size(); ++byte) {
@@ -132,7 +114,7 @@ TEST_CASE("a flipped bit anywhere in a record stops that file there", "[robustne
         INFO("bit flipped in byte " << byte << " (record " << record << ")");
         // TensorFlow's reader stops at a corrupt record; so does NaNscope, and says where.
         CHECK(s->traceCount() == record);
-        const Diagnostic* error = findDiagnostic(*s, Severity::Error, "corrupt record");
+        const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "corrupt record");
         REQUIRE(error != nullptr);
         CHECK(error->offset == starts[record]);
         CHECK(error->file == file.string());
@@ -146,7 +128,7 @@ TEST_CASE("impossible lengths are never allocated", "[robustness]")
 {
     test::TempDir dir;
     test::writeSmallLogdir(dir.path());
-    const fs::path file = findSuffix(dir.path(), ".graph_execution_traces");
+    const fs::path file = test::fileEndingIn(dir.path(), ".graph_execution_traces");
     const std::string original = test::readBytes(file);
     auto header = [](std::uint64_t length) {
         std::string h(12, '\0');
@@ -160,7 +142,7 @@ TEST_CASE("impossible lengths are never allocated", "[robustness]")
         test::writeBytes(file, original + header(std::uint64_t{1} << 63) + "tail");
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->traceCount() == 4);
-        const Diagnostic* error = findDiagnostic(*s, Severity::Error, "length field");
+        const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "length field");
         REQUIRE(error != nullptr);
         CHECK(error->offset == original.size());
     }
@@ -169,7 +151,7 @@ TEST_CASE("impossible lengths are never allocated", "[robustness]")
         test::writeBytes(file, original + header(std::uint64_t{1} << 30) + "partial");
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->traceCount() == 4);
-        CHECK(findDiagnostic(*s, Severity::Info, "incomplete record") != nullptr);
+        CHECK(test::findDiagnostic(*s, Severity::Info, "incomplete record") != nullptr);
     }
 }
 
@@ -179,7 +161,7 @@ TEST_CASE("garbage and empty files", "[robustness]")
     SECTION("a garbage trace file with a valid name")
     {
         test::writeSmallLogdir(dir.path());
-        const fs::path file = findSuffix(dir.path(), ".graph_execution_traces");
+        const fs::path file = test::fileEndingIn(dir.path(), ".graph_execution_traces");
         std::mt19937 random(7);
         std::string garbage(4096, '\0');
         for (auto& c : garbage)
@@ -187,7 +169,7 @@ TEST_CASE("garbage and empty files", "[robustness]")
         test::writeBytes(file, garbage);
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->traceCount() == 0);
-        const Diagnostic* error = findDiagnostic(*s, Severity::Error, "corrupt record");
+        const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "corrupt record");
         REQUIRE(error != nullptr);
         CHECK(error->offset == 0);
         CHECK(s->executionCount() == 2);
@@ -210,26 +192,26 @@ TEST_CASE("garbage and empty files", "[robustness]")
         set.writeMetadata(1.0, "run");
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->readable());
-        CHECK(findDiagnostic(*s, Severity::Warning, "missing") != nullptr);
+        CHECK(test::findDiagnostic(*s, Severity::Warning, "missing") != nullptr);
     }
     SECTION("an unreadable file")
     {
         test::writeSmallLogdir(dir.path());
-        const fs::path file = findSuffix(dir.path(), ".graphs");
+        const fs::path file = test::fileEndingIn(dir.path(), ".graphs");
         fs::remove(file);
         fs::create_directory(file); // a directory where a file should be
         const auto s = LogdirReader(dir.path()).update();
-        CHECK(findDiagnostic(*s, Severity::Error, "cannot open") != nullptr);
+        CHECK(test::findDiagnostic(*s, Severity::Error, "cannot open") != nullptr);
         CHECK(s->traceCount() == 4); // kept, with unknown ops
         CHECK(s->executionCount() == 2);
     }
     SECTION("no metadata: the data is still read")
     {
         test::writeSmallLogdir(dir.path());
-        fs::remove(findSuffix(dir.path(), ".metadata"));
+        fs::remove(test::fileEndingIn(dir.path(), ".metadata"));
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->traceCount() == 4);
-        CHECK(findDiagnostic(*s, Severity::Warning, "no readable metadata") != nullptr);
+        CHECK(test::findDiagnostic(*s, Severity::Warning, "no readable metadata") != nullptr);
     }
     SECTION("mixed run ids: the chosen run's data is complete")
     {
@@ -241,7 +223,7 @@ TEST_CASE("garbage and empty files", "[robustness]")
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->layout().runId == "run1");
         CHECK(s->traceCount() == 4);
-        CHECK(findDiagnostic(*s, Severity::Warning, "\"other-run\"") != nullptr);
+        CHECK(test::findDiagnostic(*s, Severity::Warning, "\"other-run\"") != nullptr);
     }
 }
 
@@ -272,7 +254,7 @@ TEST_CASE("records with valid CRCs and random payloads", "[robustness]")
     }
     for (const char* suffix :
          {".graph_execution_traces", ".execution", ".graphs", ".stack_frames", ".source_files"})
-        test::appendBytes(findSuffix(dir.path(), suffix), bytes);
+        test::appendBytes(test::fileEndingIn(dir.path(), suffix), bytes);
     LogdirReader reader(dir.path());
     const auto s = reader.update();
     CHECK(s->traceCount() >= 4);
@@ -338,11 +320,12 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
         }
     }
     CHECK(s->alertCount() == alerts);
-    const Diagnostic* error = findDiagnostic(*s, Severity::Error, "payload fails its CRC");
+    const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "payload fails its CRC");
     REQUIRE(error != nullptr);
     CHECK(error->offset == corruptOffset);
-    CHECK(findDiagnostic(*s, Severity::Warning, "not a GraphExecutionTrace record") != nullptr);
-    CHECK(findDiagnostic(*s, Severity::Warning, "name op \"ghost\"") != nullptr);
+    CHECK(test::findDiagnostic(*s, Severity::Warning, "not a GraphExecutionTrace record") !=
+          nullptr);
+    CHECK(test::findDiagnostic(*s, Severity::Warning, "name op \"ghost\"") != nullptr);
 }
 
 TEST_CASE("a byte budget smaller than a record header reads one record, not a chunk",
