@@ -3,6 +3,7 @@
 #include "healthrules.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/report.hpp"
 #include "nanscope/format/crc32c.hpp"
 #include "nanscope/format/record.hpp"
 #include "snapshotsearch.hpp"
@@ -360,4 +361,18 @@ TEST_CASE("summary vectors whose dtype and rank slots no int can hold", "[robust
     const TensorHealth v = healthFromSummary(DebugMode::Shape, valid, malformed);
     CHECK(v.dtype == 1);
     CHECK(v.rank == 2);
+}
+
+TEST_CASE("wall times that no clock shows are printed as unknown", "[robustness]")
+{
+    // Found by fuzzing: converting such a metadata wall time to time_t was undefined behaviour.
+    for (const double wallTime : {4.0832e+233, -1e300, std::numeric_limits<double>::quiet_NaN()}) {
+        test::TempDir dir;
+        FileSetWriter set(dir.path());
+        set.createAll();
+        set.writeMetadata(wallTime, "run");
+        const std::string text = renderText(buildReport(*LogdirReader(dir.path()).update()));
+        INFO(text);
+        CHECK_THAT(text, Catch::Contains("started unknown"));
+    }
 }

@@ -2,7 +2,9 @@
 // keys move the focus, and the details describe the focused execution's outputs.
 #include "losslogdir.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "nanscope/format/record.hpp"
 #include "nanscope/recorder.hpp"
+#include "nanscope/tfdbg/debug_event.pb.h"
 #include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/widgets/timelinestrip.hpp"
 #include "screenshot.hpp"
@@ -11,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <fstream>
 
 using namespace nanscope;
 using test::LossLogdir;
@@ -33,6 +36,7 @@ private Q_SLOTS:
     void graphTraceFocusShowsNothingFocused();
     void closingTheLogdirEmptiesTheStrip();
     void aHundredThousandExecutions();
+    void wallTimesNoClockShows();
 
 private:
     std::unique_ptr<LossLogdir> m_logdir;
@@ -186,7 +190,48 @@ items::SnapshotPtr writeMany(const QString& dir, int count)
     return reader.update();
 }
 
+// Executions whose wall times are NaN and 1e300, written record by record (the recorder stamps
+// real times): converting such a value to a date was undefined behaviour.
+items::SnapshotPtr writeImpossibleTimes(const QString& dir)
+{
+    const std::string prefix = dir.toStdString() + "/tfdbg_events.1700000000.host.";
+    auto write = [](const std::string& path, const std::vector<tfdbg::DebugEvent>& events) {
+        std::string bytes;
+        for (const auto& e : events)
+            format::appendRecord(bytes, e.SerializeAsString());
+        std::ofstream(path, std::ios::binary) << bytes;
+    };
+    tfdbg::DebugEvent metadata;
+    metadata.set_wall_time(1.0);
+    metadata.mutable_debug_metadata()->set_file_version("debug.Event:1");
+    std::vector<tfdbg::DebugEvent> executions(2);
+    executions[0].set_wall_time(std::nan(""));
+    executions[1].set_wall_time(1e300);
+    for (auto& e : executions)
+        e.mutable_execution()->set_op_type("Exp");
+    write(prefix + "metadata", {metadata});
+    write(prefix + "execution", executions);
+    for (const char* suffix : {"source_files", "stack_frames", "graphs", "graph_execution_traces"})
+        write(prefix + suffix, {});
+    core::LogdirReader reader(dir.toStdString());
+    return reader.update();
+}
+
 } // namespace
+
+void TestExecutionTimelinePanel::wallTimesNoClockShows()
+{
+    QTemporaryDir dir;
+    const items::SnapshotPtr odd = writeImpossibleTimes(dir.path());
+    QVERIFY(odd && odd->executionCount() == 2);
+    m_navigator->setSnapshot(odd);
+    m_navigator->focusExecution(0);
+    QVERIFY2(m_panel->detailsText().contains(QStringLiteral("Wall time: not a time (nan)")),
+             qPrintable(m_panel->detailsText()));
+    m_navigator->focusExecution(1);
+    QVERIFY2(m_panel->detailsText().contains(QStringLiteral("Wall time: not a time (1e+300)")),
+             qPrintable(m_panel->detailsText()));
+}
 
 void TestExecutionTimelinePanel::aHundredThousandExecutions()
 {

@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QStringList>
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace nanscope::views {
@@ -97,6 +98,10 @@ QString valuesText(const core::TensorValue& value)
 
 QString wallTimeText(double wallTime, double firstWallTime)
 {
+    // A record may hold any double: converting one far outside the calendar (or NaN) to an
+    // integer is undefined, so only years 1 to 9999 are shown as dates.
+    if (!(std::fabs(wallTime) < 253402300800.0))
+        return QStringLiteral("not a time (%1)").arg(QString::number(wallTime));
     const auto ms = static_cast<qint64>(wallTime * 1000.0);
     const QString clock =
         QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));

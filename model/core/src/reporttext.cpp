@@ -21,7 +21,9 @@ std::string text(std::string_view s)
 
 std::string utc(double seconds)
 {
-    if (seconds <= 0)
+    // Before 1970 or after the year 9999 (or NaN) is not a time this prints: converting such a
+    // record's wall time to time_t could even be undefined.
+    if (!(seconds > 0 && seconds < 253402300800.0))
         return "unknown";
     const auto t = static_cast<std::time_t>(seconds);
     std::tm tm{};
