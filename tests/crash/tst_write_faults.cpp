@@ -2,6 +2,7 @@
 // recorder. The recorder reports them, the program goes on, and what was written is read back
 // cleanly by the core reader. (A full disk is tst_disk_full.cpp; the recorder tests check the
 // recorder's own side of the file-size limit.)
+#include "inchild.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/recorder.hpp"
 #include "tempdir.hpp"
@@ -21,19 +22,6 @@ using namespace nanscope::core;
 namespace fs = std::filesystem;
 
 namespace {
-
-// Runs `body` in a child process (it changes process-wide limits) and returns its exit status.
-template <typename Body>
-int inChild(Body body)
-{
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid == 0)
-        _exit(body());
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 std::vector<Diagnostic> errorsOf(const Snapshot& s)
 {
@@ -59,7 +47,7 @@ TEST_CASE("a file-size limit: what was written reads back cleanly, frames never 
     test::TempDir dir;
     constexpr int kFirst = 100; // ops declared before the first flush: one batch per file
     constexpr int kLater = 5;   // then one op per flush
-    const int code = inChild([&] {
+    const int code = test::inChild([&] {
         std::signal(SIGXFSZ, SIG_IGN); // EFBIG instead of death
         // The first batch of source-file records (~25 KB) fails, those of frames and ops fit.
         rlimit limit{20 * 1024, 20 * 1024};

@@ -1,5 +1,6 @@
 // I/O errors while writing: reported to the caller, the program goes on, the logdir stays
 // readable. Each case runs in a child process, since it changes process-wide limits.
+#include "inchild.hpp"
 #include "logdirfixture.hpp"
 #include "nanscope/format/recordfilereader.hpp"
 #include "nanscope/recorder.hpp"
@@ -14,19 +15,6 @@
 using namespace nanscope;
 
 namespace {
-
-// Runs `body` in a child process and returns its exit status (or 128 + signal).
-template <typename Body>
-int inChild(Body body)
-{
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid == 0)
-        _exit(body());
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 // The number of whole records in a file, and whether it ends cleanly.
 std::pair<int, format::RecordStatus> countRecords(const std::filesystem::path& file)
@@ -47,7 +35,7 @@ TEST_CASE("a file size limit is reported, the program goes on, the file stays re
 {
     test::TempDir dir;
     // Exit codes: 0 = an IoError came back and later calls still returned; others = failures.
-    const int code = inChild([&] {
+    const int code = test::inChild([&] {
         std::signal(SIGXFSZ, SIG_IGN); // report EFBIG instead of killing the process
         rlimit limit{64 * 1024, 64 * 1024};
         if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
@@ -97,7 +85,7 @@ TEST_CASE("a dump root the process may not write to is a clear error", "[errors]
         root, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
                   std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
                   std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
-    const int code = inChild([&] {
+    const int code = test::inChild([&] {
         // Root may write anywhere: become an unprivileged user for the test.
         if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
             return 20;
