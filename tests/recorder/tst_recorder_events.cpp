@@ -290,13 +290,14 @@ TEST_CASE("an execution records ids, devices, graph and per-output summaries", "
                                   .outputIds = {y},
                                   .outputs = {{.data = probs, .shape = four}}})
                 .ok());
+    const ExecutionSpec logSpec{
+        .opType = "Log",
+        .inputIds = {y},
+        .outputIds = {z, rec->newTensorId()},
+        .outputs = {{.data = logs, .shape = four}, {.data = argmax, .dtype = DType::Int64}}};
+    // One line, because compilers differ on which line of a multi-line call is its location.
     const int line = __LINE__ + 1;
-    REQUIRE(rec->recordExecution({.opType = "Log",
-                                  .inputIds = {y},
-                                  .outputIds = {z, rec->newTensorId()},
-                                  .outputs = {{.data = logs, .shape = four},
-                                              {.data = argmax, .dtype = DType::Int64}}})
-                .ok());
+    REQUIRE(rec->recordExecution(logSpec).ok());
     REQUIRE(rec->close().ok());
 
     const auto executions = readEvents(dir.path(), "execution");
