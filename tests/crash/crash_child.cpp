@@ -8,6 +8,7 @@
 #include "nanscope/recorder.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,12 +28,14 @@ void ownHandler(int)
     _exit(42);
 }
 
+// Read at run time, so that the compiler cannot see the store below is to null and drop it.
+volatile std::uintptr_t g_nowhere = 0;
+
 // A real invalid store. The sanitizers' checks are off here: UndefinedBehaviorSanitizer would
 // otherwise report the null pointer and exit before the kernel raises SIGSEGV.
 __attribute__((no_sanitize("address", "undefined"), noinline)) void storeThroughNull()
 {
-    volatile int* nowhere = nullptr;
-    *nowhere = 1;
+    *reinterpret_cast<volatile int*>(g_nowhere) = 1;
 }
 
 } // namespace
