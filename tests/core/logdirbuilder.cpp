@@ -251,6 +251,22 @@ void FileSetWriter::writeMetadata(double wallTime, const std::string& runId) con
     writeBytes(file("metadata"), framed(events::metadata(wallTime, runId)));
 }
 
+FileSetWriter emptyRun(const fs::path& dir)
+{
+    FileSetWriter set(dir);
+    set.createAll();
+    set.writeMetadata(1.0, "run");
+    return set;
+}
+
+FileSetWriter runWithOneOp(const fs::path& dir)
+{
+    FileSetWriter set = emptyRun(dir);
+    set.append("graphs", events::graph("g", "f"));
+    set.append("graphs", events::op("g", "Relu", "r", {}, {1}));
+    return set;
+}
+
 void writeSmallLogdir(const fs::path& dir)
 {
     using namespace events;

@@ -72,6 +72,13 @@ private:
     std::filesystem::path m_prefix;
 };
 
+// The files of run "run" (metadata at wall time 1.0), created empty: each test then appends
+// only what it is about.
+FileSetWriter emptyRun(const std::filesystem::path& dir);
+
+// emptyRun with graph "g" holding one op, Relu "r" (one output, one element).
+FileSetWriter runWithOneOp(const std::filesystem::path& dir);
+
 // A small complete logdir written by hand: graph "g" with ops x, y (Placeholder), Log(x),
 // Mul(Log, y); four FULL_HEALTH traces x, y, Log (-inf), Mul (NaN); two CONCISE_HEALTH
 // executions; one source file with three frames.

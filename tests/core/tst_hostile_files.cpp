@@ -106,11 +106,7 @@ TEST_CASE("a FIFO where a file should be does not block the reader", "[hostile][
 TEST_CASE("a file that grows while it is read: each update ends", "[hostile][files]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
-    set.append("graphs", ev::graph("g", "f"));
-    set.append("graphs", ev::op("g", "Relu", "r", {}, {1}));
+    FileSetWriter set = test::runWithOneOp(dir.path());
     const std::string record = test::framed(ev::trace(1.0, "g", "r", 0, 2, ev::curtHealth(1, 0)));
     constexpr std::uint64_t kBatch = 100;
     std::string batch;

@@ -79,9 +79,7 @@ TEST_CASE("a million graphs", "[hostile][sizes]")
 {
     test::TempDir dir;
     constexpr int kGraphs = 1'000'000;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     std::string bytes;
     bytes.reserve(std::size_t{kGraphs} * 40);
     for (int i = 0; i < kGraphs; ++i)
@@ -116,9 +114,7 @@ TEST_CASE("outer-context chains 100 000 deep, and a cycle as long", "[hostile][s
 {
     constexpr int kDepth = 100'000;
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     SECTION("a chain")
     {
         std::string bytes;
@@ -253,11 +249,7 @@ TEST_CASE("length fields that claim gigabytes are never allocated", "[hostile][s
 TEST_CASE("the memory limit stops reading with a clear diagnostic", "[hostile][sizes]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
-    set.append("graphs", ev::graph("g", "f"));
-    set.append("graphs", ev::op("g", "Relu", "r", {}, {1}));
+    FileSetWriter set = test::runWithOneOp(dir.path());
     std::string bytes;
     constexpr int kTraces = 200'000;
     for (int i = 0; i < kTraces; ++i)

@@ -123,9 +123,7 @@ TEST_CASE("megabyte-long op, graph and file names", "[hostile][report]")
     const std::string opName(1u << 20, 'o');
     const std::string graphName(1u << 20, 'g');
     const std::string path = "/" + std::string(1u << 20, 'p') + ".py";
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     set.append("source_files", ev::sourceFile(path, "host", {std::string(1u << 20, 'l')}));
     set.append("stack_frames", ev::stackFrame("f", 0, 1, std::string(1u << 20, 'f')));
     set.append("graphs", ev::graph("g", graphName));

@@ -72,9 +72,7 @@ TEST_CASE("the tutorial's bug: the first alert and the origin are the Log", "[or
 TEST_CASE("eager executions: inputs by tensor id", "[origin]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     const int full = 4;
     set.append("execution", ev::execution(1.0, "Sub", {1}, {2}, full,
                                           {ev::fullHealth(-1, 3, 0, 0, 0, 0, 1, 2)}));
@@ -105,9 +103,7 @@ TEST_CASE("eager executions: inputs by tensor id", "[origin]")
 TEST_CASE("inputs are followed through uninstrumented Identity ops", "[origin]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     set.append("graphs", ev::graph("g", "f"));
     set.append("graphs", ev::op("g", "Placeholder", "p", {}, {1}));
     set.append("graphs", ev::op("g", "Identity", "id", {"p:0"}, {2}));
@@ -135,11 +131,7 @@ TEST_CASE("inputs are followed through uninstrumented Identity ops", "[origin]")
 TEST_CASE("no non-finite value: no alert, no origin", "[origin]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
-    set.append("graphs", ev::graph("g", "f"));
-    set.append("graphs", ev::op("g", "Relu", "r", {}, {1}));
+    FileSetWriter set = test::runWithOneOp(dir.path());
     set.append("graph_execution_traces", ev::trace(1.0, "g", "r", 0, 1, ev::noTensor()));
     set.append("graph_execution_traces",
                ev::trace(2.0, "g", "r", 0, 5, ev::summary({1, 1, 1, 4, 4, 0, 0, 0, 0, 0})));
@@ -156,9 +148,7 @@ TEST_CASE("no non-finite value: no alert, no origin", "[origin]")
 TEST_CASE("alert order: graph traces first, as TensorBoard records them", "[alerts]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     set.append("graphs", ev::graph("g", "f"));
     set.append("graphs", ev::op("g", "Exp", "e", {}, {1}));
     const int concise = 3;
@@ -189,9 +179,7 @@ TEST_CASE("alert order: graph traces first, as TensorBoard records them", "[aler
 TEST_CASE("TensorBoard's 1000-alert cap is emulated; NaNscope's list has no cap", "[alerts]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     set.append("graphs", ev::graph("g", "f"));
     set.append("graphs", ev::op("g", "Exp", "e", {}, {1}));
     const int curt = 2;

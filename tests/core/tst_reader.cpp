@@ -118,9 +118,7 @@ TEST_CASE("the small logdir: counts, digests, graphs and frames", "[reader]")
 TEST_CASE("reading while a writer appends, half a record at a time", "[reader][incremental]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     set.append("graphs", ev::graph("g", "loss"));
     set.append("graphs", ev::op("g", "Exp", "Exp", {}, {1}));
     LogdirReader reader(dir.path());
@@ -279,9 +277,7 @@ TEST_CASE("a host that appears later is read after the known ones", "[reader][mu
 TEST_CASE("where TensorFlow's reader gives up, NaNscope keeps going", "[reader][quirks]")
 {
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
 
     SECTION("a trace of an unknown graph and op is kept, with a warning")
     {
@@ -421,9 +417,7 @@ TEST_CASE("a recorder-written logdir reads back in the order it was written", "[
 {
     // Covered with the recorder in tst_origin.cpp; here the update budget.
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
+    FileSetWriter set = test::emptyRun(dir.path());
     set.append("graphs", ev::graph("g", "x"));
     set.append("graphs", ev::op("g", "Relu", "r", {}, {1}));
     for (int i = 0; i < 2000; ++i)

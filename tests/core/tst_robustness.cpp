@@ -178,9 +178,7 @@ TEST_CASE("garbage and empty files", "[robustness]")
     }
     SECTION("six empty files but the metadata")
     {
-        FileSetWriter set(dir.path());
-        set.createAll();
-        set.writeMetadata(1.0, "run");
+        FileSetWriter set = test::emptyRun(dir.path());
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->readable());
         CHECK(s->traceCount() == 0);
@@ -274,11 +272,7 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
 {
     // Large enough to be decoded as several chunks in parallel and stitched back in order.
     test::TempDir dir;
-    FileSetWriter set(dir.path());
-    set.createAll();
-    set.writeMetadata(1.0, "run");
-    set.append("graphs", ev::graph("g", "f"));
-    set.append("graphs", ev::op("g", "Relu", "r", {}, {1}));
+    FileSetWriter set = test::runWithOneOp(dir.path());
     std::string bytes;
     std::vector<double> kept; // wall times of the traces expected, in order
     std::size_t corruptOffset = 0;
