@@ -38,6 +38,15 @@ std::string sourceOf(int k)
     return "/nonexistent/" + std::string(200, 'd') + "/source-" + std::to_string(k) + ".cpp";
 }
 
+// A recorder that writes each event through (no circular buffer) and flushes every 5 ms.
+auto openWriteThrough(const fs::path& root)
+{
+    return Recorder::open({.dumpRoot = root,
+                           .mode = TensorDebugMode::FullHealth,
+                           .circularBufferSize = -1,
+                           .flushInterval = std::chrono::milliseconds(5)});
+}
+
 } // namespace
 
 TEST_CASE("a file-size limit: what was written reads back cleanly, frames never point at the "
@@ -114,10 +123,7 @@ TEST_CASE("the logdir removed while recording: reported, writing stops, the prog
 {
     test::TempDir dir;
     const fs::path root = dir.path() / "logdir";
-    auto r = Recorder::open({.dumpRoot = root,
-                             .mode = TensorDebugMode::FullHealth,
-                             .circularBufferSize = -1,
-                             .flushInterval = std::chrono::milliseconds(5)});
+    auto r = openWriteThrough(root);
     REQUIRE(r);
     auto& rec = **r;
     auto graph = rec.declareGraph("g");
@@ -167,10 +173,7 @@ TEST_CASE("the logdir removed while recording: reported, writing stops, the prog
 TEST_CASE("one file of the logdir removed: the others are still written and read", "[faults]")
 {
     test::TempDir dir;
-    auto r = Recorder::open({.dumpRoot = dir.path(),
-                             .mode = TensorDebugMode::FullHealth,
-                             .circularBufferSize = -1,
-                             .flushInterval = std::chrono::milliseconds(5)});
+    auto r = openWriteThrough(dir.path());
     REQUIRE(r);
     auto& rec = **r;
     auto graph = rec.declareGraph("g");
