@@ -2,47 +2,18 @@
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
+#include "reportcommand.hpp"
 #include "tutoriallogdir.hpp"
 
-#include <array>
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
 
 using namespace nanscope;
 using namespace nanscope::core;
 using test::TutorialLogdir;
 
-namespace {
-
-struct CommandResult
-{
-    int status = -1;
-    std::string output;
-};
-
-CommandResult run(const std::string& arguments)
-{
-    const std::string command = std::string(NANSCOPE_REPORT_EXE) + " " + arguments + " 2>&1";
-    CommandResult result;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 4096> buffer{};
-    std::size_t n;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-        result.output.append(buffer.data(), n);
-    const int status = ::pclose(pipe);
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
-
-std::string quote(const std::filesystem::path& p)
-{
-    return "'" + p.string() + "'";
-}
-
-} // namespace
+using test::runReport;
+using test::shellQuoted;
 
 TEST_CASE("the report of the tutorial's logdir", "[report]")
 {
@@ -90,7 +61,7 @@ TEST_CASE("nanscope-report: JSON keys and exit status", "[report][cli]")
 {
     test::TempDir dir;
     TutorialLogdir::write(dir.path());
-    const CommandResult json = run("--json " + quote(dir.path()));
+    const test::ReportRun json = runReport("--json " + shellQuoted(dir.path()));
     INFO(json.output);
     CHECK(json.status == 1);
     const auto j = nlohmann::json::parse(json.output);
@@ -124,7 +95,7 @@ TEST_CASE("nanscope-report: JSON keys and exit status", "[report][cli]")
     CHECK(origin["user_frame"]["line"].is_number());
     CHECK(j["diagnostics"].is_array());
 
-    const CommandResult text = run(quote(dir.path()));
+    const test::ReportRun text = runReport(shellQuoted(dir.path()));
     CHECK(text.status == 1);
     CHECK_THAT(text.output, Catch::Contains("Origin"));
 }
@@ -135,22 +106,22 @@ TEST_CASE("nanscope-report: no alert, unreadable logdirs, bad flags", "[report][
     test::FileSetWriter set(dir.path());
     set.createAll();
     set.writeMetadata(1.0, "quiet");
-    const CommandResult healthy = run("--json " + quote(dir.path()));
+    const test::ReportRun healthy = runReport("--json " + shellQuoted(dir.path()));
     CHECK(healthy.status == 0);
     const auto j = nlohmann::json::parse(healthy.output);
     CHECK(j["first_alert"].is_null());
     CHECK(j["origin"].is_null());
     CHECK(j["alerts"]["by_type"].empty());
 
-    const CommandResult missing = run("--json " + quote(dir.path() / "nothing-here"));
+    const test::ReportRun missing = runReport("--json " + shellQuoted(dir.path() / "nothing-here"));
     CHECK(missing.status == 2);
     const auto m = nlohmann::json::parse(missing.output);
     CHECK_FALSE(m["diagnostics"].empty());
     CHECK(m["diagnostics"][0]["severity"] == "error");
 
-    const CommandResult badFlag = run("--no-such-flag " + quote(dir.path()));
+    const test::ReportRun badFlag = runReport("--no-such-flag " + shellQuoted(dir.path()));
     CHECK(badFlag.status == 2);
     CHECK_THAT(badFlag.output, Catch::Contains("Usage"));
-    CHECK(run("").status == 2);
-    CHECK(run("--help").status == 0);
+    CHECK(runReport("").status == 2);
+    CHECK(runReport("--help").status == 0);
 }
