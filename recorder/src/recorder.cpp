@@ -3,6 +3,7 @@
 #include "codelocations.hpp"
 #include "devicepayloads.hpp"
 #include "eventwriter.hpp"
+#include "existingruns.hpp"
 #include "exitregistry.hpp"
 #include "ids.hpp"
 #include "nanscope/summary.hpp"
@@ -10,6 +11,7 @@
 #include "nanscope/version.hpp"
 #include "nativestack.hpp"
 #include "pendingevents.hpp"
+#include "tensornames.hpp"
 #include "tensorproto.hpp"
 
 #include <algorithm>
@@ -19,7 +21,6 @@
 #include <optional>
 #include <regex>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace nanscope {
 
@@ -135,7 +136,8 @@ struct Recorder::Impl
     std::optional<std::regex> opTypeRegex;
 
     std::mutex graphMutex;
-    std::unordered_map<std::string, std::unordered_set<std::string>> opNamesByGraph;
+    // The ops of each declared graph, by name, with their number of outputs.
+    std::unordered_map<std::string, std::unordered_map<std::string, int>> opsByGraph;
 
     std::mutex deviceMutex;
     std::unordered_map<std::string, std::int32_t> deviceIds;
@@ -392,6 +394,14 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
                       "the host name \"" + options.hostName + "\" contains '/'"};
     impl->runId = options.runId.empty() ? detail::makeRunId() : options.runId;
     impl->options = options;
+    if (auto other = detail::otherRunIn(options.dumpRoot, impl->runId))
+        return Status{ErrorCode::AlreadyExists,
+                      "the dump root " + options.dumpRoot.string() + " already holds run \"" +
+                          other->runId + "\" (" + other->metadataFile.filename().string() +
+                          "); TensorFlow's reader and TensorBoard refuse a directory with two "
+                          "runs: record into another directory, remove that run's files, or "
+                          "set runId to \"" +
+                          other->runId + "\" to add a host to it"};
 
     detail::EventWriterOptions writerOptions;
     writerOptions.dumpRoot = options.dumpRoot;
@@ -435,7 +445,7 @@ Result<GraphHandle> Recorder::declareGraph(std::string_view name, const GraphHan
     if (d.closed)
         return closedStatus();
     std::lock_guard lock(d.graphMutex);
-    if (outer && !d.opNamesByGraph.contains(outer->id))
+    if (outer && !d.opsByGraph.contains(outer->id))
         return Status{ErrorCode::NotFound,
                       "the outer graph " + outer->id + " was not declared by this recorder"};
     GraphHandle graph{detail::makeUuid4(), std::string(name)};
@@ -448,7 +458,7 @@ Result<GraphHandle> Recorder::declareGraph(std::string_view name, const GraphHan
         g->set_outer_context_id(outer->id);
     if (Status s = d.writeEvent(detail::FileKind::Graphs, event); !s.ok())
         return s;
-    d.opNamesByGraph.try_emplace(graph.id);
+    d.opsByGraph.try_emplace(graph.id);
     return graph;
 }
 
@@ -457,29 +467,53 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
     auto& d = *m_impl;
     if (d.closed)
         return closedStatus();
-    if (spec.type.empty() || spec.name.empty())
-        return Status{ErrorCode::InvalidArgument, "an op needs a type and a name"};
+    if (spec.type.empty())
+        return Status{ErrorCode::InvalidArgument, "op " + spec.name + " needs a type"};
+    if (Status s = detail::checkOpName(spec.name); !s.ok())
+        return s;
     if (spec.numOutputs < 0 || spec.numOutputs > kMaxOutputs)
         return Status{ErrorCode::InvalidArgument, "op " + spec.name +
                                                       " has an invalid number of outputs (" +
                                                       std::to_string(spec.numOutputs) + ")"};
-    for (const auto& input : spec.inputs)
-        if (input.empty())
-            return Status{ErrorCode::InvalidArgument, "op " + spec.name + " has an empty input"};
+    std::vector<detail::TensorName> inputs;
+    inputs.reserve(spec.inputs.size());
+    for (const auto& input : spec.inputs) {
+        auto name = detail::parseInputName(input);
+        if (!name)
+            return Status{ErrorCode::InvalidArgument,
+                          "op " + spec.name + ": " + name.status().message()};
+        inputs.push_back(std::move(*name));
+    }
     {
         std::lock_guard lock(d.graphMutex);
-        auto graph = d.opNamesByGraph.find(spec.graph.id);
-        if (graph == d.opNamesByGraph.end())
+        auto graph = d.opsByGraph.find(spec.graph.id);
+        if (graph == d.opsByGraph.end())
             return Status{ErrorCode::NotFound, "op " + spec.name + " names graph \"" +
                                                    spec.graph.id +
                                                    "\", which this recorder did not declare"};
-        if (!graph->second.insert(spec.name).second)
+        // TensorFlow creates ops in topological order, and TensorBoard's op view indexes the
+        // producer's outputs by the input's slot: every input names an op declared before, in
+        // the same graph, and one of its outputs.
+        for (const detail::TensorName& name : inputs) {
+            const auto producer = graph->second.find(name.op);
+            if (producer == graph->second.end())
+                return Status{ErrorCode::NotFound,
+                              "op " + spec.name + ": input " + name.canonical() + " names op " +
+                                  name.op + ", which graph \"" + spec.graph.name +
+                                  "\" does not hold yet (declare inputs first)"};
+            if (name.slot >= producer->second)
+                return Status{ErrorCode::InvalidArgument,
+                              "op " + spec.name + ": input " + name.canonical() + " names output " +
+                                  std::to_string(name.slot) + " of op " + name.op + ", which has " +
+                                  std::to_string(producer->second) + " outputs"};
+        }
+        if (!graph->second.try_emplace(spec.name, spec.numOutputs).second)
             return Status{ErrorCode::AlreadyExists,
                           "graph \"" + spec.graph.name + "\" already has an op named " + spec.name};
     }
     auto unreserve = [&] {
         std::lock_guard lock(d.graphMutex);
-        d.opNamesByGraph[spec.graph.id].erase(spec.name);
+        d.opsByGraph[spec.graph.id].erase(spec.name);
     };
 
     auto frames = d.locations->frameIds(where);
@@ -505,8 +539,8 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
     op->set_op_name(spec.name);
     op->set_graph_name(spec.graph.name);
     op->set_graph_id(spec.graph.id);
-    for (const auto& input : spec.inputs)
-        op->add_input_names(input);
+    for (const auto& input : inputs)
+        op->add_input_names(input.canonical());
     op->set_num_outputs(spec.numOutputs);
     auto* location = op->mutable_code_location();
     location->set_host_name(d.options.hostName);
@@ -590,7 +624,7 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& 
                     " output ids for " + std::to_string(spec.outputs.size()) + " outputs"};
     if (spec.graph) {
         std::lock_guard lock(d.graphMutex);
-        if (!d.opNamesByGraph.contains(spec.graph->id))
+        if (!d.opsByGraph.contains(spec.graph->id))
             return {ErrorCode::NotFound, "execution of " + spec.opType + " names graph \"" +
                                              spec.graph->id + "\", which was not declared"};
     }

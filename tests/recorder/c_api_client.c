@@ -23,13 +23,18 @@ int nanscope_c_client(const char* dump_root)
     if (strlen(nanscope_graph_id(graph)) != 36)
         return 3;
 
-    const char* inputs[] = {"probs:0"};
+    /* Inputs name ops declared before them, as TensorFlow creates ops. */
     nanscope_location where = {"loss.c", 42, "loss"};
+    const nanscope_op* probs_op = 0;
+    if (nanscope_declare_op(recorder, graph, "Placeholder", "probs", 0, 0, 1, where, &probs_op) !=
+        NANSCOPE_OK)
+        return 4;
+    const char* inputs[] = {"probs:0"};
     const nanscope_op* log_op = 0;
     if (nanscope_declare_op(recorder, graph, "Log", "Log", inputs, 1, 1, where, &log_op) !=
         NANSCOPE_OK)
         return 4;
-    if (nanscope_op_output_tensor_id(log_op, 0) != 1 ||
+    if (nanscope_op_output_tensor_id(log_op, 0) != 2 ||
         nanscope_op_output_tensor_id(log_op, 1) != -1)
         return 5;
 

@@ -15,7 +15,7 @@ TEST_CASE("the C interface records what the C++ one does", "[c-api]")
     const auto traces = readEvents(dir.path(), "graph_execution_traces");
     REQUIRE(traces.size() == 1);
     CHECK(nanscope::test::doubles(traces[0].graph_execution_trace().tensor_proto()) ==
-          std::vector<double>{1, 4, 1, 0, 0});
+          std::vector<double>{2, 4, 1, 0, 0});
     const auto executions = readEvents(dir.path(), "execution");
     REQUIRE(executions.size() == 1);
     CHECK(nanscope::test::doubles(executions[0].execution().tensor_protos(0)) ==

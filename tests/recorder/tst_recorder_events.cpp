@@ -415,3 +415,82 @@ TEST_CASE("a closed recorder refuses work", "[events][errors]")
     CHECK(rec->recordExecution({.opType = "Log"}).code() == ErrorCode::Closed);
     CHECK(rec->flush().code() == ErrorCode::Closed);
 }
+
+// TensorFlow's reader splits every input name with input_name.split(":") into exactly two
+// parts and int()s the slot (debug_events_reader.py, _load_graphs); TensorBoard's op view then
+// indexes the producer's consumers by that slot. The recorder writes only names that survive
+// both, or refuses the op.
+TEST_CASE("input names are written as TensorFlow's reader splits them", "[events][tensorflow]")
+{
+    test::TempDir dir;
+    auto rec = openRecorder(dir.path(), TensorDebugMode::FullHealth);
+    auto graph = rec->declareGraph("g");
+    REQUIRE(graph.ok());
+    REQUIRE(rec->declareOp({.graph = *graph, .type = "Placeholder", .name = "x"}).ok());
+    REQUIRE(rec->declareOp({.graph = *graph, .type = "Split", .name = "s", .numOutputs = 3}).ok());
+    auto add = rec->declareOp(
+        {.graph = *graph, .type = "AddN", .name = "sum", .inputs = {"x", "s:2", "s:01", "x:0"}});
+    REQUIRE(add.ok());
+
+    const auto refused = [&](std::vector<std::string> inputs, ErrorCode code) {
+        static int n = 0;
+        auto op = rec->declareOp({.graph = *graph,
+                                  .type = "Identity",
+                                  .name = "bad" + std::to_string(n++),
+                                  .inputs = std::move(inputs)});
+        CHECK(op.status().code() == code);
+        return op.status().message();
+    };
+    CHECK(refused({"^x"}, ErrorCode::InvalidArgument).find("control input") != std::string::npos);
+    refused({"x:0:1"}, ErrorCode::InvalidArgument);
+    refused({"x:"}, ErrorCode::InvalidArgument);
+    refused({":0"}, ErrorCode::InvalidArgument);
+    refused({"x:-1"}, ErrorCode::InvalidArgument);
+    refused({"x:+1"}, ErrorCode::InvalidArgument);
+    refused({"x:1e1"}, ErrorCode::InvalidArgument);
+    refused({"x:99999999999999999999"}, ErrorCode::InvalidArgument);
+    // TensorBoard would index past the producer's outputs.
+    CHECK(refused({"s:3"}, ErrorCode::InvalidArgument).find("3 outputs") != std::string::npos);
+    // Ops come in topological order: an input names an op already declared in the same graph.
+    CHECK(refused({"later:0"}, ErrorCode::NotFound).find("later") != std::string::npos);
+    auto other = rec->declareGraph("h");
+    CHECK(rec->declareOp({.graph = *other, .type = "Neg", .name = "n", .inputs = {"x:0"}})
+              .status()
+              .code() == ErrorCode::NotFound);
+    // A ':' in an op name would split an input that names it.
+    CHECK(rec->declareOp({.graph = *graph, .type = "Const", .name = "a:b"}).status().code() ==
+          ErrorCode::InvalidArgument);
+    REQUIRE(rec->close().ok());
+
+    std::vector<std::string> written;
+    for (const auto& e : readEvents(dir.path(), "graphs"))
+        if (e.has_graph_op_creation() && e.graph_op_creation().op_name() == "sum")
+            written.assign(e.graph_op_creation().input_names().begin(),
+                           e.graph_op_creation().input_names().end());
+    CHECK(written == std::vector<std::string>{"x:0", "s:2", "s:1", "x:0"});
+    // Nothing refused reached the file: two graphs and three ops.
+    CHECK(readEvents(dir.path(), "graphs").size() == 5);
+}
+
+// TensorFlow's reader raises "Found multiple tfdbg2 runs" for a directory holding two runs, and
+// TensorBoard then shows nothing: the recorder refuses to start a second run there.
+TEST_CASE("a dump root that holds another run is refused", "[files][tensorflow]")
+{
+    test::TempDir dir;
+    auto first = Recorder::open({.dumpRoot = dir.path(), .runId = "first", .hostName = "a"});
+    REQUIRE(first.ok());
+    REQUIRE((*first)->close().ok());
+
+    auto second = Recorder::open({.dumpRoot = dir.path(), .hostName = "b"});
+    CHECK(second.status().code() == ErrorCode::AlreadyExists);
+    CHECK_THAT(second.status().message(), Catch::Contains("\"first\"") &&
+                                              Catch::Contains("two runs") &&
+                                              Catch::Contains(".metadata"));
+    // Another host of the same run is welcome.
+    auto host = Recorder::open({.dumpRoot = dir.path(), .runId = "first", .hostName = "b"});
+    CHECK(host.ok());
+    // A metadata file whose record is not whole yet (a writer opening now) is not a run.
+    test::TempDir other;
+    std::ofstream(other.path() / "tfdbg_events.1700000000.x.metadata").put('\0');
+    CHECK(Recorder::open({.dumpRoot = other.path()}).ok());
+}

@@ -48,7 +48,15 @@ struct RecorderOptions
     std::string opTypeRegex;
     // Only tensors of these types are summarised; empty means every type the mode supports.
     std::vector<DType> tensorDtypes;
-    std::string runId;    // shared by every host of one run; empty: 8 random hex digits
+    // Shared by every host of one run; empty: 8 random hex digits. A dump root that already
+    // holds another run is refused (AlreadyExists): TensorFlow's reader cannot read it.
+    //
+    // A run on several hosts is written as TensorFlow writes it, the only layout its reader
+    // reads: the first host to open (the earliest metadata) declares the graphs and ops and
+    // records the executions; every host records its own graph execution traces, with the
+    // OpHandles of the first host's ops. TensorFlow's reader reads only the first host's graphs,
+    // executions, stack frames and source files.
+    std::string runId;
     std::string hostName; // empty: this machine's host name
     // In write-through mode, the longest time an event waits in memory before it is written.
     std::chrono::milliseconds flushInterval{100};
@@ -120,9 +128,12 @@ private:
 struct OpSpec
 {
     GraphHandle graph;
-    std::string type;                // "MatMul"
-    std::string name;                // unique within its graph: "dense/MatMul"
-    std::vector<std::string> inputs; // data inputs as "op_name:slot" ("x" means "x:0")
+    std::string type; // "MatMul"
+    std::string name; // unique within its graph: "dense/MatMul"
+    // Data inputs as "op_name:slot" ("x" is written as "x:0"), each naming an output of an op
+    // declared before in the same graph, as TensorFlow creates ops; control inputs ("^x") and
+    // op names holding a ':' are refused, since TensorFlow's reader cannot split them.
+    std::vector<std::string> inputs;
     int numOutputs = 1;
     std::string device; // optional; tfdbg2 readers ignore it
 };

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks every kind of logdir the recorder writes against TensorFlow's own tfdbg2 reader and
+# TensorBoard's Debugger V2 backend: the demo in all six tensor debug modes and with its circular
+# buffer, the GPU demo (its CPU fallback without a device), threads, two hosts, eager executions
+# only, the C interface, and the TensorFlow-shaped test logdirs. Counts and first alert must
+# equal nanscope-report's.
+#
+#   scripts/tf-compat.sh --tf-reader PATH/tf_reader.py [BUILD_DIR]
+#
+# tf_reader.py runs TensorFlow's and TensorBoard's unchanged reader files without TensorFlow; those
+# files are not ours to ship, so this check is not part of the test suite: the rules it teaches
+# are pinned by tests (recorder "[tensorflow]" tests, core "[stack]" and reader tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+reader=""
+if [ "${1:-}" = --tf-reader ]; then
+    reader=$2
+    shift 2
+fi
+[ -n "$reader" ] && [ -f "$reader" ] || { echo "usage: $0 --tf-reader PATH/tf_reader.py [BUILD_DIR]" >&2; exit 2; }
+build=${1:-build/ci}
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/nanscope-tf-compat.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+demo=$build/recorder/examples/nanscope-demo-mlp
+logdirs=()
+for mode in NO_TENSOR CURT_HEALTH CONCISE_HEALTH FULL_HEALTH SHAPE FULL_TENSOR; do
+    "$demo" --dump_dir "$out/demo-$mode" --dump_tensor_debug_mode "$mode" \
+        --dump_circular_buffer_size -1 >/dev/null
+    logdirs+=("$out/demo-$mode")
+done
+"$demo" --dump_dir "$out/demo-circular" --dump_tensor_debug_mode FULL_HEALTH >/dev/null
+logdirs+=("$out/demo-circular")
+gpu=$build/recorder/examples/nanscope-demo-mlp-gpu
+if [ -x "$gpu" ] && "$gpu" --dump_dir "$out/demo-gpu" --dump_tensor_debug_mode FULL_HEALTH \
+    --dump_circular_buffer_size -1 >/dev/null 2>"$out/gpu.err"; then
+    logdirs+=("$out/demo-gpu")
+else
+    echo "skipped  the GPU demo: $(cat "$out/gpu.err" 2>/dev/null || echo not built)"
+fi
+for mode in FULL_HEALTH CONCISE_HEALTH; do
+    "$build/tests/recorder/nanscope-compat-logdirs" "$out/compat-$mode" "$mode" >/dev/null
+    logdirs+=("$out/compat-$mode"/*)
+done
+for kind in tutorial tutorial-frozen-runpy keras installed-package framework-only; do
+    "$build/tests/core/nanscope-tf-fixture" "$kind" "$out/tf-$kind" >/dev/null
+    logdirs+=("$out/tf-$kind")
+done
+
+python3 scripts/tf_compat.py --tf-reader "$reader" --report "$build/app/report/nanscope-report" \
+    "${logdirs[@]}"
