@@ -90,6 +90,14 @@ ordered_json origin(const core::ReportOrigin& r)
     } else {
         j["user_frame"] = nullptr;
     }
+    // The frame the GUI shows: the user's, or the nearest stand-in when every frame is framework.
+    if (r.stack.focusFrame) {
+        ordered_json focus = frameJson(r.stack.frames[*r.stack.focusFrame]);
+        focus["index"] = *r.stack.focusFrame;
+        j["focus_frame"] = std::move(focus);
+    } else {
+        j["focus_frame"] = nullptr;
+    }
     if (r.source) {
         ordered_json s;
         s["file"] = r.source->filePath;
@@ -133,6 +141,14 @@ ordered_json toJson(const core::Report& r)
     j["alerts"] = {{"total", r.alertTotal},
                    {"by_type", std::move(byType)},
                    {"tensorboard_total", r.tensorBoardAlertTotal}};
+    // TensorBoard's view: the same counts, less what follows a corrupt record.
+    ordered_json stops = ordered_json::array();
+    for (const auto& stop : r.tensorBoardStops)
+        stops.push_back({{"file", stop.file}, {"offset", stop.offset}});
+    j["tensorboard"] = {{"executions", r.tensorBoardExecutions},
+                        {"graph_execution_traces", r.tensorBoardTraces},
+                        {"alerts", r.tensorBoardAlertTotal},
+                        {"stops", std::move(stops)}};
     j["first_alert"] = r.firstAlert ? firstAlert(*r.firstAlert) : ordered_json(nullptr);
     j["origin"] = r.origin ? origin(*r.origin) : ordered_json(nullptr);
     ordered_json diagnostics = ordered_json::array();

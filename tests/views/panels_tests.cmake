@@ -6,7 +6,7 @@ target_link_libraries(tst_panels PRIVATE NaNscope::format)
 # End to end on the demo's logdir: it needs the demo program.
 if(TARGET nanscope_app AND TARGET nanscope-demo-mlp)
     nanscope_add_qtest(tst_mainwindow tst_mainwindow.cpp)
-    target_link_libraries(tst_mainwindow PRIVATE NaNscope::app)
+    target_link_libraries(tst_mainwindow PRIVATE NaNscope::app nanscope_test_logdirs)
     target_compile_definitions(tst_mainwindow PRIVATE
         NANSCOPE_DEMO_MLP="$<TARGET_FILE:nanscope-demo-mlp>")
     add_dependencies(tst_mainwindow nanscope-demo-mlp)

@@ -16,6 +16,7 @@
 #include "nanscope/views/stacktracepanel.hpp"
 #include "nanscope/widgets/banner.hpp"
 #include "nanscope/widgets/startpage.hpp"
+#include "tensorflowlogdir.hpp"
 
 #include <QApplication>
 #include <QDir>
@@ -85,6 +86,8 @@ class TestMainWindow : public QObject
 private Q_SLOTS:
     void initTestCase();
     void doubleClickOnTheFirstAlertShowsTheLogOp();
+    void tensorFlowTutorialShowsTheUsersLine();
+    void frameworkOnlyStackStillShowsAFrame();
     void reloadKeepsWorking();
     void backAndForwardRestoreTheFocus();
     void followModePicksUpAppendedEvents();
@@ -178,6 +181,76 @@ void TestMainWindow::doubleClickOnTheFirstAlertShowsTheLogOp()
     // Go to origin lands on the same op: the demo's first alert is its root cause.
     QVERIFY(alerts->goToOrigin());
     QCOMPARE(tensorOfCurrentRow(execution), QStringLiteral("Log:0"));
+}
+
+// TensorFlow's tutorial runs its example with `python -m` from inside TensorFlow's own package:
+// one double-click on the first alert still lands on the example's own line.
+void TestMainWindow::tensorFlowTutorialShowsTheUsersLine()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto expected = test::writeTensorFlowLogdir(dir.path().toStdString(),
+                                                      test::TensorFlowStack::TutorialModule);
+    MainWindow window({.useSettings = false});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, dir.path()));
+    auto* alerts = window.alertsPanel();
+    QVERIFY(alerts->proxy()->rowCount() > 0);
+    doubleClick(alerts->view(), alerts->proxy()->index(0, items::AlertModel::IndexColumn));
+    QCOMPARE(tensorOfCurrentRow(window.graphExecutionPanel()), QStringLiteral("Log:0"));
+
+    auto* stack = window.stackTracePanel();
+    const int frame = stack->focusedFrameRow();
+    QVERIFY(frame >= 0);
+    const QModelIndex frameIndex = stack->model()->index(frame, 0);
+    QCOMPARE(frameIndex.data(items::StackTraceModel::FilePathRole).toString(),
+             QString::fromStdString(expected.file));
+    QCOMPARE(frameIndex.data(items::StackTraceModel::LineRole).toInt(), expected.line);
+    QVERIFY(frameIndex.data(items::StackTraceModel::UserFrameRole).toBool());
+    // Folded, the stack shows the example's frames, the focused one selected.
+    QVERIFY(stack->view()->model()->rowCount() >= 3);
+    QVERIFY(stack->view()->currentIndex().isValid());
+
+    auto* source = window.sourcePanel();
+    QCOMPARE(source->currentFilePath(), QString::fromStdString(expected.file));
+    QCOMPARE(source->markedLine(), expected.line);
+    QVERIFY(source->lineText(expected.line).contains(QStringLiteral("tf.math.log")));
+    QTRY_VERIFY_WITH_TIMEOUT(source->nonFiniteLines().contains(expected.line), kWait);
+}
+
+// When every frame is framework code the Stack Trace panel is not empty, and no framework line is
+// flagged as the one that made the NaN.
+void TestMainWindow::frameworkOnlyStackStillShowsAFrame()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    test::writeTensorFlowLogdir(dir.path().toStdString(), test::TensorFlowStack::FrameworkOnly);
+    MainWindow window({.useSettings = false});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, dir.path()));
+    auto* alerts = window.alertsPanel();
+    QVERIFY(alerts->proxy()->rowCount() > 0);
+    doubleClick(alerts->view(), alerts->proxy()->index(0, items::AlertModel::IndexColumn));
+
+    auto* stack = window.stackTracePanel();
+    QVERIFY(!stack->frameworkFramesShown());
+    QCOMPARE(stack->view()->model()->rowCount(), 1);
+    const int frame = stack->focusedFrameRow();
+    QVERIFY(frame >= 0);
+    const QModelIndex frameIndex = stack->model()->index(frame, 0);
+    QVERIFY(!frameIndex.data(items::StackTraceModel::UserFrameRole).toBool());
+    const QString path = frameIndex.data(items::StackTraceModel::FilePathRole).toString();
+    QVERIFY2(!path.contains(QStringLiteral("dumping_callback")), qPrintable(path));
+    QVERIFY(stack->view()->currentIndex().isValid());
+
+    auto* source = window.sourcePanel();
+    QCOMPARE(source->currentFilePath(), path);
+    QTRY_VERIFY_WITH_TIMEOUT(!source->isBusy(), kWait);
+    QVERIFY(source->nonFiniteLines().isEmpty());
 }
 
 void TestMainWindow::reloadKeepsWorking()

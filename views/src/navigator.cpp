@@ -46,17 +46,14 @@ Focus Navigator::focusForStack(std::vector<std::string> frameIds) const
     if (!m_snapshot)
         return focus;
     const core::FoldedStack stack = m_folding.fold(m_snapshot->resolveStack(focus.stackFrameIds));
-    // The sticky file's bottom-most frame; else the user's own frame; without one, the innermost
-    // frame that names a file.
+    // The sticky file's bottom-most frame; else the stack's focus frame (the user's own, or a
+    // stand-in when every frame is framework code).
     std::optional<std::size_t> chosen;
     for (std::size_t i = stack.frames.size(); !m_stickyFile.empty() && !chosen && i-- > 0;)
         if (stack.frames[i].frame.filePath == m_stickyFile)
             chosen = i;
     if (!chosen)
-        chosen = stack.userFrame;
-    for (std::size_t i = stack.frames.size(); !chosen && i-- > 0;)
-        if (stack.frames[i].frame.fileIndex)
-            chosen = i;
+        chosen = stack.focusFrame;
     if (chosen) {
         focus.frame = *chosen;
         focus.fileIndex = stack.frames[*chosen].frame.fileIndex;

@@ -200,7 +200,7 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     if (!snapshot->complete())
         return;
     // Lines whose ops produced a non-finite value: one pass over the digests, then each such
-    // op's frame the way the navigator would choose it.
+    // op's user frame.
     m_jobs->marks.request(snapshot, [folding = navigator()->folding()](
                                         const core::Snapshot& s, const std::atomic_bool& stop) {
         const auto& ops = s.graphs().ops();
@@ -218,13 +218,12 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
             if (!bad[op])
                 continue;
             const core::FoldedStack stack = folding.fold(s.resolveStack(ops[op].stackFrameIds));
-            std::optional<std::size_t> chosen = stack.userFrame;
-            for (std::size_t i = stack.frames.size(); !chosen && i-- > 0;)
-                if (stack.frames[i].frame.fileIndex)
-                    chosen = i;
-            if (chosen && stack.frames[*chosen].frame.fileIndex)
-                lines[static_cast<int>(*stack.frames[*chosen].frame.fileIndex)].insert(
-                    stack.frames[*chosen].frame.line);
+            // Only the user's own line is flagged: a framework line did not make the NaN.
+            if (!stack.userFrame)
+                continue;
+            const core::ResolvedFrame& frame = stack.frames[*stack.userFrame].frame;
+            if (frame.fileIndex)
+                lines[static_cast<int>(*frame.fileIndex)].insert(frame.line);
         }
         return lines;
     });

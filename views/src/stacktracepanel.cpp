@@ -24,7 +24,8 @@ QString fromStd(std::string_view text)
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
-// Hides framework frames while folding is on.
+// Hides framework frames while folding is on, except the stack's focus frame: a stack made only
+// of framework code still shows the frame the other panels show.
 class FoldingProxy : public QSortFilterProxyModel
 {
 public:
@@ -40,8 +41,9 @@ public:
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override
     {
-        return !m_folded ||
-               !sourceModel()->index(row, 0, parent).data(Model::FrameworkRole).toBool();
+        const QModelIndex index = sourceModel()->index(row, 0, parent);
+        return !m_folded || !index.data(Model::FrameworkRole).toBool() ||
+               index.data(Model::FocusFrameRole).toBool();
     }
 
 private:
@@ -167,8 +169,10 @@ void StackTracePanel::editFrameworkPatterns()
     bool ok = false;
     const QString text = QInputDialog::getMultiLineText(
         this, tr("Framework Frames"),
-        tr("A frame is framework code when its file path contains one of these (one per line). "
-           "Framework frames are folded, and never chosen as the frame to show."),
+        tr("One path fragment per line. The last fragment that a frame's file path contains "
+           "decides: framework code, or the user's own code when the line starts with '!'. "
+           "The script the program started from is always the user's. Framework frames are "
+           "folded and never chosen as the user's frame."),
         m_patterns.join(QLatin1Char('\n')), &ok);
     if (!ok)
         return;

@@ -83,6 +83,8 @@ QVariant StackTraceModel::data(const QModelIndex& index, int role) const
         return folded.framework;
     case UserFrameRole:
         return user;
+    case FocusFrameRole:
+        return m_stack.focusFrame == static_cast<std::size_t>(index.row());
     case Qt::ToolTipRole:
         return path.isEmpty() ? tr("Unknown frame %1").arg(fromStd(frame.id))
                               : path + QLatin1Char(':') + QString::number(frame.line);

@@ -21,17 +21,35 @@ struct FoldedStack
 {
     std::vector<FoldedFrame> frames;      // outermost first, as recorded
     std::optional<std::size_t> userFrame; // the innermost frame that is not framework code
+    // The frame to show: the user's frame, else the innermost frame whose file the logdir holds
+    // outside the debugger's own instrumentation (else the innermost frame with a file). Empty
+    // only for a stack without frames.
+    std::optional<std::size_t> focusFrame;
+
+    bool focusIsUserCode() const { return focusFrame && focusFrame == userFrame; }
 };
 
+// Which frames are framework code.
+//
+// Patterns are path fragments, matched against the frame's file path (with '\' read as '/'), in
+// order; the last one that matches decides, and a pattern that starts with '!' makes the frame
+// the user's (as in .gitignore). So "/lib/python3", "!/site-packages/", "packages/tensorflow/"
+// folds the standard library and TensorFlow but not the user's own installed packages.
+//
+// Whatever the patterns say, the script the program was started with is the user's: the file of
+// the outermost frame when it is a module's top level ("<module>"), or of the module that
+// runpy runs for `python -m` (TensorFlow's tutorial runs its example that way, from inside
+// TensorFlow's own package).
 class StackFolding
 {
 public:
-    // Paths of TensorFlow, Python's libraries, system headers and NaNscope's recorder.
+    // TensorFlow, Keras, absl, NumPy, PyTorch, Python's standard library and runtime, system
+    // headers and libraries, and NaNscope's recorder; examples shipped inside them are not.
     static std::vector<std::string> defaultPatterns();
 
     explicit StackFolding(std::vector<std::string> patterns = defaultPatterns());
 
-    // A frame is framework code when its file path contains one of the patterns.
+    // The patterns alone decide here; fold() also knows the program's entry script.
     bool isFramework(std::string_view filePath) const;
     FoldedStack fold(std::vector<ResolvedFrame> frames) const;
 

@@ -1,5 +1,5 @@
 // A creation or call stack, outermost frame first, with framework frames told apart from the
-// user's and the user's frame (the innermost non-framework one) marked.
+// user's, the user's frame (the innermost non-framework one) and the focus frame marked.
 #pragma once
 
 #include "nanscope/core/stackfolding.hpp"
@@ -22,6 +22,7 @@ public:
         LineRole,                        // int
         FrameworkRole,                   // bool: matches a framework pattern
         UserFrameRole,                   // bool: the innermost frame of the user's own code
+        FocusFrameRole, // bool: the frame shown for this stack (the user's, or a stand-in)
     };
 
     explicit StackTraceModel(QObject* parent = nullptr);
