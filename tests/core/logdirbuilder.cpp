@@ -1,5 +1,6 @@
 #include "logdirbuilder.hpp"
 
+#include "nanscope/format/crc32c.hpp"
 #include "nanscope/format/record.hpp"
 
 #include <cstring>
@@ -34,6 +35,15 @@ std::string framed(const tfdbg::DebugEvent& event)
     std::string out;
     format::appendRecord(out, event.SerializeAsString());
     return out;
+}
+
+std::string recordHeader(std::uint64_t length)
+{
+    std::string h(format::kRecordHeaderSize, '\0');
+    std::memcpy(h.data(), &length, 8);
+    const std::uint32_t crc = format::maskCrc(format::crc32c(h.data(), 8));
+    std::memcpy(h.data() + 8, &crc, 4);
+    return h;
 }
 
 namespace events {

@@ -20,6 +20,10 @@ void appendBytes(const std::filesystem::path& file, std::string_view bytes);
 // The framed record of an event (TFRecord: length, CRCs, payload).
 std::string framed(const tfdbg::DebugEvent& event);
 
+// A record header (length and its masked CRC) claiming `length` payload bytes, with nothing
+// behind it.
+std::string recordHeader(std::uint64_t length);
+
 namespace events {
 
 tfdbg::DebugEvent metadata(double wallTime, const std::string& runId,

@@ -99,13 +99,14 @@ TEST_CASE("every file of the small logdir, truncated at every byte", "[robustnes
     }
 }
 
-TEST_CASE("a flipped bit anywhere in a record stops that file there", "[robustness]")
+TEST_CASE("a flipped bit anywhere in a record loses that record alone", "[robustness]")
 {
     test::TempDir dir;
     test::writeSmallLogdir(dir.path());
     const fs::path file = test::fileEndingIn(dir.path(), ".graph_execution_traces");
     const std::string original = test::readBytes(file);
     const auto starts = recordStarts(original);
+    const std::size_t records = starts.size() - 1;
     for (std::size_t byte = 0; byte < original.size(); ++byte) {
         std::string bytes = original;
         bytes[byte] = static_cast<char>(bytes[byte] ^ (1 << (byte % 8)));
@@ -113,12 +114,26 @@ TEST_CASE("a flipped bit anywhere in a record stops that file there", "[robustne
         const auto s = LogdirReader(dir.path()).update();
         const std::size_t record = completeRecordsBefore(starts, byte);
         INFO("bit flipped in byte " << byte << " (record " << record << ")");
-        // TensorFlow's reader stops at a corrupt record; so does NaNscope, and says where.
-        CHECK(s->traceCount() == record);
-        const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "corrupt record");
+        // NaNscope reads on at the next whole record; TensorFlow's reader stops at the corrupt
+        // one, and the TensorBoard view says so.
+        CHECK(s->traceCount() == records - 1);
+        CHECK(s->tensorBoardTraceCount() == record);
+        REQUIRE(s->tensorBoardStops().size() == 1);
+        CHECK(s->tensorBoardStops()[0].offset == starts[record]);
+        CHECK(s->tensorBoardStops()[0].file == file.string());
+        const bool last = record + 1 == records;
+        const Diagnostic* error =
+            test::findDiagnostic(*s, Severity::Error, last ? "corrupt record" : "corrupt data");
         REQUIRE(error != nullptr);
         CHECK(error->offset == starts[record]);
         CHECK(error->file == file.string());
+        if (!last) {
+            const std::string range = "bytes " + std::to_string(starts[record]) + " to " +
+                                      std::to_string(starts[record + 1]);
+            CHECK_THAT(error->message, Catch::Contains(range));
+            CHECK_THAT(error->message,
+                       Catch::Contains(std::to_string(records - record - 1) + " record"));
+        }
         // The other files are untouched.
         CHECK(s->executionCount() == 2);
         CHECK(s->graphs().declaredOpCount() == 4);
@@ -131,16 +146,9 @@ TEST_CASE("impossible lengths are never allocated", "[robustness]")
     test::writeSmallLogdir(dir.path());
     const fs::path file = test::fileEndingIn(dir.path(), ".graph_execution_traces");
     const std::string original = test::readBytes(file);
-    auto header = [](std::uint64_t length) {
-        std::string h(12, '\0');
-        std::memcpy(h.data(), &length, 8);
-        const std::uint32_t crc = format::maskCrc(format::crc32c(h.data(), 8));
-        std::memcpy(h.data() + 8, &crc, 4);
-        return h;
-    };
     SECTION("a length of 2^63 with a valid CRC")
     {
-        test::writeBytes(file, original + header(std::uint64_t{1} << 63) + "tail");
+        test::writeBytes(file, original + test::recordHeader(std::uint64_t{1} << 63) + "tail");
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->traceCount() == 4);
         const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "length field");
@@ -149,7 +157,7 @@ TEST_CASE("impossible lengths are never allocated", "[robustness]")
     }
     SECTION("a length of 1 GiB in a small file is a record still being written")
     {
-        test::writeBytes(file, original + header(std::uint64_t{1} << 30) + "partial");
+        test::writeBytes(file, original + test::recordHeader(std::uint64_t{1} << 30) + "partial");
         const auto s = LogdirReader(dir.path()).update();
         CHECK(s->traceCount() == 4);
         CHECK(test::findDiagnostic(*s, Severity::Info, "incomplete record") != nullptr);
@@ -274,7 +282,8 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
     test::TempDir dir;
     FileSetWriter set = test::runWithOneOp(dir.path());
     std::string bytes;
-    std::vector<double> kept; // wall times of the traces expected, in order
+    std::vector<double> kept;      // wall times of the traces expected, in order
+    std::size_t beforeCorrupt = 0; // of those, the traces TensorFlow's reader reads
     std::size_t corruptOffset = 0;
     constexpr int kRecords = 30000;
     constexpr int kCorruptAt = 25000;
@@ -291,8 +300,10 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
         if (i == kCorruptAt)
             record[record.size() - 1] = static_cast<char>(record.back() ^ 0x40);
         bytes += record;
-        if (i < kCorruptAt)
+        if (i != kCorruptAt)
             kept.push_back(i);
+        if (i < kCorruptAt)
+            beforeCorrupt = kept.size();
     }
     set.appendBytes("graph_execution_traces", bytes);
     REQUIRE(bytes.size() > 3u << 20);
@@ -315,9 +326,10 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
         }
     }
     CHECK(s->alertCount() == alerts);
-    const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "payload fails its CRC");
+    const Diagnostic* error = test::findDiagnostic(*s, Severity::Error, "corrupt data");
     REQUIRE(error != nullptr);
     CHECK(error->offset == corruptOffset);
+    CHECK(s->tensorBoardTraceCount() == beforeCorrupt);
     CHECK(test::findDiagnostic(*s, Severity::Warning, "not a GraphExecutionTrace record") !=
           nullptr);
     CHECK(test::findDiagnostic(*s, Severity::Warning, "name op \"ghost\"") != nullptr);

@@ -43,6 +43,24 @@ bool FileState::ensureOpen()
     return handle.open(path, &openError);
 }
 
+void FileState::noteSkip(std::uint64_t begin, std::uint64_t end)
+{
+    if (skipped.size() < kMaxListedSkips) {
+        skipped.push_back({begin, end, 0});
+        return;
+    }
+    ++unlistedSkipCount;
+    unlistedSkippedBytes += end - begin;
+}
+
+void FileState::noteRecordsRead(std::uint64_t count)
+{
+    if (unlistedSkipCount > 0)
+        unlistedRecordsAfter += count;
+    else if (!skipped.empty())
+        skipped.back().recordsAfter += count;
+}
+
 std::filesystem::path Snapshot::Data::traceFile(std::uint32_t fileIndex) const
 {
     return layout->fileSets[fileIndex].file(kTracesSuffix);

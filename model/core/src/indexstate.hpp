@@ -74,6 +74,27 @@ struct FileState
     // The last pass stopped at `offset` because the index reached the reader's memory limit.
     bool memoryLimited = false;
 
+    // Corrupt byte ranges read past, in file order: the first kMaxListedSkips one by one, the
+    // rest only counted.
+    struct SkippedRange
+    {
+        std::uint64_t begin = 0;
+        std::uint64_t end = 0;
+        std::uint64_t recordsAfter = 0; // whole records read after it, up to the next one
+    };
+    static constexpr std::size_t kMaxListedSkips = 20;
+    std::vector<SkippedRange> skipped;
+    std::uint64_t unlistedSkipCount = 0;
+    std::uint64_t unlistedSkippedBytes = 0;
+    std::uint64_t unlistedRecordsAfter = 0;
+    // The first corrupt record: TensorFlow's reader stops this file there for good.
+    std::optional<std::uint64_t> tensorBoardStop;
+    // The last search for a record after a corrupt one gave up (see findNextRecord).
+    bool resyncGaveUp = false;
+
+    void noteSkip(std::uint64_t begin, std::uint64_t end);
+    void noteRecordsRead(std::uint64_t count);
+
     // Opens the file if needed; false (with missing/openError set) when it cannot be read.
     bool ensureOpen();
 };
@@ -95,6 +116,12 @@ struct Snapshot::Data
     std::uint64_t generation = 0;
     bool complete = true;
     std::uint64_t maxRecordBytes = format::kMaxRecordPayload; // for records read on demand
+    // Where TensorFlow's reader stops each file for good (its first corrupt record): one per
+    // trace file, and the executions file; kNoStop where it reads the whole file.
+    static constexpr std::uint64_t kNoStop = ~std::uint64_t{0};
+    std::vector<std::uint64_t> traceFileTensorBoardStops;
+    std::uint64_t executionTensorBoardStop = kNoStop;
+    std::vector<TensorBoardStop> tensorBoardStops;
 
     std::filesystem::path traceFile(std::uint32_t fileIndex) const;
     std::filesystem::path mainFile(std::string_view suffix) const;

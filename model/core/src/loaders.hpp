@@ -31,6 +31,11 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
 template <typename OnRecord>
 void forEachNewRecord(FileState& file, const IndexState& index, OnRecord&& onRecord);
 
+// After a pass that stopped at a corrupt record: remembers where TensorFlow's reader stops,
+// searches for the next whole record, and when one is found notes the skipped bytes and moves
+// the file's offset there (true: reading goes on).
+bool skipCorruptRecord(FileState& file, const IndexState& index);
+
 // "op:3" → ("op", 3); "op" → ("op", 0).
 void splitTensorName(std::string_view name, std::string& opName, int& slot);
 
@@ -40,6 +45,7 @@ Diagnostic recordProblem(Severity severity, const FileState& file, std::uint64_t
 
 } // namespace nanscope::core
 
+#include "recordresync.hpp"
 #include "recordstream.hpp"
 
 namespace nanscope::core {
@@ -51,22 +57,25 @@ void forEachNewRecord(FileState& file, const IndexState& index, OnRecord&& onRec
         return;
     // The size now bounds this pass: a file that grows while it is read is read up to here.
     const std::uint64_t size = file.handle.size();
-    RecordStream stream(file.handle, file.offset, size, index.maxRecordBytes);
     file.memoryLimited = false;
     file.size = size;
-    std::string_view payload;
-    std::uint64_t offset = 0;
-    while (stream.next(payload, offset)) {
-        if (index.wouldExceedMemory(payload.size())) {
-            file.offset = offset;
-            file.stop = format::RecordStatus::EndOfData;
-            file.memoryLimited = true;
-            return;
+    do {
+        RecordStream stream(file.handle, file.offset, size, index.maxRecordBytes);
+        std::string_view payload;
+        std::uint64_t offset = 0;
+        while (stream.next(payload, offset)) {
+            if (index.wouldExceedMemory(payload.size())) {
+                file.offset = offset;
+                file.stop = format::RecordStatus::EndOfData;
+                file.memoryLimited = true;
+                return;
+            }
+            onRecord(payload, offset);
+            file.noteRecordsRead(1);
         }
-        onRecord(payload, offset);
-    }
-    file.offset = stream.stopOffset();
-    file.stop = stream.stopStatus();
+        file.offset = stream.stopOffset();
+        file.stop = stream.stopStatus();
+    } while (skipCorruptRecord(file, index));
 }
 
 } // namespace nanscope::core

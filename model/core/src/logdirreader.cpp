@@ -24,6 +24,37 @@ std::string mebibytes(std::uint64_t bytes)
                                    : std::to_string(bytes) + " bytes";
 }
 
+std::string records(std::uint64_t n)
+{
+    return std::to_string(n) + (n == 1 ? " record" : " records");
+}
+
+// Why nothing after a corrupt record could be read.
+std::string noRecordAfter(const FileState& f)
+{
+    return f.resyncGaveUp ? "; the search for a whole record after it gave up (too many records "
+                            "with a valid length but a corrupt payload)"
+                          : "; no whole record follows it";
+}
+
+// The corrupt ranges read past, each with what was recovered after it.
+void skipDiagnostics(const FileState& f, std::vector<Diagnostic>& out)
+{
+    const std::string path = f.path.string();
+    for (const auto& skip : f.skipped)
+        out.push_back({Severity::Error, path, skip.begin,
+                       "corrupt data: bytes " + std::to_string(skip.begin) + " to " +
+                           std::to_string(skip.end) + " (" + std::to_string(skip.end - skip.begin) +
+                           " bytes) skipped; " + records(skip.recordsAfter) +
+                           " read after them. TensorFlow's reader stops at the first corrupt "
+                           "record and shows nothing after it"});
+    if (f.unlistedSkipCount > 0)
+        out.push_back({Severity::Error, path, std::nullopt,
+                       std::to_string(f.unlistedSkipCount) + " more corrupt ranges (" +
+                           std::to_string(f.unlistedSkippedBytes) + " bytes) skipped; " +
+                           records(f.unlistedRecordsAfter) + " read after them"});
+}
+
 void fileDiagnostics(const FileState& f, const IndexState& index, std::vector<Diagnostic>& out)
 {
     const std::string path = f.path.string();
@@ -43,6 +74,7 @@ void fileDiagnostics(const FileState& f, const IndexState& index, std::vector<Di
                            " bytes): it was truncated or replaced; open the logdir again"});
         return;
     }
+    skipDiagnostics(f, out);
     const std::uint64_t rest = f.size - f.offset;
     const std::string notRead = "; the " + std::to_string(rest) +
                                 " bytes from here on are not read (TensorFlow's reader stops "
@@ -64,13 +96,13 @@ void fileDiagnostics(const FileState& f, const IndexState& index, std::vector<Di
                            std::to_string(rest) + " bytes from here on are not read"});
         break;
     case format::RecordStatus::CorruptLength:
-        out.push_back(
-            {Severity::Error, path, f.offset,
-             "corrupt record: its length field fails its CRC or is impossible" + notRead});
+        out.push_back({Severity::Error, path, f.offset,
+                       "corrupt record: its length field fails its CRC or is impossible" + notRead +
+                           noRecordAfter(f)});
         break;
     case format::RecordStatus::CorruptPayload:
         out.push_back({Severity::Error, path, f.offset,
-                       "corrupt record: its payload fails its CRC" + notRead});
+                       "corrupt record: its payload fails its CRC" + notRead + noRecordAfter(f)});
         break;
     case format::RecordStatus::TruncatedTail:
         out.push_back({Severity::Info, path, f.offset,
@@ -287,6 +319,18 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->generation = generation++;
     data->complete = complete;
     data->maxRecordBytes = index.maxRecordBytes;
+    const auto stopOf = [](const FileState& f) {
+        return f.tensorBoardStop.value_or(Snapshot::Data::kNoStop);
+    };
+    for (const auto& f : traceFiles)
+        data->traceFileTensorBoardStops.push_back(stopOf(f));
+    data->executionTensorBoardStop = stopOf(executions);
+    for (const FileState* f : {&sourceFiles, &stackFrames, &graphs, &executions})
+        if (f->tensorBoardStop)
+            data->tensorBoardStops.push_back({f->path.string(), *f->tensorBoardStop});
+    for (const auto& f : traceFiles)
+        if (f.tensorBoardStop)
+            data->tensorBoardStops.push_back({f.path.string(), *f.tensorBoardStop});
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
     latest = snapshot;

@@ -58,6 +58,9 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
     r.counts.sourceFiles = snapshot.code().files().size();
     r.alertTotal = snapshot.alertCount();
     r.tensorBoardAlertTotal = snapshot.tensorBoardAlertCount();
+    r.tensorBoardExecutions = snapshot.tensorBoardExecutionCount();
+    r.tensorBoardTraces = snapshot.tensorBoardTraceCount();
+    r.tensorBoardStops = snapshot.tensorBoardStops();
     if (const auto first = snapshot.tensorBoardFirstAlert())
         r.firstAlert = describeAlert(snapshot, *first);
     if (const auto& origin = snapshot.origin()) {
@@ -65,8 +68,8 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
         o.origin = *origin;
         const StackFolding folding(options.frameworkPatterns);
         o.stack = folding.fold(snapshot.resolveStack(origin->stackFrameIds));
-        if (o.stack.userFrame) {
-            const ResolvedFrame& frame = o.stack.frames[*o.stack.userFrame].frame;
+        if (o.stack.focusFrame) {
+            const ResolvedFrame& frame = o.stack.frames[*o.stack.focusFrame].frame;
             if (frame.fileIndex)
                 if (const auto lines = snapshot.readSourceLines(*frame.fileIndex))
                     o.source = excerpt(*lines, frame.filePath, frame.line, options.contextLines);

@@ -101,6 +101,15 @@ std::string renderText(const Report& r)
         if (r.tensorBoardAlertTotal != r.alertTotal)
             out << " (TensorBoard stops counting at " << r.tensorBoardAlertTotal << ")";
         out << "\n";
+        if (!r.tensorBoardStops.empty()) {
+            out << "TensorBoard:  " << r.tensorBoardExecutions << " executions, "
+                << r.tensorBoardTraces << " graph execution traces, " << r.tensorBoardAlertTotal
+                << " InfNanAlert: it stops reading at the first corrupt record of";
+            for (const auto& stop : r.tensorBoardStops)
+                out << "\n              " << printable(stop.file) << " (offset " << stop.offset
+                    << ")";
+            out << "\n";
+        }
     }
 
     if (r.firstAlert) {
@@ -152,18 +161,21 @@ std::string renderText(const Report& r)
             };
             for (std::size_t i = 0; i < ro.stack.frames.size(); ++i) {
                 const auto& f = ro.stack.frames[i];
-                if (f.framework && ro.stack.userFrame != i) {
+                if (f.framework && ro.stack.focusFrame != i) {
                     ++folded;
                     continue;
                 }
                 flush();
-                const bool user = ro.stack.userFrame == i;
-                out << (user ? "      > " : "        ")
+                const bool focus = ro.stack.focusFrame == i;
+                out << (focus ? "      > " : "        ")
                     << (f.frame.filePath.empty() ? "(unknown frame " + text(f.frame.id) + ")"
                                                  : text(f.frame.filePath))
                     << ":" << f.frame.line << " in " << text(f.frame.function) << "\n";
             }
             flush();
+            if (!ro.stack.userFrame)
+                out << "    every frame is framework code (see --framework-pattern): the frame "
+                       "marked > is the nearest to the op, not the user's\n";
         }
         if (ro.source) {
             const auto& s = *ro.source;

@@ -201,23 +201,74 @@ const std::vector<std::uint64_t>& Snapshot::alertsByWallTime() const
     return m_data->alertsByTime;
 }
 
+const std::vector<TensorBoardStop>& Snapshot::tensorBoardStops() const
+{
+    return m_data->tensorBoardStops;
+}
+
+bool Snapshot::visibleToTensorBoard(EventRef event) const
+{
+    const Data& d = *m_data;
+    if (event.source == EventSource::Eager)
+        return event.index < d.executions.size() &&
+               d.executions.offset[event.index] < d.executionTensorBoardStop;
+    if (event.index >= d.traces.size())
+        return false;
+    const std::uint32_t file = d.traceFileIndex(event.index);
+    return file >= d.traceFileTensorBoardStops.size() ||
+           d.traces.offset[event.index] < d.traceFileTensorBoardStops[file];
+}
+
+std::uint64_t Snapshot::tensorBoardTraceCount() const
+{
+    const Data& d = *m_data;
+    const auto& stops = d.traceFileTensorBoardStops;
+    if (std::all_of(stops.begin(), stops.end(), [](auto s) { return s == Data::kNoStop; }))
+        return traceCount();
+    std::uint64_t count = 0;
+    for (std::uint64_t i = 0; i < traceCount(); ++i)
+        count += visibleToTensorBoard({EventSource::Graph, i}) ? 1 : 0;
+    return count;
+}
+
+std::uint64_t Snapshot::tensorBoardExecutionCount() const
+{
+    // Offsets grow through the one executions file.
+    const Data& d = *m_data;
+    std::uint64_t low = 0;
+    std::uint64_t high = d.executions.size();
+    while (low < high) {
+        const std::uint64_t mid = low + (high - low) / 2;
+        if (d.executions.offset[mid] < d.executionTensorBoardStop)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
 std::optional<Alert> Snapshot::tensorBoardFirstAlert() const
 {
-    if (alertCount() == 0)
-        return std::nullopt;
-    return alert(0);
+    for (std::uint64_t k = 0; k < alertCount(); ++k)
+        if (const Alert a = alert(k); visibleToTensorBoard(a.event))
+            return a;
+    return std::nullopt;
 }
 
 std::uint64_t Snapshot::tensorBoardAlertCount() const
 {
     // InfNanMonitor checks its limit before each event, so one execution can push it past 1000.
     constexpr std::uint64_t kLimit = 1000;
-    std::uint64_t count = std::min<std::uint64_t>(m_data->traceAlerts.size(), kLimit);
+    std::uint64_t count = 0;
+    const auto& traces = m_data->traceAlerts;
+    for (std::uint64_t k = 0; k < traces.size() && count < kLimit; ++k)
+        count += visibleToTensorBoard(traces[k].event) ? 1 : 0;
     const auto& alerts = m_data->executionAlerts;
     for (std::uint64_t k = 0; k < alerts.size() && count < kLimit;) {
         const std::uint64_t execution = alerts[k].event.index;
+        const bool visible = visibleToTensorBoard(alerts[k].event);
         while (k < alerts.size() && alerts[k].event.index == execution) {
-            ++count;
+            count += visible ? 1 : 0;
             ++k;
         }
     }

@@ -260,6 +260,7 @@ public:
         m_index.traceModes |= job.modes;
         m_index.clampedSlots += job.clampedSlots;
         m_next += job.written;
+        m_file.noteRecordsRead(job.badCrcRecord ? *job.badCrcRecord : job.chunk.recordCount());
         if (job.badCrcRecord) {
             // TensorFlow's reader stops at a corrupt record and retries it on every update.
             m_file.offset = job.chunk.recordOffset(*job.badCrcRecord);
@@ -311,15 +312,12 @@ private:
     std::vector<UnknownRange> m_unknown;
 };
 
-} // namespace
-
-TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState& index,
-                           ThreadPool& pool, std::uint64_t byteBudget)
+// Reads from file.offset up to `size`, until the budget, the memory limit, the end or the first
+// corrupt record.
+TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& index,
+                          ThreadPool& pool, std::uint64_t byteBudget, std::uint64_t size)
 {
     TracePassResult result;
-    if (!file.ensureOpen())
-        return result;
-    const std::uint64_t size = file.handle.size();
     const std::uint64_t start = file.offset;
     ChunkReader reader(file.handle, start, size, kChunkBytes, index.maxRecordBytes);
     file.memoryLimited = false;
@@ -393,9 +391,28 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
     }
     if (stitcher.next() > base)
         index.appendTraceSegment(fileIndex, base);
-    file.size = size;
     result.bytesRead = file.offset - start;
     return result;
+}
+
+} // namespace
+
+TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState& index,
+                           ThreadPool& pool, std::uint64_t byteBudget)
+{
+    TracePassResult total;
+    if (!file.ensureOpen())
+        return total;
+    file.size = file.handle.size();
+    do {
+        const TracePassResult pass =
+            tracePass(file, fileIndex, index, pool, byteBudget - total.bytesRead, file.size);
+        total.bytesRead += pass.bytesRead;
+        total.stoppedAtBudget = pass.stoppedAtBudget;
+        if (pass.stoppedAtBudget || total.bytesRead >= byteBudget)
+            break;
+    } while (skipCorruptRecord(file, index));
+    return total;
 }
 
 } // namespace nanscope::core

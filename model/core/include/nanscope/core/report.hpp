@@ -52,7 +52,7 @@ struct ReportOrigin
 {
     Origin origin;
     FoldedStack stack;
-    std::optional<SourceExcerpt> source; // around the user's frame
+    std::optional<SourceExcerpt> source; // around the focus frame (the user's, if any)
     std::uint64_t producers = 0;         // in the whole logdir (see Propagation)
     std::uint64_t entries = 0;
     std::uint64_t propagators = 0;
@@ -69,8 +69,12 @@ struct Report
     std::vector<std::string> tensorDebugModes; // "FULL_HEALTH" …
     ReportCounts counts;
     std::uint64_t alertTotal = 0;            // no cap
-    std::uint64_t tensorBoardAlertTotal = 0; // with TensorBoard's cap
-    std::optional<ReportAlert> firstAlert;   // TensorBoard's first alert
+    std::uint64_t tensorBoardAlertTotal = 0; // with TensorBoard's cap and its stops
+    // What TensorBoard reads where a file has a corrupt record (it stops there; see stops).
+    std::uint64_t tensorBoardExecutions = 0;
+    std::uint64_t tensorBoardTraces = 0;
+    std::vector<TensorBoardStop> tensorBoardStops;
+    std::optional<ReportAlert> firstAlert; // TensorBoard's first alert
     std::optional<ReportOrigin> origin;
     std::vector<Diagnostic> diagnostics;
 };

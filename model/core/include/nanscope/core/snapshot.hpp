@@ -24,6 +24,13 @@
 
 namespace nanscope::core {
 
+// Where TensorFlow's reader stops reading a file for good: at its first corrupt record.
+struct TensorBoardStop
+{
+    std::string file;
+    std::uint64_t offset = 0;
+};
+
 class Snapshot
 {
 public:
@@ -70,7 +77,13 @@ public:
     Alert alert(std::uint64_t k) const;
     // Indices into the alerts above, sorted by wall time (stable).
     const std::vector<std::uint64_t>& alertsByWallTime() const;
-    // TensorBoard's own answer: alerts[0] of its capped list, and its alert count.
+    // --- What TensorBoard shows ------------------------------------------------------------
+    // It reads no file past its first corrupt record, where NaNscope reads on (and says so).
+    const std::vector<TensorBoardStop>& tensorBoardStops() const;
+    bool visibleToTensorBoard(EventRef event) const;
+    std::uint64_t tensorBoardTraceCount() const;
+    std::uint64_t tensorBoardExecutionCount() const;
+    // Its answer: alerts[0] of its capped list, and its alert count.
     std::optional<Alert> tensorBoardFirstAlert() const;
     std::uint64_t tensorBoardAlertCount() const;
 
