@@ -35,8 +35,9 @@ int main(int argc, char** argv)
     app.add_flag("--json", json, "print one JSON object instead of text");
     app.add_option("--run-id", runId, "the run to read when the logdir holds several");
     app.add_option("--framework-pattern", patterns,
-                   "a path fragment that marks a stack frame as framework code (repeatable; "
-                   "added to the defaults)")
+                   "a path fragment that marks a stack frame as framework code, or the user's "
+                   "own with a leading '!' (repeatable; after the defaults, and the last "
+                   "fragment a path contains decides)")
         ->allow_extra_args(false);
     app.add_flag("--no-default-patterns", noDefaultPatterns,
                  "use only the --framework-pattern values");

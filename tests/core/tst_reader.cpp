@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <thread>
 
 using namespace nanscope;
@@ -442,4 +443,48 @@ TEST_CASE("a recorder-written logdir reads back in the order it was written", "[
     CHECK(s->alert(0).event.index == 1500);
     for (std::uint64_t i = 0; i < 2000; i += 97)
         CHECK(s->trace(i).wallTime == static_cast<double>(i));
+}
+
+// TensorFlow's reader takes graphs, executions, frames and source files from the first host
+// only, and traces from every host: the recorder's multi-host layout (README) must read back
+// whole, with every worker trace naming an op the first host declared.
+TEST_CASE("two recorders of one run write TensorFlow's multi-host layout", "[reader][multihost]")
+{
+    test::TempDir dir;
+    auto open = [&](const char* host) {
+        auto r = Recorder::open({.dumpRoot = dir.path(),
+                                 .mode = TensorDebugMode::ConciseHealth,
+                                 .circularBufferSize = -1,
+                                 .runId = "two-hosts",
+                                 .hostName = host,
+                                 .closeAtExit = false});
+        REQUIRE(r.ok());
+        return std::move(*r);
+    };
+    auto main = open("host-a");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // a later metadata record
+    auto worker = open("host-b");
+    auto graph = main->declareGraph("step");
+    REQUIRE(graph.ok());
+    auto x = main->declareOp({.graph = *graph, .type = "Placeholder", .name = "x"});
+    auto log = main->declareOp({.graph = *graph, .type = "Log", .name = "Log", .inputs = {"x"}});
+    REQUIRE(log.ok());
+    const std::int64_t shape[1] = {2};
+    const float good[2] = {1.0f, 2.0f};
+    const float bad[2] = {-INFINITY, 2.0f};
+    REQUIRE(main->recordTrace(*log, 0, {.data = good, .shape = shape}).ok());
+    REQUIRE(worker->recordTrace(*log, 0, {.data = bad, .shape = shape}).ok());
+    REQUIRE(worker->close().ok());
+    REQUIRE(main->close().ok());
+
+    const auto s = LogdirReader(dir.path()).update();
+    CHECK(s->diagnostics().empty());
+    REQUIRE(s->layout().fileSets.size() == 2);
+    CHECK(s->layout().fileSets[0].hostName == "host-a");
+    REQUIRE(s->traceCount() == 2);
+    CHECK(s->trace(1).fileIndex == 1);
+    CHECK(traceOp(*s, 1).name == "Log");
+    CHECK(traceOp(*s, 1).declared);
+    REQUIRE(s->alertCount() == 1);
+    CHECK(s->alert(0).event.index == 1);
 }

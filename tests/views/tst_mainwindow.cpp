@@ -196,7 +196,13 @@ void TestMainWindow::tensorFlowTutorialShowsTheUsersLine()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(openAndWait(window, dir.path()));
+    // The counts and the origin the report gives for this logdir.
+    QVERIFY2(window.countsText().contains(QStringLiteral("16 graph traces")) &&
+                 window.countsText().contains(QStringLiteral("2 executions")) &&
+                 window.countsText().contains(QStringLiteral("5 alerts")),
+             qPrintable(window.countsText()));
     auto* alerts = window.alertsPanel();
+    QVERIFY(alerts->originText().contains(QStringLiteral("Origin: Log")));
     QVERIFY(alerts->proxy()->rowCount() > 0);
     doubleClick(alerts->view(), alerts->proxy()->index(0, items::AlertModel::IndexColumn));
     QCOMPARE(tensorOfCurrentRow(window.graphExecutionPanel()), QStringLiteral("Log:0"));
