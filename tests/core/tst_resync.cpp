@@ -164,3 +164,26 @@ TEST_CASE("the search for the next record is bounded", "[resync]")
     CHECK_FALSE(limited.next);
     CHECK_FALSE(limited.gaveUp);
 }
+
+TEST_CASE("a search that finds nothing says where a later one may start", "[resync]")
+{
+    test::TempDir dir;
+    const fs::path file = dir.path() / "records";
+    const std::string junk = garbage(5000, 3);
+    test::writeBytes(file, junk);
+    FileHandle handle;
+    REQUIRE(handle.open(file, nullptr));
+    const ResyncResult none = findNextRecord(handle, 0, junk.size());
+    CHECK_FALSE(none.next);
+    CHECK(none.searchedTo + format::kRecordOverhead >= junk.size());
+    CHECK(none.searchedTo <= junk.size());
+
+    // A valid length field whose payload is not all there yet may still become a record.
+    const std::string open = junk + test::recordHeader(1000) + garbage(50, 4);
+    test::writeBytes(file, open);
+    FileHandle reopened;
+    REQUIRE(reopened.open(file, nullptr));
+    const ResyncResult waiting = findNextRecord(reopened, 0, open.size());
+    CHECK_FALSE(waiting.next);
+    CHECK(waiting.searchedTo == junk.size());
+}

@@ -89,8 +89,11 @@ struct FileState
     std::uint64_t unlistedRecordsAfter = 0;
     // The first corrupt record: TensorFlow's reader stops this file there for good.
     std::optional<std::uint64_t> tensorBoardStop;
-    // The last search for a record after a corrupt one gave up (see findNextRecord).
+    // The last search for a record after the corrupt one at resyncOffset: whether it gave up
+    // (see findNextRecord), and how far it ruled positions out, where the next search goes on.
     bool resyncGaveUp = false;
+    std::uint64_t resyncOffset = 0;
+    std::uint64_t resyncSearchedTo = 0;
 
     void noteSkip(std::uint64_t begin, std::uint64_t end);
     void noteRecordsRead(std::uint64_t count);

@@ -22,6 +22,9 @@ struct ResyncResult
 {
     std::optional<std::uint64_t> next; // where the next whole record starts
     bool gaveUp = false;               // the candidate budget ran out first
+    // Without `next`: no record starts in (from, searchedTo), whatever is appended later, so a
+    // later search of the same growing file can start there instead of rescanning.
+    std::uint64_t searchedTo = 0;
 };
 
 // Searches (from, end) for the first offset where a whole record lies before `end`: its length
