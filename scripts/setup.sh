@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config ccache
+  # the checks of the house style: formatting and static analysis
+  clang-format clang-tidy
   protobuf-compiler libprotobuf-dev
   libdw-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev

@@ -1,12 +1,13 @@
 // nanscope-report LOGDIR: what a tfdbg2 logdir holds and where its first NaN or infinity came
 // from, as text or JSON. Exit status: 0 no alert, 1 alerts found, 2 the logdir could not be read
-// (or bad arguments).
+// (or bad arguments), 3 reading was incomplete (an error diagnostic) unless --allow-partial.
 #include "jsonreport.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
 #include "nanscope/version.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 namespace {
@@ -14,6 +15,21 @@ namespace {
 constexpr int kNoAlert = 0;
 constexpr int kAlerts = 1;
 constexpr int kUnreadable = 2;
+constexpr int kIncomplete = 3;
+
+// A CI script must tell a clean run from one that was not read whole: error diagnostics mean
+// records were lost or never read, so the alert count may be wrong either way.
+int exitStatus(const nanscope::core::Report& report, bool allowPartial)
+{
+    if (!report.readable)
+        return kUnreadable;
+    const bool incomplete =
+        std::any_of(report.diagnostics.begin(), report.diagnostics.end(),
+                    [](const auto& d) { return d.severity == nanscope::core::Severity::Error; });
+    if (incomplete && !allowPartial)
+        return kIncomplete;
+    return report.alertTotal > 0 ? kAlerts : kNoAlert;
+}
 
 } // namespace
 
@@ -21,7 +37,10 @@ int main(int argc, char** argv)
 {
     CLI::App app{"Reports what a tfdbg2 logdir holds (written by TensorFlow or NaNscope's "
                  "recorder) and where its first NaN or infinity came from.\n"
-                 "Exit status: 0 no alert, 1 alerts found, 2 the logdir could not be read.",
+                 "Exit status: 0 no alert and everything read, 1 alerts found, 2 the logdir "
+                 "could not be read (or bad arguments), 3 reading was incomplete (an error "
+                 "diagnostic: corrupt or unreadable files, the memory limit) unless "
+                 "--allow-partial.",
                  "nanscope-report"};
     std::string logdir;
     bool json = false;
@@ -39,6 +58,9 @@ int main(int argc, char** argv)
                    "own with a leading '!' (repeatable; after the defaults, and the last "
                    "fragment a path contains decides)")
         ->allow_extra_args(false);
+    bool allowPartial = false;
+    app.add_flag("--allow-partial", allowPartial,
+                 "exit 0 or 1 by the alerts found even when reading was incomplete (3 otherwise)");
     app.add_flag("--no-default-patterns", noDefaultPatterns,
                  "use only the --framework-pattern values");
     app.add_option("--context", context, "source lines shown around the user's line")
@@ -83,7 +105,5 @@ int main(int argc, char** argv)
     else
         std::cout << nanscope::core::renderText(report);
 
-    if (!report.readable)
-        return kUnreadable;
-    return report.alertTotal > 0 ? kAlerts : kNoAlert;
+    return exitStatus(report, allowPartial);
 }

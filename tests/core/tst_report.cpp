@@ -125,3 +125,36 @@ TEST_CASE("nanscope-report: no alert, unreadable logdirs, bad flags", "[report][
     CHECK(runReport("").status == 2);
     CHECK(runReport("--help").status == 0);
 }
+
+TEST_CASE("nanscope-report: an incomplete read exits 3 unless --allow-partial", "[report][cli]")
+{
+    test::TempDir dir;
+    test::FileSetWriter set = test::runWithOneOp(dir.path());
+    const auto nanTrace =
+        test::framed(test::events::trace(1.0, "g", "r", 0, 2, test::events::curtHealth(1, true)));
+    const auto fineTrace =
+        test::framed(test::events::trace(2.0, "g", "r", 0, 2, test::events::curtHealth(1, false)));
+    SECTION("alerts, everything read")
+    {
+        set.appendBytes("graph_execution_traces", nanTrace);
+        CHECK(runReport(shellQuoted(dir.path())).status == 1);
+    }
+    SECTION("no alert, but a corrupt record")
+    {
+        set.appendBytes("graph_execution_traces", fineTrace + "garbage that is not a record");
+        CHECK(runReport(shellQuoted(dir.path())).status == 3);
+        CHECK(runReport("--allow-partial " + shellQuoted(dir.path())).status == 0);
+    }
+    SECTION("alerts and a corrupt record")
+    {
+        set.appendBytes("graph_execution_traces", nanTrace + "garbage that is not a record");
+        CHECK(runReport("--json " + shellQuoted(dir.path())).status == 3);
+        CHECK(runReport("--allow-partial " + shellQuoted(dir.path())).status == 1);
+    }
+    SECTION("a file that cannot be opened")
+    {
+        std::filesystem::remove(set.file("execution"));
+        std::filesystem::create_directory(set.file("execution"));
+        CHECK(runReport(shellQuoted(dir.path())).status == 3);
+    }
+}
