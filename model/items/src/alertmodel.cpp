@@ -9,7 +9,9 @@ QVariant count(const core::Alert& alert, double value)
 {
     if (alert.counts == core::Alert::Counts::None)
         return {};
-    return static_cast<qulonglong>(value);
+    if (const auto exact = core::exactCount(value))
+        return static_cast<qulonglong>(*exact);
+    return QObject::tr("invalid (%1)").arg(value); // a summary vector that is not counts
 }
 
 } // namespace

@@ -15,8 +15,11 @@ QString shapeText(const core::TraceDetails& d)
             dims << QString::number(dim);
         return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
     }
-    if (d.health.known() && d.health.detail != core::TensorHealth::Detail::Flag)
-        return QObject::tr("%1 elements").arg(static_cast<qulonglong>(d.health.size));
+    if (d.health.known() && d.health.detail != core::TensorHealth::Detail::Flag) {
+        if (const auto size = core::exactCount(d.health.size))
+            return QObject::tr("%1 elements").arg(static_cast<qulonglong>(*size));
+        return QObject::tr("invalid size (%1)").arg(d.health.size);
+    }
     return {};
 }
 

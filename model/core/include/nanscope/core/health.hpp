@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace nanscope::core {
@@ -60,5 +61,10 @@ struct TensorHealth
     // "has NaN or ±inf", "unknown" …
     std::string describe() const;
 };
+
+// A count carried as a double (summary vectors carry element counts as float64), if it is one:
+// finite, non-negative, integral and exact (below 2^53). A file may hold anything there, so no
+// count from a file is converted to an integer without this check.
+std::optional<std::uint64_t> exactCount(double value);
 
 } // namespace nanscope::core
