@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config ccache
   # the checks of the house style: formatting and static analysis
-  clang-format clang-tidy
+  clang-format clang-tidy-16
   protobuf-compiler libprotobuf-dev
   libdw-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev

@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
+#include <pthread.h>
 #include <span>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,21 +27,36 @@ std::span<const std::byte> asBytes(std::string_view s)
     return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
 }
 
+// Where the whole record at `at` of `framed` ends, if one starts there (lengths are trusted:
+// these are records the recorder framed itself).
+std::optional<std::size_t> recordEnd(std::string_view framed, std::size_t at)
+{
+    if (framed.size() - at < format::kRecordOverhead)
+        return std::nullopt;
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i)
+        length = (length << 8) | static_cast<unsigned char>(framed[at + i]);
+    if (length > framed.size() - at - format::kRecordOverhead)
+        return std::nullopt;
+    return at + format::kRecordOverhead + static_cast<std::size_t>(length);
+}
+
 // How many records `framed` (whole records, as appended) holds.
 std::uint64_t countRecords(std::string_view framed)
 {
     std::uint64_t n = 0;
-    std::size_t at = 0;
-    while (framed.size() - at >= format::kRecordOverhead) {
-        std::uint64_t length = 0;
-        for (int i = 7; i >= 0; --i)
-            length = (length << 8) | static_cast<unsigned char>(framed[at + i]);
-        if (length > framed.size() - at - format::kRecordOverhead)
-            break;
-        at += format::kRecordOverhead + length;
+    for (auto end = recordEnd(framed, 0); end; end = recordEnd(framed, *end))
         ++n;
-    }
     return n;
+}
+
+// The length of the longest run of whole records at the start of `framed` within `room` bytes.
+std::size_t wholeRecordsWithin(std::string_view framed, std::uint64_t room)
+{
+    std::size_t at = 0;
+    for (auto end = recordEnd(framed, 0); end && *end <= room; end = recordEnd(framed, *end))
+        at = *end;
+    return at;
 }
 
 // The longest prefix of whole records whose CRCs check. Allocates nothing: used by signal
@@ -52,6 +71,54 @@ std::size_t validPrefix(std::string_view framed)
         offset = r.nextOffset;
     }
 }
+
+// The bytes a file of `size` bytes may still grow by under RLIMIT_FSIZE; nullopt: no limit.
+std::optional<std::uint64_t> roomUnderFileSizeLimit(std::uint64_t size)
+{
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return std::nullopt;
+    return size < limit.rlim_cur ? limit.rlim_cur - size : 0;
+}
+
+// Blocks one signal in this thread for its lifetime, restoring the previous mask after.
+class SignalBlock
+{
+public:
+    explicit SignalBlock(int signal) : m_signal(signal)
+    {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, signal);
+        m_blocked = ::pthread_sigmask(SIG_BLOCK, &set, &m_previous) == 0;
+    }
+    ~SignalBlock()
+    {
+        if (m_blocked)
+            ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+    }
+    SignalBlock(const SignalBlock&) = delete;
+    SignalBlock& operator=(const SignalBlock&) = delete;
+
+    // Takes back the signal if this thread's write raised it, so that unblocking does not
+    // deliver it.
+    void discardPending() const
+    {
+        if (!m_blocked || sigismember(&m_previous, m_signal) == 1)
+            return; // it was blocked before: whatever is pending is the program's business
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, m_signal);
+        const timespec now{0, 0};
+        while (::sigtimedwait(&set, nullptr, &now) == m_signal) {
+        }
+    }
+
+private:
+    int m_signal;
+    sigset_t m_previous{};
+    bool m_blocked = false;
+};
 
 } // namespace
 
@@ -83,6 +150,19 @@ std::size_t EventFile::append(std::string_view framedRecord)
     return m_pending.size();
 }
 
+void EventFile::freeze()
+{
+    std::lock_guard lock(m_mutex);
+    m_frozen = true;
+    dropLocked(m_pending.size());
+}
+
+bool EventFile::frozen() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_frozen;
+}
+
 std::uint64_t EventFile::mark() const
 {
     std::lock_guard lock(m_mutex);
@@ -101,7 +181,7 @@ void EventFile::dropLocked(std::size_t bytes)
     m_pending.erase(0, bytes);
 }
 
-int EventFile::writeAllLocked(std::string_view bytes)
+int EventFile::writeRawLocked(std::string_view bytes)
 {
     std::size_t done = 0;
     while (done < bytes.size()) {
@@ -123,6 +203,26 @@ int EventFile::writeAllLocked(std::string_view bytes)
     return 0;
 }
 
+int EventFile::writeAllLocked(std::string_view bytes, std::size_t& written)
+{
+    written = 0;
+    // Past RLIMIT_FSIZE the kernel sends SIGXFSZ, whose default action kills the program the
+    // recorder only watches: write the whole records that fit under the limit and stop there.
+    // The signal is blocked around the write in case the limit is lowered meanwhile; one that
+    // our write raised is taken back before the mask is restored.
+    std::size_t fits = bytes.size();
+    if (const auto room = roomUnderFileSizeLimit(m_committedSize); room && *room < fits)
+        fits = wholeRecordsWithin(bytes, *room);
+    const SignalBlock block(SIGXFSZ);
+    const int error = writeRawLocked(bytes.substr(0, fits));
+    if (error == EFBIG)
+        block.discardPending();
+    if (error != 0)
+        return error;
+    written = fits;
+    return fits < bytes.size() ? EFBIG : 0;
+}
+
 Status EventFile::writeOutLocked(std::uint64_t upTo)
 {
     const std::uint64_t pendingStart = m_appended - m_pending.size();
@@ -136,10 +236,13 @@ Status EventFile::writeOutLocked(std::uint64_t upTo)
             return {ErrorCode::IoError, "cannot write " + m_path.string() + ": it was removed"};
         return {ErrorCode::Closed, "cannot write " + m_path.string() + ": the file is closed"};
     }
-    if (const int error = writeAllLocked(std::string_view(m_pending).substr(0, size)); error != 0) {
-        dropLocked(size);
-        if (m_freezeAfterLoss)
-            m_frozen = true;
+    std::size_t written = 0;
+    if (const int error = writeAllLocked(std::string_view(m_pending).substr(0, size), written);
+        error != 0) {
+        m_pending.erase(0, written);
+        dropLocked(size - written);
+        m_frozen = true;
+        dropLocked(m_pending.size());
         return ioError("cannot write", m_path, error);
     }
     m_pending.erase(0, size);
@@ -199,14 +302,14 @@ void EventFile::writeOutLockedFromSignal()
     if (m_fd < 0 || m_pending.empty())
         return;
     const std::size_t size = validPrefix(m_pending);
-    if (size > 0 && writeAllLocked(std::string_view(m_pending).substr(0, size)) == 0)
+    if (size > 0 && writeRawLocked(std::string_view(m_pending).substr(0, size)) == 0)
         m_pending.erase(0, size); // moves bytes, allocates nothing: the program may go on
 }
 
 void EventFile::writeRecordLockedFromSignal(std::string_view framedRecord)
 {
     if (m_fd >= 0 && !framedRecord.empty() && validPrefix(framedRecord) == framedRecord.size())
-        (void)writeAllLocked(framedRecord);
+        (void)writeRawLocked(framedRecord);
 }
 
 } // namespace nanscope::detail

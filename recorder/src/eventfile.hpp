@@ -27,10 +27,12 @@ public:
     // Creates or truncates the file.
     Status open(const std::filesystem::path& path);
 
-    // For a file whose records are referred to by position (source files: a stack frame names
-    // its file by index): once a record is lost, later ones would be found at the wrong index, so
-    // the file takes no more records after a failed write.
-    void freezeAfterLoss() { m_freezeAfterLoss = true; }
+    // After a failed write the file takes no more records: they are dropped and counted, so the
+    // file stays a prefix of what was recorded, with no gap a reader could not see (and source
+    // files, which stack frames name by position, keep their positions). freeze() does the same
+    // for a file whose records would refer to a file that lost some.
+    void freeze();
+    bool frozen() const;
 
     // Adds one framed record to the memory buffer; returns the bytes now pending.
     std::size_t append(std::string_view framedRecord);
@@ -74,8 +76,12 @@ public:
 private:
     Status writeOutLocked(std::uint64_t upTo);
     void dropLocked(std::size_t bytes);
-    // Writes `bytes` at the end of the file; on failure cuts it back to m_committedSize.
-    int writeAllLocked(std::string_view bytes);
+    // Writes `bytes` at the end of the file; on failure cuts it back to m_committedSize. Only
+    // write(), for the fatal-signal handler.
+    int writeRawLocked(std::string_view bytes);
+    // Writes the whole records of `bytes` that fit under RLIMIT_FSIZE (EFBIG when not all do),
+    // never letting SIGXFSZ reach the program; `written` says how many bytes reached the file.
+    int writeAllLocked(std::string_view bytes, std::size_t& written);
 
     mutable std::mutex m_mutex;
     std::filesystem::path m_path;
@@ -84,7 +90,6 @@ private:
     std::uint64_t m_appended = 0;      // bytes ever appended (the end of m_pending)
     std::uint64_t m_committedSize = 0; // bytes on disk, always a whole number of records
     bool m_unsynced = false;
-    bool m_freezeAfterLoss = false;
     bool m_frozen = false;
     bool m_removed = false;
     std::atomic<std::uint64_t> m_bytesWritten{0};

@@ -6,8 +6,11 @@
 #include "nanscope/tfdbg/debug_event.pb.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <iterator>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 namespace nanscope::detail {
 namespace {
@@ -27,6 +30,9 @@ std::string framed(std::string_view payload)
 // file, an op its creation frames, a trace its op, an execution its frames, graph and device.
 constexpr FileKind kDataFiles[] = {FileKind::SourceFiles, FileKind::StackFrames, FileKind::Graphs,
                                    FileKind::Execution, FileKind::GraphExecutionTraces};
+
+// How many of kDataFiles, from the first, hold records that later files refer to.
+constexpr std::size_t kReferredFiles = 3;
 
 std::size_t rank(FileKind kind)
 {
@@ -85,14 +91,24 @@ Status EventWriter::open(const EventWriterOptions& options)
     metadata.set_wall_time(wallTimeSeconds());
     m_prefix = options.dumpRoot / filePrefixName(options.hostName, metadata.wall_time());
 
-    // TensorFlow's order: the three non-execution files, the metadata, then the other two.
+    // TensorFlow's order: the three non-execution files, the metadata, then the other two. An
+    // open that fails (a full disk, a file-size limit) leaves no file of the set behind.
+    std::vector<fs::path> created;
+    const auto undo = [&](Status failure) {
+        for (auto& f : m_files)
+            (void)f.close();
+        for (const auto& path : created)
+            fs::remove(path, ec);
+        return failure;
+    };
     for (FileKind kind :
          {FileKind::SourceFiles, FileKind::StackFrames, FileKind::Graphs, FileKind::Metadata,
           FileKind::Execution, FileKind::GraphExecutionTraces}) {
         auto path = m_prefix;
         path += std::string(".") + suffix(kind);
         if (Status s = file(kind).open(path); !s.ok())
-            return s;
+            return undo(s);
+        created.push_back(path);
         if (kind == FileKind::Metadata) {
             auto* m = metadata.mutable_debug_metadata();
             m->set_tensorflow_version(options.version);
@@ -100,11 +116,9 @@ Status EventWriter::open(const EventWriterOptions& options)
             m->set_tfdbg_run_id(options.runId);
             file(kind).append(framed(metadata.SerializeAsString()));
             if (Status s = file(kind).sync(); !s.ok())
-                return s;
+                return undo(s);
         }
     }
-    // A stack frame names its source file by position among the file's records.
-    file(FileKind::SourceFiles).freezeAfterLoss();
     m_open = true;
     m_flusher = std::thread([this] { flusherLoop(); });
     if (options.flushOnCrash)
@@ -149,6 +163,11 @@ Status EventWriter::writeOutInOrder(FileKind last, bool sync)
         EventFile& f = file(kDataFiles[i]);
         if (Status s = sync ? f.sync(marks[i]) : f.writeOut(marks[i]); status.ok())
             status = s;
+        // Source files, stack frames and graphs are referred to by the files after them: once one
+        // lost records, those files stop too, so that no record on disk names a lost one.
+        if (f.frozen() && i < kReferredFiles)
+            for (std::size_t j = i + 1; j < std::size(kDataFiles); ++j)
+                file(kDataFiles[j]).freeze();
     }
     return status;
 }

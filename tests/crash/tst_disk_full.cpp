@@ -4,8 +4,9 @@
 // as skipped.
 //
 // Checked: the recorder reports ENOSPC, every call returns and the program goes on; the logdir
-// then reads back without an error and without a torn record; once space is freed, recording
-// resumes and the logdir stays whole.
+// then reads back without an error and without a torn record, and holds a prefix of what was
+// recorded, with no gap: after the failed write nothing more is written to the files (later
+// records are dropped and counted), even once space is freed.
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/recorder.hpp"
 
@@ -56,6 +57,7 @@ int recordOnFullDisk(const fs::path& mountPoint)
     const std::int64_t shape[1] = {1000};
     int refused = 0;
     for (int i = 0; i < 100; ++i) {
+        values[0] = static_cast<float>(i); // which trace it is, to find gaps
         const Status s = rec.recordTrace(*op, 0, {.data = values.data(), .shape = shape});
         const Status f = rec.flush();
         for (const Status* x : {&s, &f}) {
@@ -81,6 +83,13 @@ int recordOnFullDisk(const fs::path& mountPoint)
         if (s->traceCount() < minTraces)
             return fail(std::string(when) + ": only " + std::to_string(s->traceCount()) +
                         " traces");
+        for (std::uint64_t k = 0; k < s->traceCount(); ++k) {
+            const auto t = s->readTrace(k);
+            if (!t || !t->fullTensor || t->fullTensor->values.empty() ||
+                t->fullTensor->values[0] != static_cast<double>(k))
+                return fail(std::string(when) + ": trace " + std::to_string(k) + " is not the " +
+                            std::to_string(k) + "th recorded: a gap");
+        }
         std::printf("%s: %llu traces read back, %d calls refused\n", when,
                     static_cast<unsigned long long>(s->traceCount()), refused);
         return 0;
@@ -89,14 +98,21 @@ int recordOnFullDisk(const fs::path& mountPoint)
         return e;
     const auto before = core::LogdirReader(root).update()->traceCount();
 
-    // Space again: recording resumes.
+    // Space again: nothing is written after the gap; the calls still return, and count drops.
     fs::remove(filler);
-    for (int i = 0; i < 10; ++i)
-        if (!rec.recordTrace(*op, 0, {.data = values.data(), .shape = shape}).ok())
-            return fail("recording did not resume");
-    if (const Status s = rec.close(); !s.ok())
-        return fail("close after the space came back: " + s.message());
-    return check("space freed", before + 10);
+    const std::uint64_t dropped = rec.stats().recordsDropped;
+    for (int i = 0; i < 10; ++i) {
+        values[0] = static_cast<float>(100 + i);
+        (void)rec.recordTrace(*op, 0, {.data = values.data(), .shape = shape});
+    }
+    (void)rec.close();
+    if (rec.stats().recordsDropped < dropped + 10)
+        return fail("records after the gap were not counted as dropped");
+    if (const int e = check("space freed", before))
+        return e;
+    if (core::LogdirReader(root).update()->traceCount() != before)
+        return fail("records were written after the gap");
+    return 0;
 }
 
 } // namespace

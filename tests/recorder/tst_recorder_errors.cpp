@@ -104,3 +104,53 @@ TEST_CASE("a dump root the process may not write to is a clear error", "[errors]
     CHECK(code == 0);
     CHECK(std::filesystem::is_empty(root));
 }
+
+// The default action of SIGXFSZ kills the process: the program being recorded must not die of
+// its debugger reaching RLIMIT_FSIZE (`ulimit -f`), in write-through mode or at close.
+TEST_CASE("a file size limit never kills the program through SIGXFSZ", "[errors]")
+{
+    test::TempDir dir;
+    const int code = test::inChild([&] {
+        std::signal(SIGXFSZ, SIG_DFL);
+        rlimit limit{32 * 1024, 32 * 1024};
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+            return 10;
+        auto r = Recorder::open({.dumpRoot = dir.path(),
+                                 .mode = TensorDebugMode::FullTensor,
+                                 .circularBufferSize = -1});
+        if (!r.ok())
+            return 11;
+        auto& rec = **r;
+        auto graph = rec.declareGraph("g");
+        auto op = rec.declareOp({.graph = *graph, .type = "Big", .name = "big"});
+        std::vector<float> values(1000, 1.0f);
+        const std::int64_t shape[1] = {1000};
+        bool tooLarge = false;
+        for (int i = 0; i < 100; ++i) {
+            const Status s = rec.recordTrace(*op, 0, {.data = values.data(), .shape = shape});
+            tooLarge |= !s.ok() && s.message().find("File too large") != std::string::npos;
+        }
+        (void)rec.close();
+        tooLarge |= rec.firstError().message().find("File too large") != std::string::npos;
+        return tooLarge ? 0 : 12;
+    });
+    CHECK(code == 0); // 128 + SIGXFSZ (153) when the signal killed it
+    const auto [records, end] = countRecords(test::findFile(dir.path(), "graph_execution_traces"));
+    CHECK(end == format::RecordStatus::EndOfData);
+    CHECK(records > 0);
+}
+
+TEST_CASE("an open that fails leaves no file behind", "[errors]")
+{
+    test::TempDir dir;
+    const int code = test::inChild([&] {
+        std::signal(SIGXFSZ, SIG_DFL);
+        rlimit limit{0, 0}; // files can be created, not written: the metadata record fails
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+            return 10;
+        auto r = Recorder::open({.dumpRoot = dir.path()});
+        return r.ok() ? 11 : r.status().code() == ErrorCode::IoError ? 0 : 12;
+    });
+    CHECK(code == 0);
+    CHECK(std::filesystem::is_empty(dir.path()));
+}
