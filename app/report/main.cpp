@@ -31,9 +31,7 @@ int exitStatus(const nanscope::core::Report& report, bool allowPartial)
     return report.alertTotal > 0 ? kAlerts : kNoAlert;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+int run(int argc, char** argv)
 {
     CLI::App app{"Reports what a tfdbg2 logdir holds (written by TensorFlow or NaNscope's "
                  "recorder) and where its first NaN or infinity came from.\n"
@@ -106,4 +104,20 @@ int main(int argc, char** argv)
         std::cout << nanscope::core::renderText(report);
 
     return exitStatus(report, allowPartial);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // The reader turns bad input into diagnostics; what may still throw (memory running out, a
+    // failing output stream) ends the run with a message and exit 2 rather than std::terminate.
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "nanscope-report: " << e.what() << "\n";
+    } catch (...) {
+        std::cerr << "nanscope-report: unknown error\n";
+    }
+    return kUnreadable;
 }

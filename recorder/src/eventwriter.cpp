@@ -16,7 +16,7 @@ namespace nanscope::detail {
 namespace {
 
 // Large enough to amortise system calls, small enough that a crash loses little.
-constexpr std::size_t kWriteThreshold = 256 * 1024;
+constexpr std::size_t kWriteThreshold = std::size_t{256} << 10;
 
 std::string framed(std::string_view payload)
 {

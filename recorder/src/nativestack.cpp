@@ -58,6 +58,8 @@ private:
         NativeFrame frame;
         frame.function = "??";
         Dl_info info{};
+        // dladdr takes the return address as a pointer; it is only compared, never followed.
+        // NOLINTNEXTLINE(performance-no-int-to-ptr)
         if (::dladdr(reinterpret_cast<void*>(address), &info) != 0) {
             if (info.dli_fname)
                 frame.file = info.dli_fname;

@@ -19,7 +19,7 @@ namespace {
 static_assert(sizeof(KernelCounts) == kCountersPerTensor * sizeof(std::uint64_t));
 
 // Buffers grow to a multiple of this, so that slowly growing batches reallocate rarely.
-constexpr std::size_t kAllocationGranule = 64 * 1024;
+constexpr std::size_t kAllocationGranule = std::size_t{64} << 10;
 
 std::size_t roundUp(std::size_t bytes)
 {

@@ -139,8 +139,7 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
         for (const auto suffix : kDataSuffixes) {
             const std::string dotted = "." + std::string(suffix);
             if (endsWith(name, dotted)) {
-                orphanFiles[name.substr(0, name.size() - dotted.size())].push_back(
-                    std::string(suffix));
+                orphanFiles[name.substr(0, name.size() - dotted.size())].emplace_back(suffix);
                 break;
             }
         }

@@ -396,7 +396,7 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
             loadExecutions(d.executions, d.index);
     }
     changed = changed || progress() != before || d.index.graphsChanged || d.index.codeChanged;
-    const auto last = latest();
+    auto last = latest();
     if (!changed && last && last->generation() > 0 && last->complete() == complete &&
         last->diagnostics() == d.diagnostics())
         return last;

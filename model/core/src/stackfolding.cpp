@@ -1,6 +1,7 @@
 #include "nanscope/core/stackfolding.hpp"
 
 #include <algorithm>
+#include <ranges>
 
 namespace nanscope::core {
 
@@ -97,9 +98,9 @@ StackFolding::StackFolding(std::vector<std::string> patterns) : m_patterns(std::
 bool StackFolding::isFramework(std::string_view filePath) const
 {
     const std::string path = normalisedPath(filePath);
-    for (auto p = m_patterns.rbegin(); p != m_patterns.rend(); ++p) {
-        const bool exception = p->front() == '!';
-        const std::string_view fragment = std::string_view(*p).substr(exception ? 1 : 0);
+    for (const std::string& p : std::views::reverse(m_patterns)) {
+        const bool exception = p.front() == '!';
+        const std::string_view fragment = std::string_view(p).substr(exception ? 1 : 0);
         if (path.find(fragment) != std::string::npos)
             return !exception;
     }

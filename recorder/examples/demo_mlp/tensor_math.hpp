@@ -11,9 +11,9 @@ namespace nanscope::demo::math {
 
 // Shapes only; the values are reused.
 template <typename T>
-Tensor<T> reshape(Tensor<T> t, std::vector<std::int64_t> shape)
+Tensor<T> reshape(Tensor<T> t, const std::vector<std::int64_t>& shape)
 {
-    t.shape = std::move(shape);
+    t.shape = shape;
     return t;
 }
 
@@ -41,10 +41,10 @@ Tensor<T> scalar(T value)
 }
 
 template <typename T>
-Tensor<T> constant(std::vector<std::int64_t> shape, std::vector<T> values)
+Tensor<T> constant(const std::vector<std::int64_t>& shape, std::vector<T> values)
 {
     Tensor<T> t;
-    t.shape = std::move(shape);
+    t.shape = shape;
     t.values = std::move(values);
     return t;
 }

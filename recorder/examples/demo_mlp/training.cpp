@@ -68,6 +68,7 @@ void train(const TrainingOptions& options, const DataSplits& data, Instrumentati
         {&variables.logits.bias, createVariable(recording, "Fill", variables.logits.bias), {}},
     }};
     std::vector<std::int64_t> handles;
+    handles.reserve(trained.size());
     for (const TrainedVariable& v : trained)
         handles.push_back(v.handle);
 

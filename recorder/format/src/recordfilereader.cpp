@@ -10,7 +10,7 @@
 namespace nanscope::format {
 namespace {
 // Big enough to hold thousands of typical records, small enough to never matter for memory.
-constexpr std::size_t kReadAhead = 256 * 1024;
+constexpr std::size_t kReadAhead = std::size_t{256} << 10;
 } // namespace
 
 RecordFileReader::~RecordFileReader()
