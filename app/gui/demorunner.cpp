@@ -20,12 +20,12 @@ DemoRunner::~DemoRunner()
 
 QString DemoRunner::defaultProgram()
 {
-    const QString nextToApp =
+    QString nextToApp =
         QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("nanscope-demo-mlp"));
     if (QFileInfo(nextToApp).isExecutable())
         return nextToApp;
 #ifdef NANSCOPE_DEMO_BUILD_PATH
-    const QString built = QStringLiteral(NANSCOPE_DEMO_BUILD_PATH);
+    QString built = QStringLiteral(NANSCOPE_DEMO_BUILD_PATH);
     if (QFileInfo(built).isExecutable())
         return built;
 #endif

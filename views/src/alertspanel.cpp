@@ -69,7 +69,7 @@ class AlertsPanel::Jobs
 {
 public:
     explicit Jobs(AlertsPanel* panel)
-        : analysis([panel](Analysis result) { panel->showAnalysis(result); })
+        : analysis([panel](const Analysis& result) { panel->showAnalysis(result); })
     {}
     SnapshotJob<Analysis> analysis;
 };

@@ -57,8 +57,8 @@ std::vector<InputTrace> findInputTraces(const core::Snapshot& snapshot, std::uin
     std::vector<InputTrace> found;
     std::vector<bool> done(inputs.size(), false);
     std::size_t remaining = 0;
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-        remaining += inputs[i].op != core::kNoOp ? 1 : 0;
+    for (const auto& input : inputs)
+        remaining += input.op != core::kNoOp ? 1 : 0;
     const std::uint64_t stop = trace > lookBack ? trace - lookBack : 0;
     for (std::uint64_t t = trace; remaining > 0 && t-- > stop;) {
         const core::TraceDigest digest = snapshot.trace(t);

@@ -72,7 +72,7 @@ void Navigator::focusTrace(std::uint64_t index)
         focus = focusForStack(m_snapshot->graphs().op(trace.op).stackFrameIds);
     focus.event = core::EventRef{core::EventSource::Graph, index};
     focus.op = trace.op;
-    moveTo(std::move(focus));
+    moveTo(focus);
 }
 
 void Navigator::focusExecution(std::uint64_t index)
@@ -82,7 +82,7 @@ void Navigator::focusExecution(std::uint64_t index)
     const auto details = m_snapshot->readExecution(index);
     Focus focus = details ? focusForStack(details->stackFrameIds) : Focus{};
     focus.event = core::EventRef{core::EventSource::Eager, index};
-    moveTo(std::move(focus));
+    moveTo(focus);
 }
 
 void Navigator::focusEvent(core::EventRef event)
@@ -102,7 +102,7 @@ void Navigator::focusOp(core::OpId op)
     if (m_focus.event && m_focus.event->source == core::EventSource::Graph &&
         m_snapshot->trace(m_focus.event->index).op == op)
         focus.event = m_focus.event;
-    moveTo(std::move(focus));
+    moveTo(focus);
 }
 
 void Navigator::focusAlert(std::uint64_t alertIndex)
@@ -128,7 +128,7 @@ void Navigator::focusFrame(std::size_t frame)
     focus.frame = frame;
     focus.fileIndex = resolved.fileIndex;
     focus.line = resolved.line;
-    moveTo(std::move(focus));
+    moveTo(focus);
 }
 
 void Navigator::focusSource(std::size_t fileIndex, int line)
@@ -138,10 +138,10 @@ void Navigator::focusSource(std::size_t fileIndex, int line)
     Focus focus = m_focus;
     focus.fileIndex = fileIndex;
     focus.line = line;
-    moveTo(std::move(focus));
+    moveTo(focus);
 }
 
-void Navigator::moveTo(Focus focus)
+void Navigator::moveTo(const Focus& focus)
 {
     if (focus == m_focus && !m_history.empty())
         return;

@@ -69,7 +69,7 @@ Q_SIGNALS:
 
 private:
     Focus focusForStack(std::vector<std::string> frameIds) const;
-    void moveTo(Focus focus);
+    void moveTo(const Focus& focus);
     void apply(const Focus& focus);
 
     items::SnapshotPtr m_snapshot;
