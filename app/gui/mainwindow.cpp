@@ -2,6 +2,7 @@
 
 #include "appicon.hpp"
 #include "demorunner.hpp"
+#include "docklayout.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
 #include "nanscope/views/alertspanel.hpp"
@@ -43,9 +44,6 @@
 
 namespace nanscope::app {
 namespace {
-
-// Saved dock layouts of an older arrangement are ignored.
-constexpr int kLayoutVersion = 1;
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
@@ -95,13 +93,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
            "recorder writes the same files from C++."));
     // The panels live in a main window of their own, so that the banner spans the window
     // above them and the start page can take their place.
-    m_dockHost = new QMainWindow(nullptr, Qt::Widget);
-    m_dockHost->setObjectName(QStringLiteral("dockHost"));
-    m_dockHost->setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks |
-                               QMainWindow::AllowTabbedDocks);
+    m_docks = std::make_unique<DockLayout>(this);
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(m_startPage);
-    m_pages->addWidget(m_dockHost);
+    m_pages->addWidget(m_docks->host());
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -111,7 +106,6 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     setCentralWidget(central);
 
     createPanels();
-    arrangeDocks();
     createActions();
     createMenus();
     createToolBar();
@@ -133,78 +127,24 @@ void MainWindow::createPanels()
     m_graphExecution = new views::GraphExecutionPanel(m_navigator);
     m_source = new views::SourcePanel(m_navigator);
     m_stackTrace = new views::StackTracePanel(m_navigator);
-    addPanelDock(m_alerts, tr("Alerts"), QStringLiteral("alertsDock"));
-    addPanelDock(m_timeline, tr("Execution Timeline"), QStringLiteral("executionTimelineDock"));
-    addPanelDock(m_graphStructure, tr("Graph Structure"), QStringLiteral("graphStructureDock"));
-    addPanelDock(m_graphExecution, tr("Graph Execution"), QStringLiteral("graphExecutionDock"));
-    addPanelDock(m_source, tr("Source"), QStringLiteral("sourceDock"));
-    addPanelDock(m_stackTrace, tr("Stack Trace"), QStringLiteral("stackTraceDock"));
+    m_docks->addDock(Dock::Alerts, m_alerts);
+    m_docks->addDock(Dock::ExecutionTimeline, m_timeline);
+    m_docks->addDock(Dock::GraphStructure, m_graphStructure);
+    m_docks->addDock(Dock::GraphExecution, m_graphExecution);
+    m_docks->addDock(Dock::Source, m_source);
+    m_docks->addDock(Dock::StackTrace, m_stackTrace);
+    m_docks->arrange();
 }
 
-QDockWidget* MainWindow::addPanelDock(views::Panel* panel, const QString& name,
-                                      const QString& objectName)
+QDockWidget* MainWindow::dock(Dock dock) const
 {
-    auto* dock = new QDockWidget(name, m_dockHost);
-    dock->setObjectName(objectName);
-    dock->setWidget(panel);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
-                      QDockWidget::DockWidgetClosable);
-    // Panels may put counts in their title ("Alerts (34)").
-    connect(panel, &QWidget::windowTitleChanged, dock, [dock, name](const QString& title) {
-        dock->setWindowTitle(title.isEmpty() ? name : title);
-    });
-    m_docks << dock;
-    return dock;
-}
-
-void MainWindow::arrangeDocks()
-{
-    // Debugger V2's arrangement: Alerts | Timeline over Graph Structure | Graph Execution on
-    // top, Source | Stack Trace below.
-    for (QDockWidget* dock : std::as_const(m_docks)) {
-        dock->setFloating(false);
-        m_dockHost->removeDockWidget(dock);
-    }
-    QDockWidget* alerts = m_docks[0];
-    QDockWidget* timeline = m_docks[1];
-    QDockWidget* structure = m_docks[2];
-    QDockWidget* execution = m_docks[3];
-    QDockWidget* source = m_docks[4];
-    QDockWidget* stack = m_docks[5];
-    m_dockHost->addDockWidget(Qt::TopDockWidgetArea, alerts);
-    m_dockHost->splitDockWidget(alerts, timeline, Qt::Horizontal);
-    m_dockHost->splitDockWidget(timeline, execution, Qt::Horizontal);
-    m_dockHost->splitDockWidget(timeline, structure, Qt::Vertical);
-    m_dockHost->addDockWidget(Qt::BottomDockWidgetArea, source);
-    m_dockHost->splitDockWidget(source, stack, Qt::Horizontal);
-    for (QDockWidget* dock : std::as_const(m_docks)) {
-        dock->setFloating(false);
-        dock->show();
-    }
-}
-
-void MainWindow::applyDefaultDockSizes()
-{
-    const int width = std::max(m_dockHost->width(), 960);
-    const int height = std::max(m_dockHost->height(), 600);
-    const auto part = [](int total, double share) {
-        return static_cast<int>(total * share);
-    };
-    const int top = part(height, 0.6);
-    m_dockHost->resizeDocks({m_docks[0], m_docks[1], m_docks[3]},
-                            {part(width, 0.2), part(width, 0.36), part(width, 0.44)},
-                            Qt::Horizontal);
-    m_dockHost->resizeDocks({m_docks[1], m_docks[2]}, {part(top, 0.42), part(top, 0.58)},
-                            Qt::Vertical);
-    m_dockHost->resizeDocks({m_docks[0], m_docks[4]}, {top, height - top}, Qt::Vertical);
-    m_dockHost->resizeDocks({m_docks[4], m_docks[5]}, {part(width, 0.6), part(width, 0.4)},
-                            Qt::Horizontal);
+    return m_docks->dock(dock);
 }
 
 void MainWindow::resetLayout()
 {
-    arrangeDocks();
-    applyDefaultDockSizes();
+    m_docks->arrange();
+    m_docks->applyDefaultSizes();
     m_defaultSizesPending = false;
 }
 
@@ -244,16 +184,14 @@ void MainWindow::createActions()
     m_findAction->setShortcut(QKeySequence::Find);
     m_findAction->setToolTip(tr("Find a graph execution by op name or type (Ctrl+F)"));
     connect(m_findAction, &QAction::triggered, this, [this] {
-        m_docks[3]->show();
-        m_docks[3]->raise();
+        m_docks->reveal(Dock::GraphExecution);
         m_graphExecution->activateFind();
     });
 
     m_goToAction = new QAction(tr("&Go to Index…"), this);
     m_goToAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     connect(m_goToAction, &QAction::triggered, this, [this] {
-        m_docks[3]->show();
-        m_docks[3]->raise();
+        m_docks->reveal(Dock::GraphExecution);
         m_graphExecution->activateGoTo();
     });
 
@@ -284,8 +222,7 @@ void MainWindow::createActions()
     m_originAction->setToolTip(
         tr("Focus the op that made the first NaN or ∞ from finite inputs (Ctrl+Shift+O)"));
     connect(m_originAction, &QAction::triggered, this, [this] {
-        m_docks[0]->show();
-        m_docks[0]->raise();
+        m_docks->reveal(Dock::Alerts);
         m_alerts->goToOrigin();
     });
 
@@ -324,7 +261,8 @@ void MainWindow::createMenus()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_panelsMenu = view->addMenu(tr("&Panels"));
-    for (QDockWidget* dock : std::as_const(m_docks)) {
+    const QList<QDockWidget*> docks = m_docks->docks();
+    for (QDockWidget* dock : docks) {
         QAction* toggle = dock->toggleViewAction();
         // The dock's title gains a count ("Alerts (34)"); the menu keeps naming the panel.
         const QString name = dock->windowTitle();
@@ -483,7 +421,7 @@ void MainWindow::restoreSettings()
     if (settings.contains(kGeometryKey))
         restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
-    if (m_dockHost->restoreState(settings.value(kDocksKey).toByteArray(), kLayoutVersion))
+    if (m_docks->restoreState(settings.value(kDocksKey).toByteArray()))
         m_defaultSizesPending = false;
 }
 
@@ -494,7 +432,7 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
-    settings.setValue(kDocksKey, m_dockHost->saveState(kLayoutVersion));
+    settings.setValue(kDocksKey, m_docks->saveState());
 }
 
 void MainWindow::showEvent(QShowEvent* event)
@@ -503,7 +441,7 @@ void MainWindow::showEvent(QShowEvent* event)
     // Dock sizes need a laid-out window.
     if (m_defaultSizesPending) {
         m_defaultSizesPending = false;
-        QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+        QTimer::singleShot(0, this, [this] { m_docks->applyDefaultSizes(); });
     }
 }
 
@@ -532,7 +470,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::showWorkspace(bool workspace)
 {
-    m_pages->setCurrentWidget(workspace ? static_cast<QWidget*>(m_dockHost) : m_startPage);
+    m_pages->setCurrentWidget(workspace ? static_cast<QWidget*>(m_docks->host()) : m_startPage);
     m_startPage->setRecent(m_recent->entries());
     m_startPage->demoButton()->setToolTip(m_demo->isAvailable() ? m_demoAction->toolTip()
                                                                 : tr("nanscope-demo-mlp is not "

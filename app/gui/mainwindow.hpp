@@ -23,7 +23,6 @@ class ExecutionTimelinePanel;
 class GraphExecutionPanel;
 class GraphStructurePanel;
 class Navigator;
-class Panel;
 class SourcePanel;
 class StackTracePanel;
 } // namespace nanscope::views
@@ -35,7 +34,9 @@ class StartPage;
 namespace nanscope::app {
 
 class DemoRunner;
+class DockLayout;
 class RecentLogdirs;
+enum class Dock;
 
 struct MainWindowOptions
 {
@@ -62,6 +63,7 @@ public:
     widgets::Banner* banner() const { return m_banner; }
     widgets::StartPage* startPage() const { return m_startPage; }
     DemoRunner* demoRunner() const { return m_demo; }
+    QDockWidget* dock(Dock dock) const;
     QStringList recentLogdirs() const;
     bool isShowingStartPage() const;
     // True while a load runs or a panel works something out off the GUI thread.
@@ -93,9 +95,6 @@ protected:
 
 private:
     void createPanels();
-    QDockWidget* addPanelDock(views::Panel* panel, const QString& name, const QString& objectName);
-    void arrangeDocks();
-    void applyDefaultDockSizes();
     void createActions();
     void createMenus();
     void createToolBar();
@@ -119,7 +118,6 @@ private:
     DemoRunner* m_demo = nullptr;
     std::unique_ptr<RecentLogdirs> m_recent;
 
-    QMainWindow* m_dockHost = nullptr;
     QStackedWidget* m_pages = nullptr;
     widgets::StartPage* m_startPage = nullptr;
     widgets::Banner* m_banner = nullptr;
@@ -129,7 +127,7 @@ private:
     views::GraphExecutionPanel* m_graphExecution = nullptr;
     views::SourcePanel* m_source = nullptr;
     views::StackTracePanel* m_stackTrace = nullptr;
-    QList<QDockWidget*> m_docks;
+    std::unique_ptr<DockLayout> m_docks;
 
     QLabel* m_counts = nullptr;
     QLabel* m_followState = nullptr;
