@@ -3,6 +3,7 @@
 #include "appicon.hpp"
 #include "demorunner.hpp"
 #include "docklayout.hpp"
+#include "mainwindowactions.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
 #include "nanscope/views/alertspanel.hpp"
@@ -17,6 +18,7 @@
 #include "nanscope/widgets/startpage.hpp"
 #include "recentlogdirs.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
@@ -26,6 +28,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -38,7 +41,6 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
-#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -49,11 +51,6 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kDocksKey = QStringLiteral("mainWindow/docks");
 const QString kPatternsKey = QStringLiteral("stackTrace/frameworkPatterns");
-
-QString displayPath(const QString& path)
-{
-    return QDir::toNativeSeparators(QDir::cleanPath(path));
-}
 
 widgets::Banner::Kind bannerKind(views::SnapshotNotice::Severity severity)
 {
@@ -106,10 +103,11 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     setCentralWidget(central);
 
     createPanels();
-    createActions();
-    createMenus();
-    createToolBar();
+    m_actions = new MainWindowActions(this);
+    m_actions->addMenus(menuBar(), m_docks->docks());
+    m_actions->addToolBar(this);
     createStatusBar();
+    connectActions();
     connectSession();
     restoreSettings();
     showWorkspace(false);
@@ -148,166 +146,40 @@ void MainWindow::resetLayout()
     m_defaultSizesPending = false;
 }
 
-void MainWindow::createActions()
+void MainWindow::connectActions()
 {
-    QStyle* s = style();
-    m_openAction =
-        new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Logdir…"), this);
-    m_openAction->setShortcut(QKeySequence::Open);
-    m_openAction->setToolTip(tr("Open a tfdbg2 logdir (Ctrl+O)"));
-    connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseLogdir);
-
-    m_demoAction = new QAction(tr("Open the &Demo"), this);
-    m_demoAction->setToolTip(tr("Run the tutorial's buggy network into a temporary logdir and "
-                                "open it"));
-    connect(m_demoAction, &QAction::triggered, this, &MainWindow::openDemo);
-
-    m_reloadAction = new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
-    m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
-    m_reloadAction->setToolTip(tr("Read the logdir again (F5)"));
-    connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reload);
-
-    m_closeAction = new QAction(tr("&Close Logdir"), this);
-    m_closeAction->setShortcut(QKeySequence::Close);
-    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeLogdir);
-
-    m_quitAction = new QAction(tr("&Quit"), this);
-    m_quitAction->setShortcut(QKeySequence::Quit);
-    m_quitAction->setMenuRole(QAction::QuitRole);
-    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
-
-    m_copyAction = new QAction(tr("&Copy"), this);
-    m_copyAction->setShortcut(QKeySequence::Copy);
-    connect(m_copyAction, &QAction::triggered, this, &MainWindow::copy);
-
-    m_findAction = new QAction(tr("&Find Op…"), this);
-    m_findAction->setShortcut(QKeySequence::Find);
-    m_findAction->setToolTip(tr("Find a graph execution by op name or type (Ctrl+F)"));
-    connect(m_findAction, &QAction::triggered, this, [this] {
+    const MainWindowActions& a = *m_actions;
+    connect(a.open, &QAction::triggered, this, &MainWindow::chooseLogdir);
+    connect(a.demo, &QAction::triggered, this, &MainWindow::openDemo);
+    connect(a.reload, &QAction::triggered, this, &MainWindow::reload);
+    connect(a.close, &QAction::triggered, this, &MainWindow::closeLogdir);
+    connect(a.quit, &QAction::triggered, this, &QWidget::close);
+    connect(a.copy, &QAction::triggered, this, &MainWindow::copy);
+    connect(a.find, &QAction::triggered, this, [this] {
         m_docks->reveal(Dock::GraphExecution);
         m_graphExecution->activateFind();
     });
-
-    m_goToAction = new QAction(tr("&Go to Index…"), this);
-    m_goToAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
-    connect(m_goToAction, &QAction::triggered, this, [this] {
+    connect(a.goTo, &QAction::triggered, this, [this] {
         m_docks->reveal(Dock::GraphExecution);
         m_graphExecution->activateGoTo();
     });
-
-    m_backAction = new QAction(s->standardIcon(QStyle::SP_ArrowBack), tr("&Back"), this);
-    m_backAction->setShortcut(QKeySequence::Back);
-    m_backAction->setToolTip(tr("Back to the previous focus (Alt+Left)"));
-    connect(m_backAction, &QAction::triggered, m_navigator, &views::Navigator::back);
-
-    m_forwardAction = new QAction(s->standardIcon(QStyle::SP_ArrowForward), tr("&Forward"), this);
-    m_forwardAction->setShortcut(QKeySequence::Forward);
-    m_forwardAction->setToolTip(tr("Forward again (Alt+Right)"));
-    connect(m_forwardAction, &QAction::triggered, m_navigator, &views::Navigator::forward);
-
-    m_previousAlertAction =
-        new QAction(s->standardIcon(QStyle::SP_ArrowUp), tr("&Previous Alert"), this);
-    m_previousAlertAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
-    m_previousAlertAction->setToolTip(tr("Focus the previous alert (Shift+F3)"));
-    connect(m_previousAlertAction, &QAction::triggered, m_alerts,
-            &views::AlertsPanel::previousAlert);
-
-    m_nextAlertAction = new QAction(s->standardIcon(QStyle::SP_ArrowDown), tr("&Next Alert"), this);
-    m_nextAlertAction->setShortcut(QKeySequence(Qt::Key_F3));
-    m_nextAlertAction->setToolTip(tr("Focus the next alert (F3)"));
-    connect(m_nextAlertAction, &QAction::triggered, m_alerts, &views::AlertsPanel::nextAlert);
-
-    m_originAction = new QAction(originIcon(), tr("Go to &Origin"), this);
-    m_originAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    m_originAction->setToolTip(
-        tr("Focus the op that made the first NaN or ∞ from finite inputs (Ctrl+Shift+O)"));
-    connect(m_originAction, &QAction::triggered, this, [this] {
+    connect(a.back, &QAction::triggered, m_navigator, &views::Navigator::back);
+    connect(a.forward, &QAction::triggered, m_navigator, &views::Navigator::forward);
+    connect(a.previousAlert, &QAction::triggered, m_alerts, &views::AlertsPanel::previousAlert);
+    connect(a.nextAlert, &QAction::triggered, m_alerts, &views::AlertsPanel::nextAlert);
+    connect(a.origin, &QAction::triggered, this, [this] {
         m_docks->reveal(Dock::Alerts);
         m_alerts->goToOrigin();
     });
-
-    m_followAction = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("F&ollow Logdir"), this);
-    m_followAction->setCheckable(true);
-    m_followAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    m_followAction->setToolTip(tr("Read events as the program appends them (Ctrl+Shift+F)"));
-    connect(m_followAction, &QAction::toggled, this, &MainWindow::setFollowing);
-
-    m_resetLayoutAction = new QAction(tr("&Reset Layout"), this);
-    connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
-
-    m_aboutAction = new QAction(tr("&About NaNscope"), this);
-    m_aboutAction->setMenuRole(QAction::AboutRole);
-    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
-}
-
-void MainWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_openAction);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
-    file->addAction(m_demoAction);
-    file->addSeparator();
-    file->addAction(m_reloadAction);
-    file->addAction(m_closeAction);
-    file->addSeparator();
-    file->addAction(m_quitAction);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(m_copyAction);
-    edit->addSeparator();
-    edit->addAction(m_findAction);
-    edit->addAction(m_goToAction);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    m_panelsMenu = view->addMenu(tr("&Panels"));
-    const QList<QDockWidget*> docks = m_docks->docks();
-    for (QDockWidget* dock : docks) {
-        QAction* toggle = dock->toggleViewAction();
-        // The dock's title gains a count ("Alerts (34)"); the menu keeps naming the panel.
-        const QString name = dock->windowTitle();
-        connect(dock, &QDockWidget::windowTitleChanged, toggle,
-                [toggle, name] { toggle->setText(name); });
-        m_panelsMenu->addAction(toggle);
-    }
-    view->addAction(m_resetLayoutAction);
-    view->addSeparator();
-    view->addAction(m_followAction);
-
-    QMenu* go = menuBar()->addMenu(tr("&Go"));
-    go->addAction(m_backAction);
-    go->addAction(m_forwardAction);
-    go->addSeparator();
-    go->addAction(m_nextAlertAction);
-    go->addAction(m_previousAlertAction);
-    go->addAction(m_originAction);
-    go->addSeparator();
-    go->addAction(m_goToAction);
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(m_aboutAction);
-}
-
-void MainWindow::createToolBar()
-{
-    QToolBar* bar = addToolBar(tr("Main"));
-    bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->setMovable(false);
-    bar->setIconSize(QSize(18, 18));
-    bar->addAction(m_openAction);
-    bar->addAction(m_reloadAction);
-    bar->addSeparator();
-    bar->addAction(m_backAction);
-    bar->addAction(m_forwardAction);
-    bar->addSeparator();
-    for (QAction* action :
-         {m_previousAlertAction, m_nextAlertAction, m_originAction, m_followAction}) {
-        if (action == m_followAction)
-            bar->addSeparator();
-        bar->addAction(action);
-        if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(action)))
-            button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    }
+    connect(a.follow, &QAction::toggled, this, &MainWindow::setFollowing);
+    connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
+    connect(a.about, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(a.recentMenu(), &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    connect(m_actions, &MainWindowActions::recentActivated, this, &MainWindow::openLogdir);
+    connect(m_actions, &MainWindowActions::clearRecentRequested, this, [this] {
+        m_recent->clear();
+        m_startPage->setRecent({});
+    });
 }
 
 void MainWindow::createStatusBar()
@@ -375,7 +247,7 @@ void MainWindow::connectSession()
         updateActions();
     });
     connect(m_session, &items::LogdirSession::followingChanged, this, [this](bool following) {
-        m_followAction->setChecked(following);
+        m_actions->follow->setChecked(following);
         m_followState->setVisible(following);
     });
     connect(m_navigator, &views::Navigator::historyChanged, this, &MainWindow::updateActions);
@@ -472,7 +344,7 @@ void MainWindow::showWorkspace(bool workspace)
 {
     m_pages->setCurrentWidget(workspace ? static_cast<QWidget*>(m_docks->host()) : m_startPage);
     m_startPage->setRecent(m_recent->entries());
-    m_startPage->demoButton()->setToolTip(m_demo->isAvailable() ? m_demoAction->toolTip()
+    m_startPage->demoButton()->setToolTip(m_demo->isAvailable() ? m_actions->demo->toolTip()
                                                                 : tr("nanscope-demo-mlp is not "
                                                                      "installed next to NaNscope"));
     m_startPage->demoButton()->setEnabled(m_demo->isAvailable() && !m_demo->isRunning());
@@ -627,25 +499,7 @@ void MainWindow::showDiagnostics()
 
 void MainWindow::updateRecentMenu()
 {
-    if (!m_recentMenu)
-        return;
-    m_recentMenu->clear();
-    const QStringList entries = m_recent->entries();
-    for (const QString& path : entries) {
-        QString label = displayPath(path);
-        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
-        QAction* action = m_recentMenu->addAction(label);
-        connect(action, &QAction::triggered, this, [this, path] { openLogdir(path); });
-    }
-    if (entries.isEmpty())
-        m_recentMenu->addAction(tr("No recent logdirs"))->setEnabled(false);
-    m_recentMenu->addSeparator();
-    QAction* clear = m_recentMenu->addAction(tr("Clear List"));
-    clear->setEnabled(!entries.isEmpty());
-    connect(clear, &QAction::triggered, this, [this] {
-        m_recent->clear();
-        m_startPage->setRecent({});
-    });
+    m_actions->setRecentLogdirs(m_recent->entries());
 }
 
 void MainWindow::updateCounts()
@@ -666,17 +520,18 @@ void MainWindow::updateActions()
     const bool open = !m_session->path().isEmpty();
     const items::SnapshotPtr snapshot = m_session->snapshot();
     const bool alerts = snapshot && snapshot->alertCount() > 0;
-    m_reloadAction->setEnabled(open);
-    m_closeAction->setEnabled(open);
-    m_followAction->setEnabled(open);
-    m_backAction->setEnabled(m_navigator->canGoBack());
-    m_forwardAction->setEnabled(m_navigator->canGoForward());
-    m_nextAlertAction->setEnabled(alerts);
-    m_previousAlertAction->setEnabled(alerts);
-    m_originAction->setEnabled(m_alerts->hasOrigin());
-    m_findAction->setEnabled(snapshot && snapshot->traceCount() > 0);
-    m_goToAction->setEnabled(snapshot && snapshot->traceCount() > 0);
-    m_demoAction->setEnabled(m_demo->isAvailable() && !m_demo->isRunning());
+    const MainWindowActions& a = *m_actions;
+    a.reload->setEnabled(open);
+    a.close->setEnabled(open);
+    a.follow->setEnabled(open);
+    a.back->setEnabled(m_navigator->canGoBack());
+    a.forward->setEnabled(m_navigator->canGoForward());
+    a.nextAlert->setEnabled(alerts);
+    a.previousAlert->setEnabled(alerts);
+    a.origin->setEnabled(m_alerts->hasOrigin());
+    a.find->setEnabled(snapshot && snapshot->traceCount() > 0);
+    a.goTo->setEnabled(snapshot && snapshot->traceCount() > 0);
+    a.demo->setEnabled(m_demo->isAvailable() && !m_demo->isRunning());
 }
 
 void MainWindow::copy()

@@ -6,10 +6,8 @@
 #include <QMainWindow>
 #include <memory>
 
-class QAction;
 class QDockWidget;
 class QLabel;
-class QMenu;
 class QProgressBar;
 class QStackedWidget;
 class QToolButton;
@@ -35,6 +33,7 @@ namespace nanscope::app {
 
 class DemoRunner;
 class DockLayout;
+class MainWindowActions;
 class RecentLogdirs;
 enum class Dock;
 
@@ -64,6 +63,7 @@ public:
     widgets::StartPage* startPage() const { return m_startPage; }
     DemoRunner* demoRunner() const { return m_demo; }
     QDockWidget* dock(Dock dock) const;
+    MainWindowActions* actions() const { return m_actions; }
     QStringList recentLogdirs() const;
     bool isShowingStartPage() const;
     // True while a load runs or a panel works something out off the GUI thread.
@@ -95,10 +95,8 @@ protected:
 
 private:
     void createPanels();
-    void createActions();
-    void createMenus();
-    void createToolBar();
     void createStatusBar();
+    void connectActions();
     void connectSession();
     void restoreSettings();
     void saveSettings() const;
@@ -128,30 +126,13 @@ private:
     views::SourcePanel* m_source = nullptr;
     views::StackTracePanel* m_stackTrace = nullptr;
     std::unique_ptr<DockLayout> m_docks;
+    MainWindowActions* m_actions = nullptr;
 
     QLabel* m_counts = nullptr;
     QLabel* m_followState = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
 
-    QAction* m_openAction = nullptr;
-    QAction* m_demoAction = nullptr;
-    QAction* m_reloadAction = nullptr;
-    QAction* m_closeAction = nullptr;
-    QAction* m_quitAction = nullptr;
-    QAction* m_copyAction = nullptr;
-    QAction* m_findAction = nullptr;
-    QAction* m_goToAction = nullptr;
-    QAction* m_backAction = nullptr;
-    QAction* m_forwardAction = nullptr;
-    QAction* m_nextAlertAction = nullptr;
-    QAction* m_previousAlertAction = nullptr;
-    QAction* m_originAction = nullptr;
-    QAction* m_followAction = nullptr;
-    QAction* m_resetLayoutAction = nullptr;
-    QAction* m_aboutAction = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QMenu* m_panelsMenu = nullptr;
     bool m_noticeDismissed = false;
     bool m_defaultSizesPending = true;
 };

@@ -3,6 +3,7 @@
 // logdirs and the demo, drag and drop, a broken logdir, the default layout and its reset.
 #include "docklayout.hpp"
 #include "mainwindow.hpp"
+#include "mainwindowactions.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
@@ -483,7 +484,7 @@ void TestMainWindow::defaultLayoutFollowsItsTable()
     window.dock(Dock::Source)->hide();
     QTest::qWait(50);
     QVERIFY(geometries() != initial);
-    window.resetLayout();
+    window.actions()->resetLayout->trigger();
     QTest::qWait(100);
     QCOMPARE(geometries(), initial);
 }
