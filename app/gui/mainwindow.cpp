@@ -2,6 +2,7 @@
 
 #include "appicon.hpp"
 #include "demorunner.hpp"
+#include "diagnosticsdialog.hpp"
 #include "docklayout.hpp"
 #include "mainwindowactions.hpp"
 #include "nanscope/items/logdirsession.hpp"
@@ -21,8 +22,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -32,7 +31,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -252,7 +250,8 @@ void MainWindow::connectSession()
     });
     connect(m_navigator, &views::Navigator::historyChanged, this, &MainWindow::updateActions);
     connect(m_alerts, &views::AlertsPanel::originChanged, this, &MainWindow::updateActions);
-    connect(m_banner, &widgets::Banner::actionTriggered, this, &MainWindow::showDiagnostics);
+    connect(m_banner, &widgets::Banner::actionTriggered, this,
+            [this] { DiagnosticsDialog(m_session->snapshot(), this).exec(); });
     connect(m_banner, &widgets::Banner::dismissed, this, [this] { m_noticeDismissed = true; });
     connect(m_stackTrace, &views::StackTracePanel::frameworkPatternsEdited, this,
             [this](const QStringList& patterns) {
@@ -470,31 +469,6 @@ void MainWindow::showNotices()
         text += QLatin1Char(' ') + tr("(%1 more notes in Details.)").arg(notices.size() - 1);
     m_banner->showMessage(bannerKind(first.severity), first.title, text,
                           more ? tr("Details…") : QString());
-}
-
-void MainWindow::showDiagnostics()
-{
-    const items::SnapshotPtr snapshot = m_session->snapshot();
-    QStringList parts;
-    if (snapshot) {
-        for (const views::SnapshotNotice& notice : views::snapshotNotices(*snapshot))
-            parts << notice.title + QLatin1Char('\n') + notice.text;
-        const QString diagnostics = views::diagnosticsText(*snapshot);
-        if (!diagnostics.isEmpty())
-            parts << tr("What the reader found:") + QLatin1Char('\n') + diagnostics;
-    }
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("About This Logdir"));
-    auto* text = new QPlainTextEdit(&dialog);
-    text->setReadOnly(true);
-    text->setPlainText(parts.join(QStringLiteral("\n\n")));
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addWidget(text);
-    layout->addWidget(buttons);
-    dialog.resize(720, 420);
-    dialog.exec();
 }
 
 void MainWindow::updateRecentMenu()

@@ -105,7 +105,6 @@ private:
     void updateCounts();
     void updateActions();
     void showNotices();
-    void showDiagnostics();
     void onLoadingFinished(bool cancelled);
     void onLoadingFailed(const QString& message);
     void copy();

@@ -1,6 +1,8 @@
 // The main window end to end: the demo's logdir opened, the first alert double-clicked and every
 // panel on the tutorial's Log op; reload, back/forward, follow mode, the start page with recent
-// logdirs and the demo, drag and drop, a broken logdir, the default layout and its reset.
+// logdirs and the demo, drag and drop, a broken logdir and its details, the default layout and
+// its reset.
+#include "diagnosticsdialog.hpp"
 #include "docklayout.hpp"
 #include "mainwindow.hpp"
 #include "mainwindowactions.hpp"
@@ -365,6 +367,13 @@ void TestMainWindow::brokenLogdirShowsADiagnostic()
     QCOMPARE(window.banner()->kind(), widgets::Banner::Kind::Error);
     QVERIFY(!window.banner()->title().isEmpty());
     QVERIFY(!window.banner()->text().isEmpty());
+    // Its Details… tell what the reader found, file by file.
+    const items::SnapshotPtr snapshot = window.session()->snapshot();
+    QVERIFY(snapshot && !snapshot->diagnostics().empty());
+    const app::DiagnosticsDialog details(snapshot, &window);
+    QVERIFY2(details.text().contains(QStringLiteral("What the reader found:")),
+             qPrintable(details.text()));
+    QVERIFY(details.text().contains(QStringLiteral("x.metadata")));
 
     // A directory that does not exist.
     loaded.clear();
