@@ -2,8 +2,8 @@
 
 #include "appicon.hpp"
 #include "demorunner.hpp"
-#include "diagnosticsdialog.hpp"
 #include "docklayout.hpp"
+#include "logdirstatus.hpp"
 #include "mainwindowactions.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
@@ -12,7 +12,6 @@
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
 #include "nanscope/views/navigator.hpp"
-#include "nanscope/views/snapshotnotices.hpp"
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
 #include "nanscope/widgets/banner.hpp"
@@ -26,20 +25,16 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QStyle>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace nanscope::app {
@@ -49,19 +44,6 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kDocksKey = QStringLiteral("mainWindow/docks");
 const QString kPatternsKey = QStringLiteral("stackTrace/frameworkPatterns");
-
-widgets::Banner::Kind bannerKind(views::SnapshotNotice::Severity severity)
-{
-    switch (severity) {
-    case views::SnapshotNotice::Severity::Error:
-        return widgets::Banner::Kind::Error;
-    case views::SnapshotNotice::Severity::Warning:
-        return widgets::Banner::Kind::Warning;
-    case views::SnapshotNotice::Severity::Info:
-        break;
-    }
-    return widgets::Banner::Kind::Info;
-}
 
 } // namespace
 
@@ -104,7 +86,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_actions = new MainWindowActions(this);
     m_actions->addMenus(menuBar(), m_docks->docks());
     m_actions->addToolBar(this);
-    createStatusBar();
+    m_status = new LogdirStatus(m_session, m_banner, this);
     connectActions();
     connectSession();
     restoreSettings();
@@ -180,79 +162,28 @@ void MainWindow::connectActions()
     });
 }
 
-void MainWindow::createStatusBar()
-{
-    m_counts = new QLabel(this);
-    m_counts->setTextFormat(Qt::PlainText);
-    m_followState = new QLabel(tr("● Following"), this);
-    m_followState->setTextFormat(Qt::PlainText);
-    m_followState->setToolTip(tr("Events appended to the logdir are read as they come"));
-    QPalette followPalette = m_followState->palette();
-    followPalette.setColor(QPalette::WindowText, QColor(0x2e, 0x9d, 0x5b));
-    m_followState->setPalette(followPalette);
-    m_followState->hide();
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(200);
-    m_progress->setMaximumHeight(statusBar()->fontMetrics().height());
-    m_progress->setTextVisible(false);
-    m_progress->hide();
-    m_cancel = new QToolButton(this);
-    m_cancel->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
-    m_cancel->setAutoRaise(true);
-    m_cancel->setToolTip(tr("Stop loading (what was read so far stays)"));
-    m_cancel->hide();
-    connect(m_cancel, &QToolButton::clicked, m_session, &items::LogdirSession::cancel);
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_cancel);
-    statusBar()->addPermanentWidget(m_followState);
-    statusBar()->addPermanentWidget(m_counts);
-}
-
 void MainWindow::connectSession()
 {
     connect(m_session, &items::LogdirSession::loadingStarted, this, [this](const QString& path) {
-        m_progress->setValue(0);
-        m_progress->show();
-        m_cancel->show();
-        statusBar()->showMessage(tr("Reading %1…").arg(displayPath(path)));
         setWindowTitle(tr("%1 — NaNscope").arg(displayPath(path)));
         showWorkspace(true);
         updateActions();
     });
-    connect(m_session, &items::LogdirSession::progressChanged, this,
-            [this](qint64 done, qint64 total) {
-                m_progress->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
-            });
     connect(m_session, &items::LogdirSession::snapshotChanged, this,
-            [this](const items::SnapshotPtr& snapshot) {
-                m_navigator->setSnapshot(snapshot);
-                updateCounts();
-                if (!m_session->isLoading())
-                    showNotices(); // following: "no events yet" goes once events come
-            });
+            [this](const items::SnapshotPtr& snapshot) { m_navigator->setSnapshot(snapshot); });
     connect(m_session, &items::LogdirSession::loadingFinished, this,
             &MainWindow::onLoadingFinished);
     connect(m_session, &items::LogdirSession::loadingFailed, this, &MainWindow::onLoadingFailed);
     connect(m_session, &items::LogdirSession::closed, this, [this] {
         m_navigator->setSnapshot(nullptr);
-        m_banner->clear();
-        m_progress->hide();
-        m_cancel->hide();
         setWindowTitle(tr("NaNscope"));
         showWorkspace(false);
-        updateCounts();
         updateActions();
     });
-    connect(m_session, &items::LogdirSession::followingChanged, this, [this](bool following) {
-        m_actions->follow->setChecked(following);
-        m_followState->setVisible(following);
-    });
+    connect(m_session, &items::LogdirSession::followingChanged, m_actions->follow,
+            &QAction::setChecked);
     connect(m_navigator, &views::Navigator::historyChanged, this, &MainWindow::updateActions);
     connect(m_alerts, &views::AlertsPanel::originChanged, this, &MainWindow::updateActions);
-    connect(m_banner, &widgets::Banner::actionTriggered, this,
-            [this] { DiagnosticsDialog(m_session->snapshot(), this).exec(); });
-    connect(m_banner, &widgets::Banner::dismissed, this, [this] { m_noticeDismissed = true; });
     connect(m_stackTrace, &views::StackTracePanel::frameworkPatternsEdited, this,
             [this](const QStringList& patterns) {
                 if (m_options.useSettings)
@@ -367,14 +298,14 @@ bool MainWindow::isBusy() const
 
 QString MainWindow::countsText() const
 {
-    return m_counts->text();
+    return m_status->countsText();
 }
 
 void MainWindow::openLogdir(const QString& path)
 {
     if (path.trimmed().isEmpty())
         return;
-    m_noticeDismissed = false;
+    m_status->forgetDismissal();
     m_banner->clear();
     m_session->open(path);
 }
@@ -394,7 +325,7 @@ void MainWindow::openDemo()
 
 void MainWindow::reload()
 {
-    m_noticeDismissed = false;
+    m_status->forgetDismissal();
     m_session->reload();
 }
 
@@ -416,77 +347,27 @@ bool MainWindow::jumpToFirstAlert()
     return true;
 }
 
-void MainWindow::onLoadingFinished(bool cancelled)
+void MainWindow::onLoadingFinished()
 {
-    m_progress->hide();
-    m_cancel->hide();
-    updateCounts();
     updateActions();
     const items::SnapshotPtr snapshot = m_session->snapshot();
-    if (snapshot && snapshot->readable()) {
-        statusBar()->showMessage(cancelled ? tr("Loading stopped: showing what was read")
-                                           : tr("Read %1").arg(displayPath(m_session->path())),
-                                 cancelled ? 0 : 4000);
-        // A demo's logdir is temporary: not worth remembering.
-        if (QDir::cleanPath(m_session->path()) != QDir::cleanPath(m_demo->logdir()))
-            m_recent->add(m_session->path());
-        showNotices();
-    }
+    // A demo's logdir is temporary: not worth remembering.
+    if (snapshot && snapshot->readable() &&
+        QDir::cleanPath(m_session->path()) != QDir::cleanPath(m_demo->logdir()))
+        m_recent->add(m_session->path());
     Q_EMIT logdirLoaded();
 }
 
-void MainWindow::onLoadingFailed(const QString& message)
+void MainWindow::onLoadingFailed()
 {
-    m_progress->hide();
-    m_cancel->hide();
-    statusBar()->clearMessage();
     if (!QFileInfo::exists(m_session->path()))
         m_recent->remove(m_session->path());
     showWorkspace(false);
-    const items::SnapshotPtr snapshot = m_session->snapshot();
-    const bool details = snapshot && !snapshot->diagnostics().empty();
-    m_banner->showMessage(widgets::Banner::Kind::Error,
-                          tr("Could not open %1").arg(displayPath(m_session->path())), message,
-                          details ? tr("Details…") : QString());
-}
-
-void MainWindow::showNotices()
-{
-    const items::SnapshotPtr snapshot = m_session->snapshot();
-    if (!snapshot || !snapshot->readable() || m_noticeDismissed)
-        return;
-    const auto notices = views::snapshotNotices(*snapshot);
-    if (notices.empty()) {
-        m_banner->clear();
-        return;
-    }
-    const views::SnapshotNotice& first = notices.front();
-    const bool more = notices.size() > 1 || !snapshot->diagnostics().empty();
-    QString text = first.text;
-    if (notices.size() == 2)
-        text += QLatin1Char(' ') + tr("(One more note in Details.)");
-    else if (notices.size() > 2)
-        text += QLatin1Char(' ') + tr("(%1 more notes in Details.)").arg(notices.size() - 1);
-    m_banner->showMessage(bannerKind(first.severity), first.title, text,
-                          more ? tr("Details…") : QString());
 }
 
 void MainWindow::updateRecentMenu()
 {
     m_actions->setRecentLogdirs(m_recent->entries());
-}
-
-void MainWindow::updateCounts()
-{
-    const items::SnapshotPtr snapshot = m_session->snapshot();
-    if (!snapshot || !snapshot->readable()) {
-        m_counts->clear();
-        return;
-    }
-    m_counts->setText(tr("%L1 graph traces · %L2 executions · %L3 alerts")
-                          .arg(snapshot->traceCount())
-                          .arg(snapshot->executionCount())
-                          .arg(snapshot->alertCount()));
 }
 
 void MainWindow::updateActions()

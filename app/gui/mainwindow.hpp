@@ -7,10 +7,7 @@
 #include <memory>
 
 class QDockWidget;
-class QLabel;
-class QProgressBar;
 class QStackedWidget;
-class QToolButton;
 
 namespace nanscope::items {
 class LogdirSession;
@@ -33,6 +30,7 @@ namespace nanscope::app {
 
 class DemoRunner;
 class DockLayout;
+class LogdirStatus;
 class MainWindowActions;
 class RecentLogdirs;
 enum class Dock;
@@ -95,18 +93,15 @@ protected:
 
 private:
     void createPanels();
-    void createStatusBar();
     void connectActions();
     void connectSession();
     void restoreSettings();
     void saveSettings() const;
     void showWorkspace(bool workspace);
     void updateRecentMenu();
-    void updateCounts();
     void updateActions();
-    void showNotices();
-    void onLoadingFinished(bool cancelled);
-    void onLoadingFailed(const QString& message);
+    void onLoadingFinished();
+    void onLoadingFailed();
     void copy();
 
     MainWindowOptions m_options;
@@ -127,12 +122,8 @@ private:
     std::unique_ptr<DockLayout> m_docks;
     MainWindowActions* m_actions = nullptr;
 
-    QLabel* m_counts = nullptr;
-    QLabel* m_followState = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QToolButton* m_cancel = nullptr;
+    LogdirStatus* m_status = nullptr;
 
-    bool m_noticeDismissed = false;
     bool m_defaultSizesPending = true;
 };
 
