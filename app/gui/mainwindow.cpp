@@ -1,12 +1,13 @@
 #include "mainwindow.hpp"
 
+#include "aboutbox.hpp"
 #include "appicon.hpp"
+#include "centralarea.hpp"
 #include "demorunner.hpp"
 #include "docklayout.hpp"
 #include "logdirstatus.hpp"
 #include "mainwindowactions.hpp"
 #include "nanscope/items/logdirsession.hpp"
-#include "nanscope/version.hpp"
 #include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
@@ -17,38 +18,26 @@
 #include "nanscope/widgets/banner.hpp"
 #include "nanscope/widgets/startpage.hpp"
 #include "recentlogdirs.hpp"
+#include "windowsettings.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
-#include <QVBoxLayout>
 
 namespace nanscope::app {
-namespace {
-
-const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
-const QString kStateKey = QStringLiteral("mainWindow/state");
-const QString kDocksKey = QStringLiteral("mainWindow/docks");
-const QString kPatternsKey = QStringLiteral("stackTrace/frameworkPatterns");
-
-} // namespace
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
-    : QMainWindow(parent), m_options(options),
+    : QMainWindow(parent), m_settings(options.useSettings),
       m_recent(std::make_unique<RecentLogdirs>(options.useSettings))
 {
     setWindowTitle(tr("NaNscope"));
@@ -58,29 +47,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_navigator = new views::Navigator(this);
     m_demo = new DemoRunner(this);
 
-    m_banner = new widgets::Banner(this);
-    m_startPage = new widgets::StartPage(this);
-    m_startPage->setLogo(appIcon());
-    m_startPage->setTitle(tr("NaNscope"));
-    m_startPage->setTagline(tr("Find the op that made the first NaN or ∞, and why."));
-    m_startPage->setHint(
-        tr("Drop a logdir folder here, or start NaNscope with one: nanscope LOGDIR\n\n"
-           "TensorFlow writes a logdir with tf.debugging.experimental.enable_dump_debug_info("
-           "logdir, tensor_debug_mode=\"FULL_HEALTH\", circular_buffer_size=-1); NaNscope's "
-           "recorder writes the same files from C++."));
     // The panels live in a main window of their own, so that the banner spans the window
     // above them and the start page can take their place.
     m_docks = std::make_unique<DockLayout>(this);
-    m_pages = new QStackedWidget(this);
-    m_pages->addWidget(m_startPage);
-    m_pages->addWidget(m_docks->host());
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(m_banner);
-    layout->addWidget(m_pages, 1);
-    setCentralWidget(central);
+    m_central = new CentralArea(m_docks->host(), this);
+    m_banner = m_central->banner();
+    m_startPage = m_central->startPage();
+    setCentralWidget(m_central);
 
     createPanels();
     m_actions = new MainWindowActions(this);
@@ -89,7 +62,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_status = new LogdirStatus(m_session, m_banner, this);
     connectActions();
     connectSession();
-    restoreSettings();
+    resize(1440, 900);
+    if (m_settings.restore(this, *m_docks, m_stackTrace))
+        m_defaultSizesPending = false;
     showWorkspace(false);
     updateRecentMenu();
     updateActions();
@@ -185,10 +160,7 @@ void MainWindow::connectSession()
     connect(m_navigator, &views::Navigator::historyChanged, this, &MainWindow::updateActions);
     connect(m_alerts, &views::AlertsPanel::originChanged, this, &MainWindow::updateActions);
     connect(m_stackTrace, &views::StackTracePanel::frameworkPatternsEdited, this,
-            [this](const QStringList& patterns) {
-                if (m_options.useSettings)
-                    QSettings().setValue(kPatternsKey, patterns);
-            });
+            [this](const QStringList& patterns) { m_settings.saveFrameworkPatterns(patterns); });
 
     connect(m_startPage, &widgets::StartPage::openRequested, this, &MainWindow::chooseLogdir);
     connect(m_startPage, &widgets::StartPage::demoRequested, this, &MainWindow::openDemo);
@@ -211,32 +183,6 @@ void MainWindow::connectSession()
     });
 }
 
-void MainWindow::restoreSettings()
-{
-    resize(1440, 900);
-    if (!m_options.useSettings)
-        return;
-    QSettings settings;
-    const QStringList patterns = settings.value(kPatternsKey).toStringList();
-    if (!patterns.isEmpty())
-        m_stackTrace->setFrameworkPatterns(patterns);
-    if (settings.contains(kGeometryKey))
-        restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray());
-    if (m_docks->restoreState(settings.value(kDocksKey).toByteArray()))
-        m_defaultSizesPending = false;
-}
-
-void MainWindow::saveSettings() const
-{
-    if (!m_options.useSettings)
-        return;
-    QSettings settings;
-    settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
-    settings.setValue(kDocksKey, m_docks->saveState());
-}
-
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
@@ -249,7 +195,7 @@ void MainWindow::showEvent(QShowEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    saveSettings();
+    m_settings.save(this, *m_docks);
     QMainWindow::closeEvent(event);
 }
 
@@ -272,7 +218,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::showWorkspace(bool workspace)
 {
-    m_pages->setCurrentWidget(workspace ? static_cast<QWidget*>(m_docks->host()) : m_startPage);
+    m_central->showPanels(workspace);
     m_startPage->setRecent(m_recent->entries());
     m_startPage->demoButton()->setToolTip(m_demo->isAvailable() ? m_actions->demo->toolTip()
                                                                 : tr("nanscope-demo-mlp is not "
@@ -282,7 +228,7 @@ void MainWindow::showWorkspace(bool workspace)
 
 bool MainWindow::isShowingStartPage() const
 {
-    return m_pages->currentWidget() == m_startPage;
+    return m_central->isShowingStartPage();
 }
 
 QStringList MainWindow::recentLogdirs() const
@@ -398,16 +344,7 @@ void MainWindow::copy()
 
 void MainWindow::showAbout()
 {
-    QMessageBox box(this);
-    box.setWindowTitle(tr("About NaNscope"));
-    box.setIconPixmap(appIcon().pixmap(64, 64));
-    box.setTextFormat(Qt::RichText);
-    box.setText(tr("<h3>NaNscope %1</h3>"
-                   "<p>A native debugger for NaN and infinity: it reads TensorFlow's tfdbg2 "
-                   "logdirs (and NaNscope's recorder's) and finds the op that made the first "
-                   "NaN or ∞, and why.</p><p>Built with Qt %2.</p>")
-                    .arg(QStringLiteral(NANSCOPE_VERSION), QString::fromLatin1(qVersion())));
-    box.exec();
+    showAboutBox(this);
 }
 
 } // namespace nanscope::app

@@ -1,13 +1,14 @@
-// NaNscope's main window: the six panels as dock widgets arranged like Debugger V2, the start
-// page, menus, toolbar and status bar, and the loading session they all share. It wires; the
-// panels and models do the work.
+// NaNscope's main window: the six panels in their docks (DockLayout), the start page and the
+// banner (CentralArea), the actions, menus and toolbar (MainWindowActions), the status bar
+// (LogdirStatus), and the loading session they all share. It wires; they do the work.
 #pragma once
+
+#include "windowsettings.hpp"
 
 #include <QMainWindow>
 #include <memory>
 
 class QDockWidget;
-class QStackedWidget;
 
 namespace nanscope::items {
 class LogdirSession;
@@ -28,6 +29,7 @@ class StartPage;
 
 namespace nanscope::app {
 
+class CentralArea;
 class DemoRunner;
 class DockLayout;
 class LogdirStatus;
@@ -95,8 +97,6 @@ private:
     void createPanels();
     void connectActions();
     void connectSession();
-    void restoreSettings();
-    void saveSettings() const;
     void showWorkspace(bool workspace);
     void updateRecentMenu();
     void updateActions();
@@ -104,13 +104,13 @@ private:
     void onLoadingFailed();
     void copy();
 
-    MainWindowOptions m_options;
+    WindowSettings m_settings;
     items::LogdirSession* m_session = nullptr;
     views::Navigator* m_navigator = nullptr;
     DemoRunner* m_demo = nullptr;
     std::unique_ptr<RecentLogdirs> m_recent;
 
-    QStackedWidget* m_pages = nullptr;
+    CentralArea* m_central = nullptr;
     widgets::StartPage* m_startPage = nullptr;
     widgets::Banner* m_banner = nullptr;
     views::AlertsPanel* m_alerts = nullptr;
