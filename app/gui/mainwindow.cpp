@@ -186,11 +186,21 @@ void MainWindow::connectSession()
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
-    // Dock sizes need a laid-out window.
-    if (m_defaultSizesPending) {
-        m_defaultSizesPending = false;
-        QTimer::singleShot(0, this, [this] { m_docks->applyDefaultSizes(); });
-    }
+    applyPendingDockSizes();
+}
+
+void MainWindow::applyPendingDockSizes()
+{
+    // Dock sizes need the docks laid out: in a shown window, in place of the start page.
+    if (!m_defaultSizesPending || !isVisible() || isShowingStartPage())
+        return;
+    m_defaultSizesPending = false;
+    QTimer::singleShot(0, this, [this] {
+        if (isShowingStartPage())
+            m_defaultSizesPending = true; // a failed load took the docks away again
+        else
+            m_docks->applyDefaultSizes();
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -219,6 +229,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::showWorkspace(bool workspace)
 {
     m_central->showPanels(workspace);
+    applyPendingDockSizes();
     m_startPage->setRecent(m_recent->entries());
     m_startPage->demoButton()->setToolTip(m_demo->isAvailable() ? m_actions->demo->toolTip()
                                                                 : tr("nanscope-demo-mlp is not "

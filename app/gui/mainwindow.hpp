@@ -98,6 +98,7 @@ private:
     void connectActions();
     void connectSession();
     void showWorkspace(bool workspace);
+    void applyPendingDockSizes();
     void updateRecentMenu();
     void updateActions();
     void onLoadingFinished();

@@ -104,6 +104,7 @@ private Q_SLOTS:
     void startPageRecentAndClose();
     void openTheDemo();
     void droppingAFolderOpensIt();
+    void defaultLayoutFollowsItsTable_data();
     void defaultLayoutFollowsItsTable();
     void docksKeepTheNamesSavedLayoutsUse();
     void resetLayoutRestoresTheDocks();
@@ -434,18 +435,31 @@ void TestMainWindow::droppingAFolderOpensIt()
     QVERIFY(window.navigator()->snapshot()->traceCount() > 0);
 }
 
+void TestMainWindow::defaultLayoutFollowsItsTable_data()
+{
+    QTest::addColumn<bool>("fromStartPage");
+    QTest::newRow("nanscope LOGDIR") << false;
+    QTest::newRow("opened from the start page") << true;
+}
+
 void TestMainWindow::defaultLayoutFollowsItsTable()
 {
+    QFETCH(bool, fromStartPage);
     // Large enough for every dock's share to be more than its panel needs at least.
     MainWindow window({.useSettings = false});
     window.resize(2000, 1200);
-    // Opened as `nanscope LOGDIR` opens it: the docks show at once.
     QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
-    window.openLogdir(m_demoDir.path());
+    if (!fromStartPage)
+        window.openLogdir(m_demoDir.path());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
+    if (fromStartPage) {
+        QTest::qWait(100);
+        QVERIFY(window.isShowingStartPage());
+        window.openLogdir(m_demoDir.path());
+    }
     QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0 && !window.isBusy(), kWait);
-    QTest::qWait(100); // the default sizes come once the window is laid out
+    QTest::qWait(100); // the default sizes come once the docks are laid out
     auto* host = qobject_cast<QMainWindow*>(window.dock(Dock::Alerts)->parentWidget());
     QVERIFY(host);
     const auto geometries = [&] {
