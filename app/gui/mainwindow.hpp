@@ -1,18 +1,14 @@
-// NaNscope's main window: the six panels as dock widgets arranged like Debugger V2, the start
-// page, menus, toolbar and status bar, and the loading session they all share. It wires; the
-// panels and models do the work.
+// NaNscope's main window: the six panels in their docks (DockLayout), the start page and the
+// banner (CentralArea), the actions, menus and toolbar (MainWindowActions), the status bar
+// (LogdirStatus), and the loading session they all share. It wires; they do the work.
 #pragma once
+
+#include "windowsettings.hpp"
 
 #include <QMainWindow>
 #include <memory>
 
-class QAction;
 class QDockWidget;
-class QLabel;
-class QMenu;
-class QProgressBar;
-class QStackedWidget;
-class QToolButton;
 
 namespace nanscope::items {
 class LogdirSession;
@@ -23,7 +19,6 @@ class ExecutionTimelinePanel;
 class GraphExecutionPanel;
 class GraphStructurePanel;
 class Navigator;
-class Panel;
 class SourcePanel;
 class StackTracePanel;
 } // namespace nanscope::views
@@ -34,8 +29,13 @@ class StartPage;
 
 namespace nanscope::app {
 
+class CentralArea;
 class DemoRunner;
+class DockLayout;
+class LogdirStatus;
+class MainWindowActions;
 class RecentLogdirs;
+enum class Dock;
 
 struct MainWindowOptions
 {
@@ -62,6 +62,8 @@ public:
     widgets::Banner* banner() const { return m_banner; }
     widgets::StartPage* startPage() const { return m_startPage; }
     DemoRunner* demoRunner() const { return m_demo; }
+    QDockWidget* dock(Dock dock) const;
+    MainWindowActions* actions() const { return m_actions; }
     QStringList recentLogdirs() const;
     bool isShowingStartPage() const;
     // True while a load runs or a panel works something out off the GUI thread.
@@ -93,34 +95,23 @@ protected:
 
 private:
     void createPanels();
-    QDockWidget* addPanelDock(views::Panel* panel, const QString& name, const QString& objectName);
-    void arrangeDocks();
-    void applyDefaultDockSizes();
-    void createActions();
-    void createMenus();
-    void createToolBar();
-    void createStatusBar();
+    void connectActions();
     void connectSession();
-    void restoreSettings();
-    void saveSettings() const;
     void showWorkspace(bool workspace);
+    void applyPendingDockSizes();
     void updateRecentMenu();
-    void updateCounts();
     void updateActions();
-    void showNotices();
-    void showDiagnostics();
-    void onLoadingFinished(bool cancelled);
-    void onLoadingFailed(const QString& message);
+    void onLoadingFinished();
+    void onLoadingFailed();
     void copy();
 
-    MainWindowOptions m_options;
+    WindowSettings m_settings;
     items::LogdirSession* m_session = nullptr;
     views::Navigator* m_navigator = nullptr;
     DemoRunner* m_demo = nullptr;
     std::unique_ptr<RecentLogdirs> m_recent;
 
-    QMainWindow* m_dockHost = nullptr;
-    QStackedWidget* m_pages = nullptr;
+    CentralArea* m_central = nullptr;
     widgets::StartPage* m_startPage = nullptr;
     widgets::Banner* m_banner = nullptr;
     views::AlertsPanel* m_alerts = nullptr;
@@ -129,32 +120,11 @@ private:
     views::GraphExecutionPanel* m_graphExecution = nullptr;
     views::SourcePanel* m_source = nullptr;
     views::StackTracePanel* m_stackTrace = nullptr;
-    QList<QDockWidget*> m_docks;
+    std::unique_ptr<DockLayout> m_docks;
+    MainWindowActions* m_actions = nullptr;
 
-    QLabel* m_counts = nullptr;
-    QLabel* m_followState = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QToolButton* m_cancel = nullptr;
+    LogdirStatus* m_status = nullptr;
 
-    QAction* m_openAction = nullptr;
-    QAction* m_demoAction = nullptr;
-    QAction* m_reloadAction = nullptr;
-    QAction* m_closeAction = nullptr;
-    QAction* m_quitAction = nullptr;
-    QAction* m_copyAction = nullptr;
-    QAction* m_findAction = nullptr;
-    QAction* m_goToAction = nullptr;
-    QAction* m_backAction = nullptr;
-    QAction* m_forwardAction = nullptr;
-    QAction* m_nextAlertAction = nullptr;
-    QAction* m_previousAlertAction = nullptr;
-    QAction* m_originAction = nullptr;
-    QAction* m_followAction = nullptr;
-    QAction* m_resetLayoutAction = nullptr;
-    QAction* m_aboutAction = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QMenu* m_panelsMenu = nullptr;
-    bool m_noticeDismissed = false;
     bool m_defaultSizesPending = true;
 };
 

@@ -16,6 +16,11 @@ QString normalised(const QString& path)
 
 } // namespace
 
+QString displayPath(const QString& path)
+{
+    return QDir::toNativeSeparators(QDir::cleanPath(path));
+}
+
 RecentLogdirs::RecentLogdirs(bool persistent) : m_persistent(persistent)
 {
     if (m_persistent)

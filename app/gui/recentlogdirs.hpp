@@ -5,6 +5,9 @@
 
 namespace nanscope::app {
 
+// A logdir's path the way the window shows it: cleaned, with the platform's separators.
+QString displayPath(const QString& path);
+
 class RecentLogdirs
 {
 public:

@@ -1,7 +1,11 @@
 // The main window end to end: the demo's logdir opened, the first alert double-clicked and every
 // panel on the tutorial's Log op; reload, back/forward, follow mode, the start page with recent
-// logdirs and the demo, drag and drop, a broken logdir, and the layout reset.
+// logdirs and the demo, drag and drop, a broken logdir and its details, the default layout and
+// its reset.
+#include "diagnosticsdialog.hpp"
+#include "docklayout.hpp"
 #include "mainwindow.hpp"
+#include "mainwindowactions.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
@@ -22,6 +26,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QMainWindow>
 #include <QMimeData>
 #include <QProcess>
 #include <QSettings>
@@ -33,8 +38,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
+#include <cmath>
+#include <iterator>
+#include <optional>
 
 using namespace nanscope;
+using app::Dock;
 using app::MainWindow;
 
 namespace {
@@ -95,6 +104,9 @@ private Q_SLOTS:
     void startPageRecentAndClose();
     void openTheDemo();
     void droppingAFolderOpensIt();
+    void defaultLayoutFollowsItsTable_data();
+    void defaultLayoutFollowsItsTable();
+    void docksKeepTheNamesSavedLayoutsUse();
     void resetLayoutRestoresTheDocks();
     void layoutAndRecentLogdirsAreKeptAcrossRuns();
     void darkPaletteReadsWell();
@@ -356,6 +368,13 @@ void TestMainWindow::brokenLogdirShowsADiagnostic()
     QCOMPARE(window.banner()->kind(), widgets::Banner::Kind::Error);
     QVERIFY(!window.banner()->title().isEmpty());
     QVERIFY(!window.banner()->text().isEmpty());
+    // Its Details… tell what the reader found, file by file.
+    const items::SnapshotPtr snapshot = window.session()->snapshot();
+    QVERIFY(snapshot && !snapshot->diagnostics().empty());
+    const app::DiagnosticsDialog details(snapshot, &window);
+    QVERIFY2(details.text().contains(QStringLiteral("What the reader found:")),
+             qPrintable(details.text()));
+    QVERIFY(details.text().contains(QStringLiteral("x.metadata")));
 
     // A directory that does not exist.
     loaded.clear();
@@ -416,14 +435,107 @@ void TestMainWindow::droppingAFolderOpensIt()
     QVERIFY(window.navigator()->snapshot()->traceCount() > 0);
 }
 
+void TestMainWindow::defaultLayoutFollowsItsTable_data()
+{
+    QTest::addColumn<bool>("fromStartPage");
+    QTest::newRow("nanscope LOGDIR") << false;
+    QTest::newRow("opened from the start page") << true;
+}
+
+void TestMainWindow::defaultLayoutFollowsItsTable()
+{
+    QFETCH(bool, fromStartPage);
+    // Large enough for every dock's share to be more than its panel needs at least.
+    MainWindow window({.useSettings = false});
+    window.resize(2000, 1200);
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    if (!fromStartPage)
+        window.openLogdir(m_demoDir.path());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    if (fromStartPage) {
+        QTest::qWait(100);
+        QVERIFY(window.isShowingStartPage());
+        window.openLogdir(m_demoDir.path());
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0 && !window.isBusy(), kWait);
+    QTest::qWait(100); // the default sizes come once the docks are laid out
+    auto* host = qobject_cast<QMainWindow*>(window.dock(Dock::Alerts)->parentWidget());
+    QVERIFY(host);
+    const auto geometries = [&] {
+        QList<QRect> rects;
+        for (const app::DockSpec& spec : app::defaultDocks())
+            rects << window.dock(spec.dock)->geometry();
+        return rects;
+    };
+    const auto rect = [&](Dock dock) {
+        return window.dock(dock)->geometry();
+    };
+    const QList<QRect> initial = geometries();
+    std::optional<Dock> left;
+    for (const app::DockSpec& spec : app::defaultDocks()) {
+        QDockWidget* dock = window.dock(spec.dock);
+        QCOMPARE(host->dockWidgetArea(dock), spec.area);
+        QVERIFY(dock->isVisible());
+        QVERIFY(!dock->isFloating());
+        const QRect r = dock->geometry();
+        // Its share of the host, give or take the separators.
+        QVERIFY2(std::abs(r.width() - spec.width * host->width()) < 0.02 * host->width(),
+                 spec.objectName);
+        QVERIFY2(std::abs(r.height() - spec.height * host->height()) < 0.02 * host->height(),
+                 spec.objectName);
+        if (spec.under) {
+            QCOMPARE(r.left(), rect(*spec.under).left());
+            QVERIFY(r.top() > rect(*spec.under).bottom());
+            continue;
+        }
+        if (left && dockSpec(*left).area == spec.area)
+            QVERIFY(r.left() > rect(*left).right());
+        left = spec.dock;
+    }
+    // Alerts | Execution Timeline over Graph Structure | Graph Execution; Source | Stack Trace.
+    QVERIFY(rect(Dock::Alerts).right() < rect(Dock::ExecutionTimeline).left());
+    QVERIFY(rect(Dock::ExecutionTimeline).bottom() < rect(Dock::GraphStructure).top());
+    QVERIFY(rect(Dock::GraphStructure).right() < rect(Dock::GraphExecution).left());
+    QVERIFY(rect(Dock::Alerts).bottom() < rect(Dock::Source).top());
+    QVERIFY(rect(Dock::Source).right() < rect(Dock::StackTrace).left());
+
+    // View › Reset Layout puts back the very same layout after the docks were moved about.
+    host->splitDockWidget(window.dock(Dock::StackTrace), window.dock(Dock::GraphStructure),
+                          Qt::Horizontal);
+    window.dock(Dock::Alerts)->setFloating(true);
+    window.dock(Dock::Source)->hide();
+    QTest::qWait(50);
+    QVERIFY(geometries() != initial);
+    window.actions()->resetLayout->trigger();
+    QTest::qWait(100);
+    QCOMPARE(geometries(), initial);
+}
+
+void TestMainWindow::docksKeepTheNamesSavedLayoutsUse()
+{
+    // Saved layouts find their docks by these names: renaming one loses the users' layouts.
+    const std::pair<Dock, const char*> names[] = {
+        {Dock::Alerts, "alertsDock"},
+        {Dock::ExecutionTimeline, "executionTimelineDock"},
+        {Dock::GraphStructure, "graphStructureDock"},
+        {Dock::GraphExecution, "graphExecutionDock"},
+        {Dock::Source, "sourceDock"},
+        {Dock::StackTrace, "stackTraceDock"}};
+    MainWindow window({.useSettings = false});
+    QCOMPARE(window.findChildren<QDockWidget*>().size(), qsizetype(std::size(names)));
+    for (const auto& [dock, name] : names)
+        QCOMPARE(window.dock(dock)->objectName(), QString::fromLatin1(name));
+}
+
 void TestMainWindow::resetLayoutRestoresTheDocks()
 {
     MainWindow window({.useSettings = false});
     window.show();
     const QList<QDockWidget*> docks = window.findChildren<QDockWidget*>();
     QCOMPARE(docks.size(), 6);
-    docks[0]->setFloating(true);
-    docks[1]->hide();
+    window.dock(Dock::Alerts)->setFloating(true);
+    window.dock(Dock::ExecutionTimeline)->hide();
     window.resetLayout();
     for (QDockWidget* dock : docks) {
         QVERIFY(!dock->isFloating());

@@ -1,0 +1,35 @@
+// The main window's central area: the banner across the top, and under it either NaNscope's
+// start page or the panels (their docks' host window) in its place.
+#pragma once
+
+#include <QWidget>
+
+class QStackedWidget;
+
+namespace nanscope::widgets {
+class Banner;
+class StartPage;
+} // namespace nanscope::widgets
+
+namespace nanscope::app {
+
+class CentralArea : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit CentralArea(QWidget* panels, QWidget* parent = nullptr);
+
+    widgets::Banner* banner() const { return m_banner; }
+    widgets::StartPage* startPage() const { return m_startPage; }
+    void showPanels(bool panels);
+    bool isShowingStartPage() const;
+
+private:
+    widgets::Banner* m_banner = nullptr;
+    widgets::StartPage* m_startPage = nullptr;
+    QWidget* m_panels = nullptr;
+    QStackedWidget* m_pages = nullptr;
+};
+
+} // namespace nanscope::app

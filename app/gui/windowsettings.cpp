@@ -1,0 +1,50 @@
+#include "windowsettings.hpp"
+
+#include "docklayout.hpp"
+#include "nanscope/views/stacktracepanel.hpp"
+
+#include <QMainWindow>
+#include <QSettings>
+
+namespace nanscope::app {
+namespace {
+
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kDocksKey = QStringLiteral("mainWindow/docks");
+const QString kPatternsKey = QStringLiteral("stackTrace/frameworkPatterns");
+
+} // namespace
+
+bool WindowSettings::restore(QMainWindow* window, DockLayout& docks,
+                             views::StackTracePanel* stackTrace) const
+{
+    if (!m_enabled)
+        return false;
+    QSettings settings;
+    const QStringList patterns = settings.value(kPatternsKey).toStringList();
+    if (!patterns.isEmpty())
+        stackTrace->setFrameworkPatterns(patterns);
+    if (settings.contains(kGeometryKey))
+        window->restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    window->restoreState(settings.value(kStateKey).toByteArray());
+    return docks.restoreState(settings.value(kDocksKey).toByteArray());
+}
+
+void WindowSettings::save(const QMainWindow* window, const DockLayout& docks) const
+{
+    if (!m_enabled)
+        return;
+    QSettings settings;
+    settings.setValue(kGeometryKey, window->saveGeometry());
+    settings.setValue(kStateKey, window->saveState());
+    settings.setValue(kDocksKey, docks.saveState());
+}
+
+void WindowSettings::saveFrameworkPatterns(const QStringList& patterns) const
+{
+    if (m_enabled)
+        QSettings().setValue(kPatternsKey, patterns);
+}
+
+} // namespace nanscope::app
