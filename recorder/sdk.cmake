@@ -42,6 +42,7 @@ if(NOT NANSCOPE_SANITIZE)
 endif()
 target_include_directories(nanscope_recorder_shared INTERFACE
     "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>"
+    "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/summary/include>"
     "$<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/generated/include>"
     "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 # The C++ header needs C++20 (std::span, std::source_location); the C header needs C89.
@@ -55,14 +56,14 @@ install(TARGETS nanscope_recorder_shared
         COMPONENT recorder
         NAMELINK_COMPONENT recorder_dev)
 install(FILES
-    include/nanscope/dtype.hpp
-    include/nanscope/export.h
+    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/dtype.hpp
+    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/export.h
     include/nanscope/recorder.h
     include/nanscope/recorder.hpp
-    include/nanscope/status.hpp
-    include/nanscope/summary.hpp
-    include/nanscope/tensordebugmode.hpp
-    include/nanscope/tensorview.hpp
+    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/status.hpp
+    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/summary.hpp
+    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/tensordebugmode.hpp
+    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/tensorview.hpp
     "${PROJECT_BINARY_DIR}/generated/include/nanscope/version.hpp"
     DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/nanscope"
     COMPONENT recorder_dev)

@@ -10,6 +10,7 @@ int main(int argc, char** argv)
     nanscope_options options;
     nanscope_recorder* recorder = NULL;
     const nanscope_graph* graph = NULL;
+    const nanscope_op* input = NULL;
     const nanscope_op* op = NULL;
     const char* inputs[] = {"x:0"};
     const float values[4] = {0.0f, -0.6931472f, -INFINITY, 0.6931472f};
@@ -34,6 +35,8 @@ int main(int argc, char** argv)
     tensor.rank = 1;
     if (nanscope_open(&options, &recorder) != NANSCOPE_OK ||
         nanscope_declare_graph(recorder, "sdk_client_c", NULL, &graph) != NANSCOPE_OK ||
+        nanscope_declare_op(recorder, graph, "Placeholder", "x", NULL, 0, 1, where, &input) !=
+            NANSCOPE_OK ||
         nanscope_declare_op(recorder, graph, "Log", "Log", inputs, 1, 1, where, &op) !=
             NANSCOPE_OK ||
         nanscope_record_trace(recorder, op, 0, tensor) != NANSCOPE_OK ||

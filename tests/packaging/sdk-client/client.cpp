@@ -25,9 +25,11 @@ int main(int argc, char** argv)
         return 1;
     }
     auto graph = (*recorder)->declareGraph("sdk_client");
+    // Inputs name ops declared before them, as TensorFlow creates ops.
+    auto input = (*recorder)->declareOp({.graph = *graph, .type = "Placeholder", .name = "x"});
     auto op =
         (*recorder)->declareOp({.graph = *graph, .type = "Log", .name = "Log", .inputs = {"x:0"}});
-    if (!graph || !op) {
+    if (!graph || !input || !op) {
         std::fprintf(stderr, "declaring failed\n");
         return 1;
     }
