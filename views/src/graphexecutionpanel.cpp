@@ -1,8 +1,8 @@
 #include "nanscope/views/graphexecutionpanel.hpp"
 
 #include "healthstyle.hpp"
+#include "nanscope/core/inputtraces.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
-#include "nanscope/views/inputtraces.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
@@ -264,7 +264,7 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
     m_updatingChoices = false;
 }
 
-void GraphExecutionPanel::setFilter(const TraceFilter& filter)
+void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)
 {
     m_filter = filter;
     m_filter.text.clear();
@@ -296,8 +296,8 @@ void GraphExecutionPanel::applyFilter()
     const auto end = static_cast<std::uint64_t>(m_model->rowCount());
     m_jobs->filter.request(snapshot, [filter = m_filter, generation,
                                       end](const core::Snapshot& s, const std::atomic_bool& stop) {
-        const TraceMatcher matcher(s, filter);
-        return FilterResult{generation, end, matchingRows(s, matcher, 0, end, &stop), false};
+        const core::TraceMatcher matcher(s, filter);
+        return FilterResult{generation, end, core::matchingRows(s, matcher, 0, end, &stop), false};
     });
     updateStatus();
 }
@@ -313,8 +313,9 @@ void GraphExecutionPanel::extendFilter()
     const std::uint64_t begin = m_filteredUpTo;
     m_jobs->filter.request(snapshot, [filter = m_filter, generation, begin,
                                       end](const core::Snapshot& s, const std::atomic_bool& stop) {
-        const TraceMatcher matcher(s, filter);
-        return FilterResult{generation, end, matchingRows(s, matcher, begin, end, &stop), true};
+        const core::TraceMatcher matcher(s, filter);
+        return FilterResult{generation, end, core::matchingRows(s, matcher, begin, end, &stop),
+                            true};
     });
 }
 
@@ -377,7 +378,7 @@ void GraphExecutionPanel::find(const QString& text, bool backward)
     const items::SnapshotPtr snapshot = m_model->snapshot();
     if (text.trimmed().isEmpty() || !snapshot)
         return;
-    TraceFilter filter = m_filter;
+    core::TraceFilter filter = m_filter;
     filter.text = text.trimmed().toStdString();
     const qint64 current = currentTrace();
     const std::optional<std::uint64_t> from =
@@ -386,8 +387,8 @@ void GraphExecutionPanel::find(const QString& text, bool backward)
     m_findBar->setStatus(tr("Searching…"));
     m_jobs->find.request(
         snapshot, [filter, from, backward](const core::Snapshot& s, const std::atomic_bool& stop) {
-            const TraceMatcher matcher(s, filter);
-            return Jobs::FindResult{findTrace(s, matcher, from, backward, &stop)};
+            const core::TraceMatcher matcher(s, filter);
+            return Jobs::FindResult{core::findTrace(s, matcher, from, backward, &stop)};
         });
 }
 
@@ -460,7 +461,7 @@ void GraphExecutionPanel::updateInputs()
     const items::SnapshotPtr snapshot = m_model->snapshot();
     QSet<int> rows;
     if (snapshot && focus.event && focus.event->source == core::EventSource::Graph)
-        for (const InputTrace& input : findInputTraces(*snapshot, focus.event->index))
+        for (const core::InputTrace& input : core::findInputTraces(*snapshot, focus.event->index))
             if (input.trace < static_cast<quint64>(m_model->rowCount()))
                 rows.insert(static_cast<int>(input.trace));
     m_proxy->setHighlightedRows(rows);

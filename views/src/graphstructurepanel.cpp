@@ -103,16 +103,17 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     m_status->setTextFormat(Qt::PlainText);
     m_status->setForegroundRole(QPalette::PlaceholderText);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto* legend = new Legend(
-        {{healthFill(NodeHealth::NaN), healthBorder(NodeHealth::NaN), QStringLiteral("NaN")},
-         {healthFill(NodeHealth::Infinite), healthBorder(NodeHealth::Infinite),
-          QStringLiteral("±∞")},
-         {healthFill(NodeHealth::Finite), healthBorder(NodeHealth::Finite),
-          QStringLiteral("finite")},
-         {healthFill(NodeHealth::Unknown), healthBorder(NodeHealth::Unknown),
-          QStringLiteral("no health recorded")},
-         {Qt::transparent, focusColour(), QStringLiteral("focused")}},
-        this);
+    auto* legend =
+        new Legend({{healthFill(core::NodeHealth::NaN), healthBorder(core::NodeHealth::NaN),
+                     QStringLiteral("NaN")},
+                    {healthFill(core::NodeHealth::Infinite),
+                     healthBorder(core::NodeHealth::Infinite), QStringLiteral("±∞")},
+                    {healthFill(core::NodeHealth::Finite), healthBorder(core::NodeHealth::Finite),
+                     QStringLiteral("finite")},
+                    {healthFill(core::NodeHealth::Unknown), healthBorder(core::NodeHealth::Unknown),
+                     QStringLiteral("no health recorded")},
+                    {Qt::transparent, focusColour(), QStringLiteral("focused")}},
+                   this);
     auto* footer = new QHBoxLayout;
     footer->setContentsMargins(6, 2, 6, 2);
     footer->addWidget(legend);
@@ -153,7 +154,7 @@ std::vector<GraphStructurePanel::NodeState> GraphStructurePanel::nodes() const
         return result;
     for (const PictureNode& node : m_scene->picture().nodes)
         result.push_back({node.name, node.type,
-                          QString::fromLatin1(toString(nodeHealth(node.latest.health))),
+                          QString::fromLatin1(core::toString(core::nodeHealth(node.latest.health))),
                           node.latest.trace, node.focused, node.centre});
     return result;
 }
@@ -283,8 +284,8 @@ void GraphStructurePanel::showWholeGraph(core::OpId op, std::optional<std::uint6
         // The same picture: move the highlight, recolour, bring the op into view.
         m_scene->setFocusedOp(op);
         const std::vector<core::OpId> ops = pictureOps(m_scene->picture());
-        m_scene->setLatest(
-            tracesAround(*snapshot, ops, downstreamOf(snapshot->graphs(), ops, op), trace));
+        m_scene->setLatest(core::tracesAround(
+            *snapshot, ops, core::downstreamOf(snapshot->graphs(), ops, op), trace));
         if (const auto node = m_scene->focusedNode())
             m_view->ensureVisible(m_scene->nodeRect(*node), 80, 60);
         m_stack->setCurrentWidget(m_view);
