@@ -2,6 +2,7 @@
 
 #include "healthstyle.hpp"
 #include "nanscope/core/inputtraces.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
@@ -22,20 +23,12 @@
 #include <set>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 using Model = items::GraphExecutionModel;
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
-{
-    return a && b && a->layout().directory == b->layout().directory &&
-           a->layout().runId == b->layout().runId;
-}
 
 } // namespace
 
@@ -202,7 +195,7 @@ QTableView* GraphExecutionPanel::view() const
 
 void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
-    if (!sameLogdir(m_model->snapshot(), snapshot)) {
+    if (!items::sameLogdir(m_model->snapshot(), snapshot)) {
         m_jobs->find.cancel();
         m_findBar->setStatus({});
         m_message.clear();

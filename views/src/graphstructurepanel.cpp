@@ -4,8 +4,11 @@
 #include "graphscene.hpp"
 #include "graphstructureview.hpp"
 #include "legend.hpp"
+#include "nanscope/items/fromstd.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 #include "neighbourhoodpicture.hpp"
+#include "viewhelpers.hpp"
 #include "wholegraphpicture.hpp"
 
 #include <QButtonGroup>
@@ -18,6 +21,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 // Small whole graphs are shown entirely; bigger ones open at 1:1 around the focused op. Tensor
@@ -31,15 +37,6 @@ QString graphTitle(const core::GraphInfo& graph)
     return QStringLiteral("%1 (unnamed)").arg(QString::fromStdString(graph.id));
 }
 
-QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* parent)
-{
-    auto* button = new QToolButton(parent);
-    button->setText(text);
-    button->setToolTip(toolTip);
-    button->setAutoRaise(true);
-    return button;
-}
-
 } // namespace
 
 GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
@@ -47,8 +44,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
 {
     m_scene = new GraphScene(this);
     m_view = new GraphStructureView(m_scene, this);
-    m_placeholder = new QLabel(this);
-    m_placeholder->setTextFormat(Qt::PlainText);
+    m_placeholder = widgets::plainLabel({}, this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setForegroundRole(QPalette::PlaceholderText);
@@ -78,8 +74,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
             setMode(Mode::WholeGraph);
     });
 
-    m_caption = new QLabel(this);
-    m_caption->setTextFormat(Qt::PlainText);
+    m_caption = widgets::plainLabel({}, this);
     m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* zoomOut = toolButton(QStringLiteral("−"), QStringLiteral("Zoom out (-)"), this);
     auto* zoomIn = toolButton(QStringLiteral("+"), QStringLiteral("Zoom in (+)"), this);
@@ -99,8 +94,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     bar->addWidget(zoomIn);
     bar->addWidget(fit);
 
-    m_status = new QLabel(this);
-    m_status->setTextFormat(Qt::PlainText);
+    m_status = widgets::plainLabel({}, this);
     m_status->setForegroundRole(QPalette::PlaceholderText);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* legend =
@@ -154,7 +148,7 @@ std::vector<GraphStructurePanel::NodeState> GraphStructurePanel::nodes() const
         return result;
     for (const PictureNode& node : m_scene->picture().nodes)
         result.push_back({node.name, node.type,
-                          QString::fromLatin1(core::toString(core::nodeHealth(node.latest.health))),
+                          fromStd(core::toString(core::nodeHealth(node.latest.health))),
                           node.latest.trace, node.focused, node.centre});
     return result;
 }

@@ -1,5 +1,6 @@
 #include "nanscope/items/executionmodel.hpp"
 
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 
 namespace nanscope::items {

@@ -1,6 +1,6 @@
 #include "nanscope/items/opneighbourhoodmodel.hpp"
 
-#include "nanscope/items/healthformat.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/snapshottablemodel.hpp"
 
 namespace nanscope::items {

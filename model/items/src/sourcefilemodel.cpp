@@ -1,6 +1,6 @@
 #include "nanscope/items/sourcefilemodel.hpp"
 
-#include "nanscope/items/healthformat.hpp"
+#include "nanscope/items/fromstd.hpp"
 
 #include <QFileInfo>
 
