@@ -249,12 +249,17 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
         for (const std::string& type : types)
             m_opType->addItem(fromStd(type));
     }
+    showFilterInControls();
+    m_updatingChoices = false;
+}
+
+void GraphExecutionPanel::showFilterInControls()
+{
     m_nonFinite->setChecked(m_filter.nonFiniteOnly);
     const int graphRow = m_filter.graph ? m_graph->findData(static_cast<int>(*m_filter.graph)) : 0;
     m_graph->setCurrentIndex(std::max(graphRow, 0));
     const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
     m_opType->setCurrentIndex(std::max(typeRow, 0));
-    m_updatingChoices = false;
 }
 
 void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)
@@ -262,11 +267,7 @@ void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)
     m_filter = filter;
     m_filter.text.clear();
     m_updatingChoices = true;
-    m_nonFinite->setChecked(m_filter.nonFiniteOnly);
-    const int graphRow = m_filter.graph ? m_graph->findData(static_cast<int>(*m_filter.graph)) : 0;
-    m_graph->setCurrentIndex(std::max(graphRow, 0));
-    const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
-    m_opType->setCurrentIndex(std::max(typeRow, 0));
+    showFilterInControls();
     m_updatingChoices = false;
     applyFilter();
 }

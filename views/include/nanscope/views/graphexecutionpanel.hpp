@@ -76,6 +76,7 @@ private:
     void showFocus(bool scroll);
     void updateInputs();
     void updateFilterChoices(const items::SnapshotPtr& snapshot);
+    void showFilterInControls(); // m_filter, without applying it (m_updatingChoices is set)
     void updateStatus();
     void onCurrentRowChanged(const QModelIndex& current);
 
