@@ -29,8 +29,6 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/legend.hpp
     src/neighbourhoodpicture.cpp
     src/neighbourhoodpicture.hpp
-    src/tracesaround.cpp
-    src/tracesaround.hpp
     src/wholegraphpicture.cpp
     src/wholegraphpicture.hpp)
 list(APPEND NANSCOPE_VIEWS_PRIVATE_LIBS PkgConfig::GVC Qt6::Concurrent)

@@ -6,17 +6,14 @@ find_package(QScintilla REQUIRED)
 list(APPEND NANSCOPE_VIEWS_SOURCES
     include/nanscope/views/alertspanel.hpp
     include/nanscope/views/graphexecutionpanel.hpp
-    include/nanscope/views/inputtraces.hpp
     include/nanscope/views/snapshotnotices.hpp
     include/nanscope/views/sourcepanel.hpp
     include/nanscope/views/stacktracepanel.hpp
     include/nanscope/views/rowlistproxymodel.hpp
-    include/nanscope/views/tracequery.hpp
     src/alertspanel.cpp
     src/graphexecutionpanel.cpp
     src/healthstyle.cpp
     src/healthstyle.hpp
-    src/inputtraces.cpp
     src/qsci.hpp
     src/snapshotjob.hpp
     src/snapshotnotices.cpp
@@ -24,6 +21,5 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/sourcelexer.hpp
     src/sourcepanel.cpp
     src/stacktracepanel.cpp
-    src/rowlistproxymodel.cpp
-    src/tracequery.cpp)
+    src/rowlistproxymodel.cpp)
 list(APPEND NANSCOPE_VIEWS_PRIVATE_LIBS QScintilla::QScintilla Qt6::Concurrent)

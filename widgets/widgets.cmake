@@ -6,6 +6,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/elidedlabel.hpp
     include/nanscope/widgets/findbar.hpp
     include/nanscope/widgets/healthbardelegate.hpp
+    include/nanscope/widgets/plainlabel.hpp
     include/nanscope/widgets/plaintextdelegate.hpp
     include/nanscope/widgets/startpage.hpp
     src/banner.cpp
@@ -14,5 +15,6 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/elidedlabel.cpp
     src/findbar.cpp
     src/healthbardelegate.cpp
+    src/plainlabel.cpp
     src/plaintextdelegate.cpp
     src/startpage.cpp)

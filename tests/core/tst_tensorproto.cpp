@@ -276,6 +276,84 @@ TEST_CASE("the execution decoder keeps ids, per-output health and alerts", "[wir
     CHECK(e.alerts[0].positiveInfinity == 1);
 }
 
+TEST_CASE("the envelope: wall time and the last oneof member, strict for the decoders", "[wire]")
+{
+    using namespace test::events;
+    const tfdbg::DebugEvent traceMessage =
+        trace(3.5, "G", "Log", 0, 4, fullHealth(1, 2, 0, 0, 0, 0, 1, 1));
+    const std::string traceEvent = traceMessage.SerializeAsString();
+    const std::string executionEvent =
+        execution(4.5, "Exp", {1}, {2}, 3, {conciseHealth(-1, 2, 0, 0, 0)}).SerializeAsString();
+    const std::string graphEvent = graph("g", "n").SerializeAsString();
+    DecodedTrace t;
+    DecodedExecution e;
+    EventKind kind;
+
+    SECTION("each decoder takes the wall time of its own kind")
+    {
+        REQUIRE(decodeExecution(executionEvent, e) == DecodeStatus::Ok);
+        CHECK(e.wallTime == 4.5);
+        CHECK(decodeExecution(traceEvent, e) == DecodeStatus::OtherKind);
+        CHECK(decodeTrace(executionEvent, t) == DecodeStatus::OtherKind);
+        REQUIRE(peekEvent(traceEvent, kind));
+        CHECK(kind.wallTime == 3.5);
+        CHECK(kind.member == event::GraphExecutionTrace);
+        CHECK(kind.body == traceMessage.graph_execution_trace().SerializeAsString());
+        REQUIRE(peekEvent(executionEvent, kind));
+        CHECK(kind.member == event::Execution);
+    }
+    SECTION("merged messages: the last oneof member on the wire wins")
+    {
+        CHECK(decodeTrace(traceEvent + graphEvent, t) == DecodeStatus::OtherKind);
+        CHECK(decodeTrace(graphEvent + traceEvent, t) == DecodeStatus::Ok);
+        CHECK(decodeExecution(executionEvent + traceEvent, e) == DecodeStatus::OtherKind);
+        CHECK(decodeExecution(traceEvent + executionEvent, e) == DecodeStatus::Ok);
+        REQUIRE(peekEvent(traceEvent + graphEvent, kind));
+        CHECK(kind.member == event::DebuggedGraph);
+        // Another member of the wrong wire type still takes the oneof; field 5 is not a member.
+        CHECK(decodeTrace(traceEvent + std::string("\x40\x01", 2), t) == DecodeStatus::OtherKind);
+        CHECK(decodeTrace(traceEvent + std::string("\x28\x01", 2), t) == DecodeStatus::Ok);
+    }
+    SECTION("no member at all")
+    {
+        const std::string wallTimeOnly = std::string("\x09", 1) + std::string(8, '\0');
+        CHECK(decodeTrace(wallTimeOnly, t) == DecodeStatus::OtherKind);
+        CHECK(decodeExecution("", e) == DecodeStatus::OtherKind);
+        REQUIRE(peekEvent(wallTimeOnly, kind));
+        CHECK(kind.member == 0);
+        CHECK(kind.body.empty());
+    }
+    SECTION("a wall time that is not a double: malformed for the decoders, skipped by peekEvent")
+    {
+        const std::string varintTime = std::string("\x08\x05", 2);
+        CHECK(decodeTrace(varintTime + traceEvent, t) == DecodeStatus::Malformed);
+        CHECK(decodeExecution(executionEvent + varintTime, e) == DecodeStatus::Malformed);
+        REQUIRE(peekEvent(traceEvent + varintTime, kind));
+        CHECK(kind.wallTime == 3.5);
+        CHECK(kind.member == event::GraphExecutionTrace);
+    }
+    SECTION("the decoder's own member not length-delimited is malformed, wherever it is")
+    {
+        const std::string varintTrace("\x50\x01", 2);
+        const std::string varintExecution("\x48\x01", 2);
+        CHECK(decodeTrace(varintTrace + graphEvent, t) == DecodeStatus::Malformed);
+        CHECK(decodeTrace(traceEvent + varintTrace, t) == DecodeStatus::Malformed);
+        CHECK(decodeExecution(varintExecution + executionEvent, e) == DecodeStatus::Malformed);
+        // Not the decoder's kind: another decoder's member of the wrong type only takes the oneof.
+        CHECK(decodeExecution(executionEvent + varintTrace, e) == DecodeStatus::OtherKind);
+        REQUIRE(peekEvent(graphEvent + varintTrace, kind));
+        CHECK(kind.member == event::GraphExecutionTrace);
+    }
+    SECTION("broken wire bytes are malformed for all three")
+    {
+        const std::string truncated = traceEvent.substr(0, traceEvent.size() - 1);
+        CHECK(decodeTrace(truncated, t) == DecodeStatus::Malformed);
+        CHECK(decodeExecution(truncated, e) == DecodeStatus::Malformed);
+        CHECK_FALSE(peekEvent(truncated, kind));
+        CHECK_FALSE(peekEvent(std::string_view("\x00", 1), kind)); // field number 0
+    }
+}
+
 TEST_CASE("the decoders survive random mutations of valid records", "[wire][robustness]")
 {
     using namespace test::events;

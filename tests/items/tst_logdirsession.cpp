@@ -1,5 +1,9 @@
-// Loading on the worker thread, progress, failure, reload, close and following a growing logdir.
+// Loading on the worker thread, progress, failure, reload, close and following a growing logdir;
+// which snapshots are of the same logdir.
 #include "itemsfixture.hpp"
+#include "logdirbuilder.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "waituntil.hpp"
@@ -134,4 +138,41 @@ TEST_CASE("cancel stops a long load and keeps what was read", "[session]")
     CHECK(finished.first().at(0).toBool());
     REQUIRE(session.snapshot());
     CHECK(session.snapshot()->traceCount() < 2001 * 5);
+}
+
+TEST_CASE("snapshots are of the same logdir when directory and run match", "[session]")
+{
+    test::TempDir first;
+    test::TempDir second;
+    test::emptyRun(first.path());
+    test::emptyRun(second.path());
+    core::LogdirReader firstReader(first.path());
+    core::LogdirReader secondReader(second.path());
+    const items::SnapshotPtr a = firstReader.update();
+    test::FileSetWriter(first.path())
+        .append("execution", test::events::execution(2.0, "Exp", {1}, {2}, 3, {}));
+    const items::SnapshotPtr newer = firstReader.update();
+    const items::SnapshotPtr other = secondReader.update();
+    REQUIRE(newer != a);
+    CHECK(items::sameLogdir(a, a));
+    CHECK(items::sameLogdir(a, newer));
+    CHECK_FALSE(items::sameLogdir(a, other));
+    CHECK_FALSE(items::sameLogdir(a, nullptr));
+    CHECK_FALSE(items::sameLogdir(nullptr, a));
+    CHECK_FALSE(items::sameLogdir(nullptr, nullptr));
+
+    // The same directory written again by another run.
+    test::FileSetWriter(first.path()).writeMetadata(1.0, "another run");
+    core::LogdirReader againReader(first.path());
+    const items::SnapshotPtr again = againReader.update();
+    REQUIRE(again->layout().runId == "another run");
+    CHECK_FALSE(items::sameLogdir(a, again));
+}
+
+TEST_CASE("text from the core is UTF-8, with its exact length", "[session]")
+{
+    CHECK(items::fromStd("∞ and é") == QStringLiteral("∞ and é"));
+    CHECK(items::fromStd(std::string_view("abc", 2)) == QStringLiteral("ab"));
+    CHECK(items::fromStd(std::string("a\0b", 3)).size() == 3);
+    CHECK(items::fromStd({}).isEmpty());
 }

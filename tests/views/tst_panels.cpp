@@ -8,7 +8,6 @@
 #include "nanscope/items/stacktracemodel.hpp"
 #include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
-#include "nanscope/views/inputtraces.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/views/snapshotnotices.hpp"
 #include "nanscope/views/sourcepanel.hpp"

@@ -2,9 +2,11 @@
 
 #include "healthstyle.hpp"
 #include "nanscope/items/alertmodel.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/chiplabel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "snapshotjob.hpp"
 
@@ -18,21 +20,18 @@
 #include <climits>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 constexpr qint64 kListUpdateIntervalMs = 1000;
 
-QString fromStd(std::string_view text)
+// The origin box's lines: selectable, wrapped.
+QLabel* originLabel(QWidget* parent)
 {
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-QLabel* plainLabel(QWidget* parent, bool wrap = true)
-{
-    auto* label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(wrap);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QLabel* label = widgets::selectableLabel({}, parent);
+    label->setWordWrap(true);
     return label;
 }
 
@@ -120,18 +119,18 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
                                          window.blueF() * 0.88f + accent.blueF() * 0.12f));
     box->setPalette(boxPalette);
     m_originBox = box;
-    m_originTitle = plainLabel(box);
+    m_originTitle = originLabel(box);
     QFont titleFont = m_originTitle->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     m_originTitle->setFont(titleFont);
-    m_originWhere = plainLabel(box);
+    m_originWhere = originLabel(box);
     m_originWhere->setForegroundRole(QPalette::PlaceholderText);
-    m_originCause = plainLabel(box);
-    m_originFix = plainLabel(box);
-    m_originInputs = plainLabel(box);
+    m_originCause = originLabel(box);
+    m_originFix = originLabel(box);
+    m_originInputs = originLabel(box);
     m_originInputs->setForegroundRole(QPalette::PlaceholderText);
-    m_tensorBoard = plainLabel(box);
+    m_tensorBoard = originLabel(box);
     m_tensorBoard->setForegroundRole(QPalette::PlaceholderText);
     m_goToOrigin = new QPushButton(tr("Go to Origin"), box);
     m_goToOrigin->setToolTip(tr("Focus the op that made the first NaN or ∞ from finite inputs"));
@@ -185,8 +184,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     header->moveSection(header->visualIndex(items::AlertModel::NanColumn),
                         header->visualIndex(items::AlertModel::NegInfColumn));
 
-    m_empty = new QLabel(tr("No NaN or ∞ in this logdir."), this);
-    m_empty->setTextFormat(Qt::PlainText);
+    m_empty = widgets::plainLabel(tr("No NaN or ∞ in this logdir."), this);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setForegroundRole(QPalette::PlaceholderText);
     m_empty->setWordWrap(true);

@@ -1,5 +1,6 @@
 #include "executiondescription.hpp"
 
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 
 #include <QDateTime>
@@ -9,15 +10,13 @@
 #include <set>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 constexpr std::size_t kMaxIdsShown = 16;
 constexpr std::size_t kMaxValuesShown = 8;
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 // TensorFlow's DataType numbers (types.proto).
 QString dtypeName(int dtype)

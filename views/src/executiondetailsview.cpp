@@ -1,5 +1,6 @@
 #include "executiondetailsview.hpp"
 
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 
 #include <QFormLayout>
@@ -16,25 +17,17 @@ namespace {
 
 enum Column { SlotColumn, SummaryColumn, TypeColumn, TensorColumn, DeviceColumn, ColumnCount };
 
-QLabel* plainLabel(const QString& text, QWidget* parent)
-{
-    auto* label = new QLabel(text, parent);
-    label->setTextFormat(Qt::PlainText);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
-
 } // namespace
 
 ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
 {
-    m_message = plainLabel({}, this);
+    m_message = widgets::selectableLabel({}, this);
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->setForegroundRole(QPalette::PlaceholderText);
 
     auto* page = new QWidget(this);
-    m_title = plainLabel({}, page);
+    m_title = widgets::selectableLabel({}, page);
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -95,9 +88,9 @@ void ExecutionDetailsView::showDescription(const ExecutionDescription& descripti
     while (m_form->rowCount() > 0)
         m_form->removeRow(0);
     for (const auto& [name, value] : description.fields) {
-        auto* field = plainLabel(value, m_form->parentWidget());
+        auto* field = widgets::selectableLabel(value, m_form->parentWidget());
         field->setWordWrap(true);
-        auto* label = plainLabel(name + u':', m_form->parentWidget());
+        auto* label = widgets::selectableLabel(name + u':', m_form->parentWidget());
         label->setForegroundRole(QPalette::PlaceholderText);
         m_form->addRow(label, field);
     }

@@ -1,10 +1,13 @@
 #include "executionstripsource.hpp"
 
 #include "executiondescription.hpp"
+#include "nanscope/items/fromstd.hpp"
 
 #include <QStringList>
 
 namespace nanscope::views {
+
+using items::fromStd;
 
 std::vector<widgets::TimelineCategory> ExecutionStripSource::categories()
 {
@@ -49,8 +52,7 @@ QString ExecutionStripSource::toolTip(std::uint64_t item) const
 {
     const core::ExecutionDigest digest = m_snapshot->execution(item);
     QStringList lines;
-    lines << QStringLiteral("Execution #%1").arg(item)
-          << QString::fromUtf8(digest.opType.data(), static_cast<qsizetype>(digest.opType.size()));
+    lines << QStringLiteral("Execution #%1").arg(item) << fromStd(digest.opType);
     namespace h = core::health;
     if (!digest.health.known()) {
         lines << QStringLiteral("health not recorded");

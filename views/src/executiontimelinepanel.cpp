@@ -4,7 +4,9 @@
 #include "executiondetailsview.hpp"
 #include "executionstripsource.hpp"
 #include "legend.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/timelinestrip.hpp"
+#include "viewhelpers.hpp"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,24 +15,6 @@
 #include <QVBoxLayout>
 
 namespace nanscope::views {
-namespace {
-
-QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* parent)
-{
-    auto* button = new QToolButton(parent);
-    button->setText(text);
-    button->setToolTip(toolTip);
-    button->setAutoRaise(true);
-    return button;
-}
-
-bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
-{
-    return a && b && a->layout().directory == b->layout().directory &&
-           a->layout().runId == b->layout().runId;
-}
-
-} // namespace
 
 ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* parent)
     : Panel(navigator, parent), m_source(std::make_unique<ExecutionStripSource>())
@@ -43,8 +27,7 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     connect(m_strip, &widgets::TimelineStrip::itemActivated, this,
             [this](quint64 item) { this->navigator()->focusExecution(item); });
 
-    m_summary = new QLabel(this);
-    m_summary->setTextFormat(Qt::PlainText);
+    m_summary = widgets::plainLabel({}, this);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     std::vector<LegendEntry> legendEntries;
@@ -101,8 +84,8 @@ void ExecutionTimelinePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
     // More executions of the same logdir: read only the new ones.
     const items::SnapshotPtr previous = m_source->snapshot();
-    const bool grows =
-        sameLogdir(previous, snapshot) && snapshot->executionCount() >= previous->executionCount();
+    const bool grows = items::sameLogdir(previous, snapshot) &&
+                       snapshot->executionCount() >= previous->executionCount();
     m_source->setSnapshot(snapshot);
     std::vector<std::uint64_t> markers = grows ? m_strip->markers() : std::vector<std::uint64_t>();
     m_source->appendAlertExecutions(markers, grows ? previous->executionCount() : 0);

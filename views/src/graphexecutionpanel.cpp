@@ -1,8 +1,9 @@
 #include "nanscope/views/graphexecutionpanel.hpp"
 
 #include "healthstyle.hpp"
+#include "nanscope/core/inputtraces.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
-#include "nanscope/views/inputtraces.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
@@ -22,20 +23,12 @@
 #include <set>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 using Model = items::GraphExecutionModel;
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
-{
-    return a && b && a->layout().directory == b->layout().directory &&
-           a->layout().runId == b->layout().runId;
-}
 
 } // namespace
 
@@ -202,7 +195,7 @@ QTableView* GraphExecutionPanel::view() const
 
 void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
-    if (!sameLogdir(m_model->snapshot(), snapshot)) {
+    if (!items::sameLogdir(m_model->snapshot(), snapshot)) {
         m_jobs->find.cancel();
         m_findBar->setStatus({});
         m_message.clear();
@@ -256,24 +249,25 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
         for (const std::string& type : types)
             m_opType->addItem(fromStd(type));
     }
+    showFilterInControls();
+    m_updatingChoices = false;
+}
+
+void GraphExecutionPanel::showFilterInControls()
+{
     m_nonFinite->setChecked(m_filter.nonFiniteOnly);
     const int graphRow = m_filter.graph ? m_graph->findData(static_cast<int>(*m_filter.graph)) : 0;
     m_graph->setCurrentIndex(std::max(graphRow, 0));
     const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
     m_opType->setCurrentIndex(std::max(typeRow, 0));
-    m_updatingChoices = false;
 }
 
-void GraphExecutionPanel::setFilter(const TraceFilter& filter)
+void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)
 {
     m_filter = filter;
     m_filter.text.clear();
     m_updatingChoices = true;
-    m_nonFinite->setChecked(m_filter.nonFiniteOnly);
-    const int graphRow = m_filter.graph ? m_graph->findData(static_cast<int>(*m_filter.graph)) : 0;
-    m_graph->setCurrentIndex(std::max(graphRow, 0));
-    const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
-    m_opType->setCurrentIndex(std::max(typeRow, 0));
+    showFilterInControls();
     m_updatingChoices = false;
     applyFilter();
 }
@@ -296,8 +290,8 @@ void GraphExecutionPanel::applyFilter()
     const auto end = static_cast<std::uint64_t>(m_model->rowCount());
     m_jobs->filter.request(snapshot, [filter = m_filter, generation,
                                       end](const core::Snapshot& s, const std::atomic_bool& stop) {
-        const TraceMatcher matcher(s, filter);
-        return FilterResult{generation, end, matchingRows(s, matcher, 0, end, &stop), false};
+        const core::TraceMatcher matcher(s, filter);
+        return FilterResult{generation, end, core::matchingRows(s, matcher, 0, end, &stop), false};
     });
     updateStatus();
 }
@@ -313,8 +307,9 @@ void GraphExecutionPanel::extendFilter()
     const std::uint64_t begin = m_filteredUpTo;
     m_jobs->filter.request(snapshot, [filter = m_filter, generation, begin,
                                       end](const core::Snapshot& s, const std::atomic_bool& stop) {
-        const TraceMatcher matcher(s, filter);
-        return FilterResult{generation, end, matchingRows(s, matcher, begin, end, &stop), true};
+        const core::TraceMatcher matcher(s, filter);
+        return FilterResult{generation, end, core::matchingRows(s, matcher, begin, end, &stop),
+                            true};
     });
 }
 
@@ -377,7 +372,7 @@ void GraphExecutionPanel::find(const QString& text, bool backward)
     const items::SnapshotPtr snapshot = m_model->snapshot();
     if (text.trimmed().isEmpty() || !snapshot)
         return;
-    TraceFilter filter = m_filter;
+    core::TraceFilter filter = m_filter;
     filter.text = text.trimmed().toStdString();
     const qint64 current = currentTrace();
     const std::optional<std::uint64_t> from =
@@ -386,8 +381,8 @@ void GraphExecutionPanel::find(const QString& text, bool backward)
     m_findBar->setStatus(tr("Searching…"));
     m_jobs->find.request(
         snapshot, [filter, from, backward](const core::Snapshot& s, const std::atomic_bool& stop) {
-            const TraceMatcher matcher(s, filter);
-            return Jobs::FindResult{findTrace(s, matcher, from, backward, &stop)};
+            const core::TraceMatcher matcher(s, filter);
+            return Jobs::FindResult{core::findTrace(s, matcher, from, backward, &stop)};
         });
 }
 
@@ -460,7 +455,7 @@ void GraphExecutionPanel::updateInputs()
     const items::SnapshotPtr snapshot = m_model->snapshot();
     QSet<int> rows;
     if (snapshot && focus.event && focus.event->source == core::EventSource::Graph)
-        for (const InputTrace& input : findInputTraces(*snapshot, focus.event->index))
+        for (const core::InputTrace& input : core::findInputTraces(*snapshot, focus.event->index))
             if (input.trace < static_cast<quint64>(m_model->rowCount()))
                 rows.insert(static_cast<int>(input.trace));
     m_proxy->setHighlightedRows(rows);

@@ -18,7 +18,7 @@ constexpr qreal kArrowHalfWidth = 4.5;
 const QColor kText(0x20, 0x21, 0x24);
 const QColor kMutedText(0x5f, 0x63, 0x68);
 
-QString healthWords(const OpTrace& latest)
+QString healthWords(const core::OpTrace& latest)
 {
     if (!latest.trace)
         return QStringLiteral("not traced (up to the focused trace)");
@@ -41,11 +41,11 @@ QString healthWords(const OpTrace& latest)
     return where + kinds.join(QStringLiteral(", "));
 }
 
-QString badge(NodeHealth health, core::HealthDigest digest)
+QString badge(core::NodeHealth health, core::HealthDigest digest)
 {
-    if (health == NodeHealth::NaN)
+    if (health == core::NodeHealth::NaN)
         return digest.has(core::health::NaN) ? QStringLiteral("NaN") : QStringLiteral("NaN/∞");
-    if (health == NodeHealth::Infinite)
+    if (health == core::NodeHealth::Infinite)
         return digest.has(core::health::NegInf) && !digest.has(core::health::PosInf)
                    ? QStringLiteral("−∞")
                    : QStringLiteral("∞");
@@ -54,31 +54,31 @@ QString badge(NodeHealth health, core::HealthDigest digest)
 
 } // namespace
 
-QColor healthFill(NodeHealth health)
+QColor healthFill(core::NodeHealth health)
 {
     switch (health) {
-    case NodeHealth::NaN:
+    case core::NodeHealth::NaN:
         return {0xfc, 0xdc, 0xd9};
-    case NodeHealth::Infinite:
+    case core::NodeHealth::Infinite:
         return {0xfe, 0xe9, 0xcc};
-    case NodeHealth::Finite:
+    case core::NodeHealth::Finite:
         return {0xfa, 0xfb, 0xfc};
-    case NodeHealth::Unknown:
+    case core::NodeHealth::Unknown:
         break;
     }
     return {0xe6, 0xe8, 0xeb};
 }
 
-QColor healthBorder(NodeHealth health)
+QColor healthBorder(core::NodeHealth health)
 {
     switch (health) {
-    case NodeHealth::NaN:
+    case core::NodeHealth::NaN:
         return {0xd9, 0x30, 0x25};
-    case NodeHealth::Infinite:
+    case core::NodeHealth::Infinite:
         return {0xe8, 0x71, 0x0a};
-    case NodeHealth::Finite:
+    case core::NodeHealth::Finite:
         return {0x80, 0x86, 0x8b};
-    case NodeHealth::Unknown:
+    case core::NodeHealth::Unknown:
         break;
     }
     return {0xb0, 0xb4, 0xba};
@@ -109,7 +109,7 @@ void OpNodeItem::setFocusedOp(bool focused)
     update();
 }
 
-void OpNodeItem::setLatest(const OpTrace& latest)
+void OpNodeItem::setLatest(const core::OpTrace& latest)
 {
     m_node.latest = latest;
     updateToolTip();
@@ -136,7 +136,7 @@ QRectF OpNodeItem::boundingRect() const
 
 void OpNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
-    const NodeHealth health = nodeHealth(m_node.latest.health);
+    const core::NodeHealth health = core::nodeHealth(m_node.latest.health);
     const QRectF box(-m_node.size.width() / 2, -m_node.size.height() / 2, m_node.size.width(),
                      m_node.size.height());
     painter->setRenderHint(QPainter::Antialiasing, true);
@@ -145,8 +145,8 @@ void OpNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), kRadius + 2, kRadius + 2);
     }
-    QPen border(healthBorder(health), health == NodeHealth::Finite ? 1 : 1.6);
-    if (health == NodeHealth::Unknown)
+    QPen border(healthBorder(health), health == core::NodeHealth::Finite ? 1 : 1.6);
+    if (health == core::NodeHealth::Unknown)
         border.setStyle(Qt::DashLine);
     painter->setPen(border);
     painter->setBrush(healthFill(health));
@@ -162,7 +162,7 @@ void OpNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
     const qreal textWidth = box.width() - 14;
     const qreal top = box.top() + (box.height() - nameMetrics.height() - typeMetrics.height()) / 2;
     painter->setFont(m_nameFont);
-    painter->setPen(health == NodeHealth::Unknown ? kMutedText : kText);
+    painter->setPen(health == core::NodeHealth::Unknown ? kMutedText : kText);
     const QString name = nameMetrics.elidedText(m_node.name, Qt::ElideMiddle, textWidth);
     painter->drawText(QRectF(box.left() + 7, top, textWidth, nameMetrics.height()),
                       Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, name);

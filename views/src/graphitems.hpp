@@ -10,8 +10,8 @@ namespace nanscope::views {
 
 // Fill and border of a box, by health; fixed light colours so that the dark text stays readable
 // in dark themes too.
-QColor healthFill(NodeHealth health);
-QColor healthBorder(NodeHealth health);
+QColor healthFill(core::NodeHealth health);
+QColor healthBorder(core::NodeHealth health);
 QColor focusColour();
 
 class OpNodeItem : public QGraphicsItem
@@ -21,7 +21,7 @@ public:
 
     std::size_t index() const { return m_index; }
     void setFocusedOp(bool focused);
-    void setLatest(const OpTrace& latest);
+    void setLatest(const core::OpTrace& latest);
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

@@ -2,7 +2,7 @@
 // and edges as paths. Built on the GUI thread (neighbourhood) or a worker (whole graph).
 #pragma once
 
-#include "tracesaround.hpp"
+#include "nanscope/core/tracesaround.hpp"
 
 #include <QFontMetricsF>
 #include <QPainterPath>
@@ -17,7 +17,7 @@ struct PictureNode
     core::OpId op = core::kNoOp; // kNoOp: an input the logdir names but never declared
     QString name;
     QString type;
-    OpTrace latest; // what colours the box, and where a click takes the focus
+    core::OpTrace latest; // what colours the box, and where a click takes the focus
     bool focused = false;
     QPointF centre;
     QSizeF size;

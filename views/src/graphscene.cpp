@@ -67,7 +67,7 @@ bool GraphScene::setFocusedOp(core::OpId op)
     return found;
 }
 
-void GraphScene::setLatest(const std::vector<OpTrace>& latest)
+void GraphScene::setLatest(const std::vector<core::OpTrace>& latest)
 {
     for (std::size_t i = 0; i < m_picture.nodes.size() && i < latest.size(); ++i) {
         m_picture.nodes[i].latest = latest[i];

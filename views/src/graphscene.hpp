@@ -27,7 +27,7 @@ public:
     // Moves the highlight without laying anything out again; false if the op is not drawn.
     bool setFocusedOp(core::OpId op);
     // New health per node (in node order), e.g. after the focused trace moved.
-    void setLatest(const std::vector<OpTrace>& latest);
+    void setLatest(const std::vector<core::OpTrace>& latest);
 
     std::optional<std::size_t> nodeAt(const QPointF& scenePoint) const;
     std::optional<std::size_t> focusedNode() const;

@@ -4,8 +4,11 @@
 #include "graphscene.hpp"
 #include "graphstructureview.hpp"
 #include "legend.hpp"
+#include "nanscope/items/fromstd.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 #include "neighbourhoodpicture.hpp"
+#include "viewhelpers.hpp"
 #include "wholegraphpicture.hpp"
 
 #include <QButtonGroup>
@@ -18,6 +21,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 // Small whole graphs are shown entirely; bigger ones open at 1:1 around the focused op. Tensor
@@ -31,15 +37,6 @@ QString graphTitle(const core::GraphInfo& graph)
     return QStringLiteral("%1 (unnamed)").arg(QString::fromStdString(graph.id));
 }
 
-QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* parent)
-{
-    auto* button = new QToolButton(parent);
-    button->setText(text);
-    button->setToolTip(toolTip);
-    button->setAutoRaise(true);
-    return button;
-}
-
 } // namespace
 
 GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
@@ -47,8 +44,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
 {
     m_scene = new GraphScene(this);
     m_view = new GraphStructureView(m_scene, this);
-    m_placeholder = new QLabel(this);
-    m_placeholder->setTextFormat(Qt::PlainText);
+    m_placeholder = widgets::plainLabel({}, this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setForegroundRole(QPalette::PlaceholderText);
@@ -78,8 +74,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
             setMode(Mode::WholeGraph);
     });
 
-    m_caption = new QLabel(this);
-    m_caption->setTextFormat(Qt::PlainText);
+    m_caption = widgets::plainLabel({}, this);
     m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* zoomOut = toolButton(QStringLiteral("−"), QStringLiteral("Zoom out (-)"), this);
     auto* zoomIn = toolButton(QStringLiteral("+"), QStringLiteral("Zoom in (+)"), this);
@@ -99,20 +94,20 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     bar->addWidget(zoomIn);
     bar->addWidget(fit);
 
-    m_status = new QLabel(this);
-    m_status->setTextFormat(Qt::PlainText);
+    m_status = widgets::plainLabel({}, this);
     m_status->setForegroundRole(QPalette::PlaceholderText);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto* legend = new Legend(
-        {{healthFill(NodeHealth::NaN), healthBorder(NodeHealth::NaN), QStringLiteral("NaN")},
-         {healthFill(NodeHealth::Infinite), healthBorder(NodeHealth::Infinite),
-          QStringLiteral("±∞")},
-         {healthFill(NodeHealth::Finite), healthBorder(NodeHealth::Finite),
-          QStringLiteral("finite")},
-         {healthFill(NodeHealth::Unknown), healthBorder(NodeHealth::Unknown),
-          QStringLiteral("no health recorded")},
-         {Qt::transparent, focusColour(), QStringLiteral("focused")}},
-        this);
+    auto* legend =
+        new Legend({{healthFill(core::NodeHealth::NaN), healthBorder(core::NodeHealth::NaN),
+                     QStringLiteral("NaN")},
+                    {healthFill(core::NodeHealth::Infinite),
+                     healthBorder(core::NodeHealth::Infinite), QStringLiteral("±∞")},
+                    {healthFill(core::NodeHealth::Finite), healthBorder(core::NodeHealth::Finite),
+                     QStringLiteral("finite")},
+                    {healthFill(core::NodeHealth::Unknown), healthBorder(core::NodeHealth::Unknown),
+                     QStringLiteral("no health recorded")},
+                    {Qt::transparent, focusColour(), QStringLiteral("focused")}},
+                   this);
     auto* footer = new QHBoxLayout;
     footer->setContentsMargins(6, 2, 6, 2);
     footer->addWidget(legend);
@@ -153,7 +148,7 @@ std::vector<GraphStructurePanel::NodeState> GraphStructurePanel::nodes() const
         return result;
     for (const PictureNode& node : m_scene->picture().nodes)
         result.push_back({node.name, node.type,
-                          QString::fromLatin1(toString(nodeHealth(node.latest.health))),
+                          fromStd(core::toString(core::nodeHealth(node.latest.health))),
                           node.latest.trace, node.focused, node.centre});
     return result;
 }
@@ -283,8 +278,8 @@ void GraphStructurePanel::showWholeGraph(core::OpId op, std::optional<std::uint6
         // The same picture: move the highlight, recolour, bring the op into view.
         m_scene->setFocusedOp(op);
         const std::vector<core::OpId> ops = pictureOps(m_scene->picture());
-        m_scene->setLatest(
-            tracesAround(*snapshot, ops, downstreamOf(snapshot->graphs(), ops, op), trace));
+        m_scene->setLatest(core::tracesAround(
+            *snapshot, ops, core::downstreamOf(snapshot->graphs(), ops, op), trace));
         if (const auto node = m_scene->focusedNode())
             m_view->ensureVisible(m_scene->nodeRect(*node), 80, 60);
         m_stack->setCurrentWidget(m_view);

@@ -5,12 +5,6 @@ namespace {
 
 constexpr std::size_t kMaxHistory = 256;
 
-bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
-{
-    return a && b && a->layout().directory == b->layout().directory &&
-           a->layout().runId == b->layout().runId;
-}
-
 } // namespace
 
 Navigator::Navigator(QObject* parent) : QObject(parent)
@@ -20,7 +14,7 @@ Navigator::Navigator(QObject* parent) : QObject(parent)
 
 void Navigator::setSnapshot(items::SnapshotPtr snapshot)
 {
-    const bool keep = sameLogdir(m_snapshot, snapshot);
+    const bool keep = items::sameLogdir(m_snapshot, snapshot);
     m_snapshot = std::move(snapshot);
     if (!keep) {
         m_history.clear();

@@ -123,8 +123,8 @@ GraphPicture neighbourhoodPicture(const core::Snapshot& snapshot, core::OpId op,
     for (const PictureNode& node : picture.nodes)
         if (node.op != core::kNoOp && std::find(ids.begin(), ids.end(), node.op) == ids.end())
             ids.push_back(node.op);
-    const std::vector<OpTrace> latest =
-        tracesAround(snapshot, ids, downstreamOf(graphs, ids, op), focusedTrace);
+    const std::vector<core::OpTrace> latest =
+        core::tracesAround(snapshot, ids, core::downstreamOf(graphs, ids, op), focusedTrace);
     for (PictureNode& node : picture.nodes) {
         const auto it = std::find(ids.begin(), ids.end(), node.op);
         if (it != ids.end())

@@ -1,21 +1,21 @@
 #include "nanscope/views/snapshotnotices.hpp"
 
+#include "nanscope/items/fromstd.hpp"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 QString tr(const char* text)
 {
     return QCoreApplication::translate("nanscope::views::SnapshotNotices", text);
-}
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 QString describe(const core::Diagnostic& d)

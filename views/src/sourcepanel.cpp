@@ -1,7 +1,9 @@
 #include "nanscope/views/sourcepanel.hpp"
 
 #include "healthstyle.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/widgets/elidedlabel.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 #include "qsci.hpp"
 #include "snapshotjob.hpp"
@@ -21,20 +23,12 @@
 #include <QVBoxLayout>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 constexpr std::uint64_t kStopCheckInterval = 1u << 16;
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-bool sameLogdir(const items::SnapshotPtr& a, const items::SnapshotPtr& b)
-{
-    return a && b && a->layout().directory == b->layout().directory &&
-           a->layout().runId == b->layout().runId;
-}
 
 // Debugger V2's focus orange: a translucent line background and a solid margin arrow.
 QColor focusLineColor(const QPalette& palette)
@@ -65,8 +59,7 @@ SourcePanel::SourcePanel(Navigator* navigator, QWidget* parent)
     setWindowTitle(tr("Source"));
     m_path = new widgets::ElidedLabel(this);
     m_path->setElideMode(Qt::ElideMiddle);
-    m_info = new QLabel(this);
-    m_info->setTextFormat(Qt::PlainText);
+    m_info = widgets::plainLabel({}, this);
     m_info->setForegroundRole(QPalette::PlaceholderText);
     m_files = new QToolButton(this);
     m_files->setText(tr("Files"));
@@ -87,10 +80,10 @@ SourcePanel::SourcePanel(Navigator* navigator, QWidget* parent)
     m_tabs->setMovable(true);
     m_tabs->tabBar()->setExpanding(false);
     m_tabs->tabBar()->setElideMode(Qt::ElideMiddle);
-    m_placeholder = new QLabel(tr("No source shown. Double-click an alert or click a stack "
-                                  "frame to show the line that created an op."),
-                               this);
-    m_placeholder->setTextFormat(Qt::PlainText); // it may name a file of the logdir
+    m_placeholder =
+        widgets::plainLabel(tr("No source shown. Double-click an alert or click a stack "
+                               "frame to show the line that created an op."),
+                            this); // it may name a file of the logdir
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setForegroundRole(QPalette::PlaceholderText);
@@ -188,7 +181,7 @@ void SourcePanel::closeAll()
 void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
     // A newer snapshot of the same logdir keeps the tabs; another logdir's are stale.
-    if (!sameLogdir(m_snapshot, snapshot)) {
+    if (!items::sameLogdir(m_snapshot, snapshot)) {
         closeAll();
         m_nonFinite.clear();
     }

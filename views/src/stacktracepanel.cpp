@@ -1,9 +1,11 @@
 #include "nanscope/views/stacktracepanel.hpp"
 
 #include "nanscope/core/stackfolding.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/elidedlabel.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -15,14 +17,12 @@
 #include <QVBoxLayout>
 
 namespace nanscope::views {
+
+using items::fromStd;
+
 namespace {
 
 using Model = items::StackTraceModel;
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 // Hides framework frames while folding is on, except the stack's focus frame: a stack made only
 // of framework code still shows the frame the other panels show.
@@ -74,8 +74,7 @@ StackTracePanel::StackTracePanel(Navigator* navigator, QWidget* parent) : Panel(
     m_patternsButton->setText(tr("Patterns…"));
     m_patternsButton->setAutoRaise(true);
     m_patternsButton->setToolTip(tr("Which file paths count as framework code"));
-    m_sticky = new QLabel(this);
-    m_sticky->setTextFormat(Qt::PlainText);
+    m_sticky = widgets::plainLabel({}, this);
     m_sticky->setToolTip(tr("Sticky frame: as you move through ops and executions, the stack "
                             "trace keeps showing the bottom-most frame of this file. Click a "
                             "frame that is not the bottom-most of its file to stop."));
@@ -100,10 +99,10 @@ StackTracePanel::StackTracePanel(Navigator* navigator, QWidget* parent) : Panel(
     m_view->setColumnWidth(Model::FileColumn, digit * 22);
     m_view->setColumnWidth(Model::LineColumn, digit * 6 + 8);
 
-    m_placeholder = new QLabel(tr("Double-click an alert, or click a trace or an execution, to "
-                                  "see the stack that created it."),
-                               this);
-    m_placeholder->setTextFormat(Qt::PlainText);
+    m_placeholder =
+        widgets::plainLabel(tr("Double-click an alert, or click a trace or an execution, to "
+                               "see the stack that created it."),
+                            this);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setForegroundRole(QPalette::PlaceholderText);

@@ -88,9 +88,9 @@ GraphPicture layOutWholeGraph(WholeGraphJob job)
         }
     }
     const std::vector<core::OpId> ops = pictureOps(picture);
-    const std::vector<OpTrace> latest =
-        tracesAround(*job.snapshot, ops, downstreamOf(job.snapshot->graphs(), ops, job.focusedOp),
-                     job.focusedTrace);
+    const std::vector<core::OpTrace> latest = core::tracesAround(
+        *job.snapshot, ops, core::downstreamOf(job.snapshot->graphs(), ops, job.focusedOp),
+        job.focusedTrace);
     for (std::size_t i = 0; i < picture.nodes.size(); ++i)
         picture.nodes[i].latest = latest[i];
     return std::move(picture);

@@ -1,5 +1,7 @@
 #include "nanscope/widgets/findbar.hpp"
 
+#include "nanscope/widgets/plainlabel.hpp"
+
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -15,8 +17,7 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent)
     m_edit->setClearButtonEnabled(true);
     m_edit->setPlaceholderText(tr("Find"));
     m_edit->installEventFilter(this);
-    m_status = new QLabel(this);
-    m_status->setTextFormat(Qt::PlainText);
+    m_status = plainLabel({}, this);
     m_status->setForegroundRole(QPalette::PlaceholderText);
     m_status->hide();
     m_previous = new QToolButton(this);

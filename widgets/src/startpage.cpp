@@ -1,5 +1,6 @@
 #include "nanscope/widgets/startpage.hpp"
 
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 
 #include <QDir>
@@ -17,10 +18,9 @@ namespace {
 constexpr int kLogoSize = 96;
 constexpr int kColumnWidth = 560;
 
-QLabel* plainLabel(QWidget* parent)
+QLabel* centredLabel(QWidget* parent)
 {
-    auto* label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText);
+    QLabel* label = plainLabel({}, parent);
     label->setAlignment(Qt::AlignHCenter);
     return label;
 }
@@ -35,12 +35,12 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
 
     m_logo = new QLabel(this);
     m_logo->setAlignment(Qt::AlignHCenter);
-    m_title = plainLabel(this);
+    m_title = centredLabel(this);
     QFont titleFont = m_title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 2.2);
     titleFont.setWeight(QFont::DemiBold);
     m_title->setFont(titleFont);
-    m_tagline = plainLabel(this);
+    m_tagline = centredLabel(this);
     m_tagline->setForegroundRole(QPalette::PlaceholderText);
     m_tagline->setWordWrap(true);
 
@@ -56,7 +56,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     buttons->addWidget(m_demo);
     buttons->addStretch();
 
-    m_busyText = plainLabel(this);
+    m_busyText = centredLabel(this);
     m_busy = new QProgressBar(this);
     m_busy->setRange(0, 0);
     m_busy->setTextVisible(false);
@@ -64,8 +64,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     m_busyText->hide();
     m_busy->hide();
 
-    m_recentTitle = new QLabel(tr("Recent"), this);
-    m_recentTitle->setTextFormat(Qt::PlainText);
+    m_recentTitle = plainLabel(tr("Recent"), this);
     QFont bold = m_recentTitle->font();
     bold.setBold(true);
     m_recentTitle->setFont(bold);
@@ -76,7 +75,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     m_recent->setMaximumHeight(m_recent->fontMetrics().height() * 14);
     m_recent->setCursor(Qt::PointingHandCursor);
 
-    m_hint = plainLabel(this);
+    m_hint = centredLabel(this);
     m_hint->setWordWrap(true);
     m_hint->setForegroundRole(QPalette::PlaceholderText);
 

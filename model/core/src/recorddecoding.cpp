@@ -43,51 +43,52 @@ void tensorHealth(DebugMode mode, std::string_view tensorBytes, bool present, Te
     alerts = summaryAlert(mode, used, alert);
 }
 
-} // namespace
-
-bool peekEvent(std::string_view payload, EventKind& out)
+// The outer DebugEvent, in one pass: its wall time (field 1) and its oneof member, the last one on
+// the wire winning as in protobuf; `out` starts zeroed. A decoder names the member it `expected`:
+// then a wall time that is not a fixed64, or that member not length-delimited, is Malformed (the
+// scan stops there), and another member is OtherKind. With `expected` 0 (peekEvent) such fields
+// are skipped and any member is Ok. Inline: it runs for every record, and `expected` is a
+// constant at each call.
+inline DecodeStatus scanEnvelope(std::string_view payload, std::uint32_t expected, EventKind& out)
 {
-    out = {};
     wire::Reader reader(payload);
     Field field;
     while (reader.next(field)) {
-        if (field.number == 1 && field.type == WireType::Fixed64) {
-            out.wallTime = field.asDouble();
+        if (field.number == 1) {
+            if (field.type == WireType::Fixed64)
+                out.wallTime = field.asDouble();
+            else if (expected != 0)
+                return DecodeStatus::Malformed;
+        } else if (expected != 0 && field.number == expected) { // tested first: the common case
+            if (field.type != WireType::LengthDelimited)
+                return DecodeStatus::Malformed;
+            out.member = expected;
+            out.body = field.bytes;
         } else if (isOneofMember(field.number)) {
             out.member = field.number;
             out.body = field.bytes;
         }
     }
-    return !reader.failed();
+    if (reader.failed())
+        return DecodeStatus::Malformed;
+    return expected == 0 || out.member == expected ? DecodeStatus::Ok : DecodeStatus::OtherKind;
+}
+
+} // namespace
+
+bool peekEvent(std::string_view payload, EventKind& out)
+{
+    out = {};
+    return scanEnvelope(payload, 0, out) == DecodeStatus::Ok;
 }
 
 DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
 {
-    out.wallTime = 0;
-    std::string_view body;
-    bool isTrace = false;
-    {
-        wire::Reader reader(payload);
-        Field field;
-        while (reader.next(field)) {
-            if (field.number == 1) {
-                if (field.type != WireType::Fixed64)
-                    return DecodeStatus::Malformed;
-                out.wallTime = field.asDouble();
-            } else if (field.number == event::GraphExecutionTrace) {
-                if (field.type != WireType::LengthDelimited)
-                    return DecodeStatus::Malformed;
-                body = field.bytes;
-                isTrace = true;
-            } else if (isOneofMember(field.number)) {
-                isTrace = false; // the last oneof member on the wire wins
-            }
-        }
-        if (reader.failed())
-            return DecodeStatus::Malformed;
-    }
-    if (!isTrace)
-        return DecodeStatus::OtherKind;
+    EventKind envelope;
+    const DecodeStatus status = scanEnvelope(payload, event::GraphExecutionTrace, envelope);
+    out.wallTime = envelope.wallTime;
+    if (status != DecodeStatus::Ok)
+        return status;
 
     out.graphId = {};
     out.opName = {};
@@ -95,7 +96,7 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
     out.mode = DebugMode::Unspecified;
     std::string_view tensor;
     bool hasTensor = false;
-    wire::Reader reader(body);
+    wire::Reader reader(envelope.body);
     Field field;
     while (reader.next(field)) {
         switch (field.number) {
@@ -139,7 +140,6 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
 
 DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
 {
-    out.wallTime = 0;
     out.opType = {};
     out.graphId = {};
     out.numOutputs = 0;
@@ -150,36 +150,17 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
     out.alerts.clear();
     out.malformedSummary = false;
 
-    std::string_view body;
-    bool isExecution = false;
-    {
-        wire::Reader reader(payload);
-        Field field;
-        while (reader.next(field)) {
-            if (field.number == 1) {
-                if (field.type != WireType::Fixed64)
-                    return DecodeStatus::Malformed;
-                out.wallTime = field.asDouble();
-            } else if (field.number == event::Execution) {
-                if (field.type != WireType::LengthDelimited)
-                    return DecodeStatus::Malformed;
-                body = field.bytes;
-                isExecution = true;
-            } else if (isOneofMember(field.number)) {
-                isExecution = false;
-            }
-        }
-        if (reader.failed())
-            return DecodeStatus::Malformed;
-    }
-    if (!isExecution)
-        return DecodeStatus::OtherKind;
+    EventKind envelope;
+    const DecodeStatus status = scanEnvelope(payload, event::Execution, envelope);
+    out.wallTime = envelope.wallTime;
+    if (status != DecodeStatus::Ok)
+        return status;
 
     // Payload tensors come before the mode on the wire only in hand-made records; collect their
     // bytes first and judge them once the mode is known.
     thread_local std::vector<std::string_view> tensors;
     tensors.clear();
-    wire::Reader reader(body);
+    wire::Reader reader(envelope.body);
     Field field;
     auto ids = [&](std::vector<std::int64_t>& to) {
         return wire::forEachVarint(

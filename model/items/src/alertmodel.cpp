@@ -1,5 +1,6 @@
 #include "nanscope/items/alertmodel.hpp"
 
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 
 namespace nanscope::items {

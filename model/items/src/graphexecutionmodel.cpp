@@ -1,5 +1,6 @@
 #include "nanscope/items/graphexecutionmodel.hpp"
 
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 
 #include <QStringList>

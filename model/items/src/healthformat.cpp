@@ -1,13 +1,10 @@
 #include "nanscope/items/healthformat.hpp"
 
+#include "nanscope/items/fromstd.hpp"
+
 #include <QStringList>
 
 namespace nanscope::items {
-
-QString fromStd(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 QString digestText(core::HealthDigest digest)
 {

@@ -181,4 +181,10 @@ void LogdirSession::watchFiles()
         m_watcher->addPaths(missing);
 }
 
+bool sameLogdir(const SnapshotPtr& a, const SnapshotPtr& b)
+{
+    return a && b && a->layout().directory == b->layout().directory &&
+           a->layout().runId == b->layout().runId;
+}
+
 } // namespace nanscope::items

@@ -12,11 +12,6 @@ int clampRows(quint64 rows)
     return static_cast<int>(std::min<quint64>(rows, INT_MAX));
 }
 
-bool sameLogdir(const core::Snapshot& a, const core::Snapshot& b)
-{
-    return a.layout().directory == b.layout().directory && a.layout().runId == b.layout().runId;
-}
-
 } // namespace
 
 QVariant columnTitle(const char* context, std::span<const char* const> titles, int section,
@@ -38,7 +33,7 @@ void SnapshotTableModel::setSnapshot(SnapshotPtr snapshot)
     const int rows = snapshot ? clampRows(rowsIn(*snapshot)) : 0;
     const bool append = snapshot && m_snapshot && rowsOnlyAppend() && rows >= m_rows &&
                         snapshot->generation() > m_snapshot->generation() &&
-                        sameLogdir(*snapshot, *m_snapshot);
+                        sameLogdir(snapshot, m_snapshot);
     if (!append) {
         beginResetModel();
         m_snapshot = std::move(snapshot);

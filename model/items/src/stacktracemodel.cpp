@@ -1,6 +1,6 @@
 #include "nanscope/items/stacktracemodel.hpp"
 
-#include "nanscope/items/healthformat.hpp"
+#include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/snapshottablemodel.hpp"
 
 #include <QFileInfo>

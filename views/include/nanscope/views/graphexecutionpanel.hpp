@@ -4,8 +4,8 @@
 // (Ctrl+G) work on the snapshot's digests off the GUI thread.
 #pragma once
 
+#include "nanscope/core/tracequery.hpp"
 #include "nanscope/views/panel.hpp"
-#include "nanscope/views/tracequery.hpp"
 
 #include <QList>
 #include <memory>
@@ -44,8 +44,8 @@ public:
     widgets::HealthBarDelegate* healthDelegate() const { return m_healthDelegate; }
 
     // The filters of the panel's tool row (the find text is not one of them).
-    void setFilter(const TraceFilter& filter);
-    const TraceFilter& filter() const { return m_filter; }
+    void setFilter(const core::TraceFilter& filter);
+    const core::TraceFilter& filter() const { return m_filter; }
     // The trace shown in the current row, or -1.
     qint64 currentTrace() const;
     // The traces highlighted as inputs of the focused one, ascending.
@@ -76,6 +76,7 @@ private:
     void showFocus(bool scroll);
     void updateInputs();
     void updateFilterChoices(const items::SnapshotPtr& snapshot);
+    void showFilterInControls(); // m_filter, without applying it (m_updatingChoices is set)
     void updateStatus();
     void onCurrentRowChanged(const QModelIndex& current);
 
@@ -90,7 +91,7 @@ private:
     QLabel* m_status = nullptr;
     QLineEdit* m_goTo = nullptr;
 
-    TraceFilter m_filter;
+    core::TraceFilter m_filter;
     quint64 m_filterGeneration = 0;
     quint64 m_filteredUpTo = 0; // source rows the filtered row list covers
     std::size_t m_knownOps = 0;

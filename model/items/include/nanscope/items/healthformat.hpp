@@ -22,6 +22,4 @@ QString healthText(const core::TensorHealth& health);
 // dark text, and distinct in dark palettes too.
 QColor nonFiniteBackground(core::HealthDigest digest);
 
-QString fromStd(std::string_view text);
-
 } // namespace nanscope::items

@@ -18,6 +18,10 @@ class LoadWorker;
 
 using SnapshotPtr = std::shared_ptr<const core::Snapshot>;
 
+// Whether two snapshots (neither null) are of the same logdir and run: a newer snapshot of it
+// keeps the focus, selection and scroll position of the views.
+bool sameLogdir(const SnapshotPtr& a, const SnapshotPtr& b);
+
 class LogdirSession : public QObject
 {
     Q_OBJECT

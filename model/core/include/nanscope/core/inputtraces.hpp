@@ -8,12 +8,13 @@
 #include <cstdint>
 #include <vector>
 
-namespace nanscope::views {
+namespace nanscope::core {
 
 struct InputTrace
 {
     std::size_t input = 0;   // index into the op's inputs
     std::uint64_t trace = 0; // the trace that computed it
+    friend bool operator==(const InputTrace&, const InputTrace&) = default;
 };
 
 // How far back the search goes: far beyond any step of a real model, and still only a few
@@ -21,7 +22,7 @@ struct InputTrace
 inline constexpr std::uint64_t kInputLookBack = 1u << 20;
 
 // Inputs with no trace within `lookBack` traces before `trace` are left out.
-std::vector<InputTrace> findInputTraces(const core::Snapshot& snapshot, std::uint64_t trace,
+std::vector<InputTrace> findInputTraces(const Snapshot& snapshot, std::uint64_t trace,
                                         std::uint64_t lookBack = kInputLookBack);
 
-} // namespace nanscope::views
+} // namespace nanscope::core

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-namespace nanscope::views {
+namespace nanscope::core {
 
 struct TraceFilter
 {
     bool nonFiniteOnly = false;
-    std::optional<core::GraphIndex> graph; // only ops of this graph
-    std::string opType;                    // exactly this op type; empty: any
-    std::string text; // a piece of the op name or type, case-insensitive; empty: any
+    std::optional<GraphIndex> graph; // only ops of this graph
+    std::string opType;              // exactly this op type; empty: any
+    std::string text;                // a piece of the op name or type, case-insensitive; empty: any
 
     bool active() const { return nonFiniteOnly || graph || !opType.empty() || !text.empty(); }
     friend bool operator==(const TraceFilter&, const TraceFilter&) = default;
@@ -27,9 +27,9 @@ struct TraceFilter
 class TraceMatcher
 {
 public:
-    TraceMatcher(const core::Snapshot& snapshot, TraceFilter filter);
+    TraceMatcher(const Snapshot& snapshot, TraceFilter filter);
 
-    bool matches(const core::TraceDigest& trace) const
+    bool matches(const TraceDigest& trace) const
     {
         if (m_filter.nonFiniteOnly && !trace.health.nonFinite())
             return false;
@@ -46,14 +46,14 @@ private:
 
 // The traces in [begin, end) that match, ascending, as view rows. A stop request ends the scan
 // early with what was found so far.
-std::vector<int> matchingRows(const core::Snapshot& snapshot, const TraceMatcher& matcher,
+std::vector<int> matchingRows(const Snapshot& snapshot, const TraceMatcher& matcher,
                               std::uint64_t begin, std::uint64_t end,
                               const std::atomic_bool* stop = nullptr);
 
 // The first matching trace after `from` (before it when `backward`), wrapping around the end;
 // `from` itself is tried last. nullopt when nothing matches (or the scan was stopped).
-std::optional<std::uint64_t> findTrace(const core::Snapshot& snapshot, const TraceMatcher& matcher,
+std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatcher& matcher,
                                        std::optional<std::uint64_t> from, bool backward,
                                        const std::atomic_bool* stop = nullptr);
 
-} // namespace nanscope::views
+} // namespace nanscope::core

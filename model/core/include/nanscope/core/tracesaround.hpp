@@ -6,21 +6,22 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
-namespace nanscope::views {
+namespace nanscope::core {
 
 enum class NodeHealth : std::uint8_t { Unknown, Finite, Infinite, NaN };
 
 // NaN wins over infinities; a non-finite flag without counts (CURT_HEALTH) reads as NaN, the
 // more alarming of the two.
-NodeHealth nodeHealth(core::HealthDigest digest);
-const char* toString(NodeHealth health); // "unknown", "finite", "inf", "nan"
+NodeHealth nodeHealth(HealthDigest digest);
+std::string_view toString(NodeHealth health); // "unknown", "finite", "inf", "nan"
 
 struct OpTrace
 {
     std::optional<std::uint64_t> trace;
-    core::HealthDigest health;
+    HealthDigest health;
 };
 
 // One entry per op of `ops` (distinct ids; a repeated id is answered once).
@@ -31,14 +32,13 @@ struct OpTrace
 // first one after the focused trace, before the focused op computes the same tensor again (the
 // latest one before remains the answer when there is none). Each walk reads at most `budget`
 // digests.
-std::vector<OpTrace> tracesAround(const core::Snapshot& snapshot,
-                                  const std::vector<core::OpId>& ops,
+std::vector<OpTrace> tracesAround(const Snapshot& snapshot, const std::vector<OpId>& ops,
                                   const std::vector<bool>& downstream,
                                   std::optional<std::uint64_t> focusedTrace,
                                   std::uint64_t budget = 4'000'000);
 
 // Which of `ops` the focused op's outputs reach (through consumers, in its graph).
-std::vector<bool> downstreamOf(const core::GraphTable& graphs, const std::vector<core::OpId>& ops,
-                               core::OpId focused);
+std::vector<bool> downstreamOf(const GraphTable& graphs, const std::vector<OpId>& ops,
+                               OpId focused);
 
-} // namespace nanscope::views
+} // namespace nanscope::core

@@ -1,10 +1,10 @@
-#include "nanscope/views/tracequery.hpp"
+#include "nanscope/core/tracequery.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <climits>
 
-namespace nanscope::views {
+namespace nanscope::core {
 namespace {
 
 // How often a long scan looks at its stop flag.
@@ -25,7 +25,7 @@ bool stopped(const std::atomic_bool* stop)
 
 } // namespace
 
-TraceMatcher::TraceMatcher(const core::Snapshot& snapshot, TraceFilter filter)
+TraceMatcher::TraceMatcher(const Snapshot& snapshot, TraceFilter filter)
     : m_filter(std::move(filter))
 {
     m_allOps = !m_filter.graph && m_filter.opType.empty() && m_filter.text.empty();
@@ -35,7 +35,7 @@ TraceMatcher::TraceMatcher(const core::Snapshot& snapshot, TraceFilter filter)
     const auto& ops = snapshot.graphs().ops();
     m_ops.assign(ops.size(), 0);
     for (std::size_t id = 0; id < ops.size(); ++id) {
-        const core::OpInfo& op = ops[id];
+        const OpInfo& op = ops[id];
         if (m_filter.graph && op.graph != *m_filter.graph)
             continue;
         if (!m_filter.opType.empty() && op.type != m_filter.opType)
@@ -47,7 +47,7 @@ TraceMatcher::TraceMatcher(const core::Snapshot& snapshot, TraceFilter filter)
     }
 }
 
-std::vector<int> matchingRows(const core::Snapshot& snapshot, const TraceMatcher& matcher,
+std::vector<int> matchingRows(const Snapshot& snapshot, const TraceMatcher& matcher,
                               std::uint64_t begin, std::uint64_t end, const std::atomic_bool* stop)
 {
     end =
@@ -62,7 +62,7 @@ std::vector<int> matchingRows(const core::Snapshot& snapshot, const TraceMatcher
     return rows;
 }
 
-std::optional<std::uint64_t> findTrace(const core::Snapshot& snapshot, const TraceMatcher& matcher,
+std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatcher& matcher,
                                        std::optional<std::uint64_t> from, bool backward,
                                        const std::atomic_bool* stop)
 {
@@ -82,4 +82,4 @@ std::optional<std::uint64_t> findTrace(const core::Snapshot& snapshot, const Tra
     return std::nullopt;
 }
 
-} // namespace nanscope::views
+} // namespace nanscope::core

@@ -1,20 +1,19 @@
-#include "tracesaround.hpp"
+#include "nanscope/core/tracesaround.hpp"
 
-namespace nanscope::views {
+namespace nanscope::core {
 
-NodeHealth nodeHealth(core::HealthDigest digest)
+NodeHealth nodeHealth(HealthDigest digest)
 {
-    namespace h = core::health;
     if (!digest.known())
         return NodeHealth::Unknown;
     if (!digest.nonFinite())
         return NodeHealth::Finite;
-    if (digest.has(h::NaN) || !digest.has(h::NegInf | h::PosInf))
+    if (digest.has(health::NaN) || !digest.has(health::NegInf | health::PosInf))
         return NodeHealth::NaN;
     return NodeHealth::Infinite;
 }
 
-const char* toString(NodeHealth health)
+std::string_view toString(NodeHealth health)
 {
     switch (health) {
     case NodeHealth::Finite:
@@ -29,8 +28,7 @@ const char* toString(NodeHealth health)
     return "unknown";
 }
 
-std::vector<OpTrace> tracesAround(const core::Snapshot& snapshot,
-                                  const std::vector<core::OpId>& ops,
+std::vector<OpTrace> tracesAround(const Snapshot& snapshot, const std::vector<OpId>& ops,
                                   const std::vector<bool>& downstream,
                                   std::optional<std::uint64_t> focusedTrace, std::uint64_t budget)
 {
@@ -53,7 +51,7 @@ std::vector<OpTrace> tracesAround(const core::Snapshot& snapshot,
         }
     }
     auto take = [&](std::vector<std::int32_t>& slots, std::uint64_t index,
-                    const core::TraceDigest& digest) {
+                    const TraceDigest& digest) {
         if (digest.op >= opCount || slots[digest.op] < 0)
             return false;
         OpTrace& found = result[static_cast<std::size_t>(slots[digest.op])];
@@ -73,7 +71,7 @@ std::vector<OpTrace> tracesAround(const core::Snapshot& snapshot,
         return result;
 
     // Downstream ops: what they compute next, before the focused tensor is computed again.
-    const core::TraceDigest focused = snapshot.trace(focusedIndex);
+    const TraceDigest focused = snapshot.trace(focusedIndex);
     std::vector<std::int32_t> later(opCount, -1);
     std::size_t pending = 0;
     for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -84,7 +82,7 @@ std::vector<OpTrace> tracesAround(const core::Snapshot& snapshot,
     }
     index = focusedIndex + 1;
     for (std::uint64_t read = 0; pending > 0 && index < count && read < budget; ++read, ++index) {
-        const core::TraceDigest digest = snapshot.trace(index);
+        const TraceDigest digest = snapshot.trace(index);
         if (digest.op == focused.op && digest.outputSlot == focused.outputSlot)
             break; // the next run begins
         if (take(later, index, digest))
@@ -93,19 +91,18 @@ std::vector<OpTrace> tracesAround(const core::Snapshot& snapshot,
     return result;
 }
 
-std::vector<bool> downstreamOf(const core::GraphTable& graphs, const std::vector<core::OpId>& ops,
-                               core::OpId focused)
+std::vector<bool> downstreamOf(const GraphTable& graphs, const std::vector<OpId>& ops, OpId focused)
 {
     std::vector<bool> result(ops.size(), false);
     if (focused >= graphs.ops().size())
         return result;
     std::vector<bool> reached(graphs.ops().size(), false);
-    std::vector<core::OpId> stack{focused};
+    std::vector<OpId> stack{focused};
     while (!stack.empty()) {
-        const core::OpId op = stack.back();
+        const OpId op = stack.back();
         stack.pop_back();
-        for (const std::vector<core::OpConsumer>& slot : graphs.op(op).consumers) {
-            for (const core::OpConsumer& consumer : slot) {
+        for (const std::vector<OpConsumer>& slot : graphs.op(op).consumers) {
+            for (const OpConsumer& consumer : slot) {
                 if (consumer.op < reached.size() && !reached[consumer.op]) {
                     reached[consumer.op] = true;
                     stack.push_back(consumer.op);
@@ -118,4 +115,4 @@ std::vector<bool> downstreamOf(const core::GraphTable& graphs, const std::vector
     return result;
 }
 
-} // namespace nanscope::views
+} // namespace nanscope::core

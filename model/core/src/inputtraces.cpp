@@ -1,9 +1,9 @@
-#include "nanscope/views/inputtraces.hpp"
+#include "nanscope/core/inputtraces.hpp"
 
 #include <algorithm>
 #include <string_view>
 
-namespace nanscope::views {
+namespace nanscope::core {
 namespace {
 
 constexpr int kMaxPassThroughDepth = 16;
@@ -18,20 +18,20 @@ bool isPassThrough(std::string_view type)
 struct Wanted
 {
     std::size_t input;
-    core::OpId op;
+    OpId op;
     std::uint32_t slot;
 };
 
 } // namespace
 
-std::vector<InputTrace> findInputTraces(const core::Snapshot& snapshot, std::uint64_t trace,
+std::vector<InputTrace> findInputTraces(const Snapshot& snapshot, std::uint64_t trace,
                                         std::uint64_t lookBack)
 {
     if (trace >= snapshot.traceCount())
         return {};
-    const core::OpId opId = snapshot.trace(trace).op;
+    const OpId opId = snapshot.trace(trace).op;
     const auto& graphs = snapshot.graphs();
-    if (opId == core::kNoOp || opId >= graphs.ops().size())
+    if (opId == kNoOp || opId >= graphs.ops().size())
         return {};
 
     // Every (op, slot) that may have computed each input: the producer, and when it only
@@ -39,16 +39,16 @@ std::vector<InputTrace> findInputTraces(const core::Snapshot& snapshot, std::uin
     std::vector<Wanted> wanted;
     const auto& inputs = graphs.op(opId).inputs;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-        core::OpId op = inputs[i].op;
+        OpId op = inputs[i].op;
         auto slot = static_cast<std::uint32_t>(std::max(inputs[i].slot, 0));
-        for (int depth = 0; depth < kMaxPassThroughDepth && op != core::kNoOp; ++depth) {
+        for (int depth = 0; depth < kMaxPassThroughDepth && op != kNoOp; ++depth) {
             wanted.push_back({i, op, slot});
-            const core::OpInfo& info = graphs.op(op);
+            const OpInfo& info = graphs.op(op);
             if (!isPassThrough(info.type) || info.inputs.empty())
                 break;
-            const core::OpInput& forwarded = info.type == "IdentityN" && slot < info.inputs.size()
-                                                 ? info.inputs[slot]
-                                                 : info.inputs.front();
+            const OpInput& forwarded = info.type == "IdentityN" && slot < info.inputs.size()
+                                           ? info.inputs[slot]
+                                           : info.inputs.front();
             op = forwarded.op;
             slot = static_cast<std::uint32_t>(std::max(forwarded.slot, 0));
         }
@@ -58,10 +58,10 @@ std::vector<InputTrace> findInputTraces(const core::Snapshot& snapshot, std::uin
     std::vector<bool> done(inputs.size(), false);
     std::size_t remaining = 0;
     for (const auto& input : inputs)
-        remaining += input.op != core::kNoOp ? 1 : 0;
+        remaining += input.op != kNoOp ? 1 : 0;
     const std::uint64_t stop = trace > lookBack ? trace - lookBack : 0;
     for (std::uint64_t t = trace; remaining > 0 && t-- > stop;) {
-        const core::TraceDigest digest = snapshot.trace(t);
+        const TraceDigest digest = snapshot.trace(t);
         for (const Wanted& w : wanted) {
             if (!done[w.input] && digest.op == w.op && digest.outputSlot == w.slot) {
                 done[w.input] = true;
@@ -75,4 +75,4 @@ std::vector<InputTrace> findInputTraces(const core::Snapshot& snapshot, std::uin
     return found;
 }
 
-} // namespace nanscope::views
+} // namespace nanscope::core
