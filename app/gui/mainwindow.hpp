@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // NaNscope's main window: the six panels as dock widgets arranged like Debugger V2, the start
 // page, menus, toolbar and status bar, and the loading session they all share. It wires; the
 // panels and models do the work.

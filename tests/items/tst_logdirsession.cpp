@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Loading on the worker thread, progress, failure, reload, close and following a growing logdir.
 #include "itemsfixture.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Desktop integration files: the .desktop file (desktop-file-validate), the AppStream metadata
 # (appstreamcli validate --no-net), the MIME type (compiled by update-mime-database; its glob
 # matches the metadata file the recorder really writes, and the .desktop file opens it with %f),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every top-level (eager) execution of a snapshot: the execution timeline's data.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One op and its neighbourhood in its graph: the ops feeding its inputs, the op itself, and the
 // ops consuming its outputs (data edges only).
 #pragma once

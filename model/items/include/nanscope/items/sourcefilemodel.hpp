@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The source files a logdir captured, in the order their records were written.
 #pragma once
 

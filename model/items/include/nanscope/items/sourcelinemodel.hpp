@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lines of one source file as the logdir captured it (never read from the local disk), with
 // the focused line and the lines whose ops produced non-finite values marked.
 #pragma once
