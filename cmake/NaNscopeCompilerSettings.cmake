@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Warnings, sanitizers and ccache for every NaNscope target.
 
 find_program(CCACHE_PROGRAM ccache)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz target: decoding DebugEvents and indexing one file of a logdir. The input's first byte
 // picks the file kind (source files, stack frames, graphs, executions, graph execution traces);
 // the rest are record payloads separated by fuzz::kRecordSeparator, framed with valid CRCs, so

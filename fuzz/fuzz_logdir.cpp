@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz target: a whole logdir. The input is split into up to twelve files — the six of a main
 // file set, then the six of a second host's — written to a scratch directory; then everything
 // nanscope-report does runs on it: discovery, the reader (twice, the first time with a small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz target: TFRecord framing. Three readers of the same bytes must agree record for record:
 // the format library's in-memory parser, its file reader, and the core's chunked scanner with the
 // payload CRCs checked as the trace decoders check them. Any disagreement is a bug (abort).

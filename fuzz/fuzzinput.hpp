@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How fuzzer inputs become files. libFuzzer mutates bytes, and a record whose CRCs do not match is
 // rejected before any decoder sees it, so the decoding and logdir targets take *payloads*
 // separated by a marker and frame them with valid CRCs themselves. The seeds are made from real

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope-fuzz-seeds: seed corpora for the fuzz targets, made from real logdirs.
 //
 //   nanscope-fuzz-seeds --out DIR [--demo PATH_TO_nanscope-demo-mlp] [--max-bytes N] [LOGDIR...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs fuzz inputs through a target's entry function without libFuzzer: how the targets stay
 // compiled and their corpora stay passing in builds with any compiler.
 //   nanscope_fuzz_replay_<target> FILE_OR_DIRECTORY...

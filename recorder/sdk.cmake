@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The recorder SDK: libnanscope-recorder.so, its public headers, a CMake package
 # (find_package(NaNscopeRecorder) -> NaNscope::recorder) and a pkg-config file
 # (nanscope-recorder.pc).

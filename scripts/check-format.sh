@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that every C, C++ and CUDA file of the repository is formatted by clang-format with the
 # repository's .clang-format; lists the files that are not. `--fix` formats them instead.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs clang-tidy (configuration: .clang-tidy) on every C and C++ source file of the product —
 # not tests, fuzz targets or benchmarks — with the compile commands of a build directory
 # (default build/ci, made by scripts/test.sh). Fails on any finding.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets (Clang, ASan + UBSan; preset "fuzz", in build/fuzz) and runs each
 # for SECONDS (default 60), one after the other, seeded with the committed corpus (fuzz/corpus)
 # and with seeds made from the demo's logdirs. Prints each target's executions and coverage

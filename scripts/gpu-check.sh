@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What a session with a CUDA GPU runs in one go: a release build with CUDA, the GPU tests
 # (which must run, not skip), the GPU demo with its report, and the overhead benchmark. Every
 # output goes to the folder given as $1 (default gpu-results/); the summary is its README.txt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds NaNscope's Linux packages from scratch or incrementally, into build/packages/:
 #   scripts/package.sh            the .deb files and the AppImage
 #   scripts/package.sh deb        nanscope, libnanscope-recorder<soversion>, libnanscope-recorder-dev

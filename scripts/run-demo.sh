@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the recorder's demo, runs the tutorial's buggy MLP with FULL_HEALTH recording, and
 # prints where its logdir is. Extra arguments go to the demo (e.g. --fix).
 set -euo pipefail

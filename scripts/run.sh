@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds NaNscope and its demo, records the tutorial's NaN bug into a fresh logdir and opens the
 # app on it. Extra arguments go to the app (e.g. --follow). Without a display it renders the
 # window to a picture instead (under Xvfb) and says where.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The test suite under sanitizers: every test under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the recorder, the format library and the reader (the code with threads) under
 # ThreadSanitizer. Usage: scripts/sanitize.sh [asan|tsan|all]

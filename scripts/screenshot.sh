@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Renders the main window to docs/screenshot.png the way the README shows it: the demo's logdir
 # opened and its first alert double-clicked, on a 1600x1000 Xvfb screen (no display needed).
 # NANSCOPE_BUILD_DIR picks another build directory than the default preset's.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks every kind of logdir the recorder writes against TensorFlow's own tfdbg2 reader and
 # TensorBoard's Debugger V2 backend: the demo in all six tensor debug modes and with its circular
 # buffer, the GPU demo (its CPU fallback without a device), threads, two hosts, eager executions

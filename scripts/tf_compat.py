@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 """Compares TensorFlow's own tfdbg2 reader with nanscope-report on logdirs.
 
 For each logdir: TensorFlow's reader (debug_events_reader.py, with TensorBoard's Debugger V2

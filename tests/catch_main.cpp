@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The plain Catch2 main, shared by the test executables that need no set-up of their own.
 #include "catch_session.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Catch2's implementation, compiled once for every test executable: it is the slowest file of
 // the test suite to compile.
 #define CATCH_CONFIG_RUNNER

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The execution timeline and graph structure panels. Whole-graph layouts come from Graphviz's C
 # library (Debian: libgraphviz-dev) and run off the GUI thread.
 find_package(Qt6 6.4 REQUIRED COMPONENTS Concurrent)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Alerts, Graph Execution, Stack Trace and Source panels, and what they share. The source view
 # is QScintilla (Debian: libqscintilla2-qt6-dev); scans of the index run on Qt Concurrent.
 find_package(Qt6 6.4 REQUIRED COMPONENTS Concurrent PrintSupport) # PrintSupport: for QScintilla

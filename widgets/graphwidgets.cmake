@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The timeline strip (and its scale maths), the segment bar and plain tooltips: used by the
 # execution timeline and graph structure panels, but free of anything logdir-specific.
 list(APPEND NANSCOPE_WIDGETS_SOURCES

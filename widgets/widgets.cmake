@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Domain-free widgets of the main window and its panels: they know Qt, not logdirs.
 list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/banner.hpp

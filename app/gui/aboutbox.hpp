@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Help › About NaNscope: the version, what NaNscope does, and the Qt it runs on.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The application's icon, rendered from resources/nanscope.svg at every size a desktop asks for,
 // and the one toolbar icon no style provides.
 #pragma once

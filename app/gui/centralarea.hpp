@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's central area: the banner across the top, and under it either NaNscope's
 // start page or the panels (their docks' host window) in its place.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs nanscope-demo-mlp (the tutorial's buggy network) into a fresh temporary logdir, without
 // blocking the window, for "Open the Demo".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "About This Logdir": every notice about a snapshot and every diagnostic its reader found, as
 // plain text to read and copy. The banner's Details… button opens it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The six panels' docks by name, and their default arrangement as data (the table in
 // docklayout.cpp): Debugger V2's Alerts | Execution Timeline over Graph Structure | Graph
 // Execution on top, Source | Stack Trace below.

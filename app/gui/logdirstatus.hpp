@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the window reports on the logdir it shows: in the status bar, the reading progress with a
 // button that stops it, the follow state and the counts; in the banner, what a loaded logdir
 // lacks or why one could not be opened, with the details a click away (DiagnosticsDialog).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope [LOGDIR]: the desktop app. --screenshot renders the window after jumping to the
 // first alert, for the README and for checking the looks on a headless machine.
 #include "appicon.hpp"

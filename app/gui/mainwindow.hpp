@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // NaNscope's main window: the six panels in their docks (DockLayout), the start page and the
 // banner (CentralArea), the actions, menus and toolbar (MainWindowActions), the status bar
 // (LogdirStatus), and the loading session they all share. It wires; they do the work.

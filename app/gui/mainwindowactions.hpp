@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's actions, menus and toolbar: their names, icons, shortcuts, tooltips and
 // order. What an action does is the window's business: it connects them.
 #pragma once

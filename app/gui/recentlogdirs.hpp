@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The logdirs opened before, most recent first, kept in the application's settings.
 #pragma once
 

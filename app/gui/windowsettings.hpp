@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the main window keeps across runs in the application's settings: its geometry and
 // toolbar, the docks' arrangement and the stack trace's framework patterns.
 #pragma once

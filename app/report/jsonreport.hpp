@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The report as one JSON object (keys documented in README.md next to this file).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope-report LOGDIR: what a tfdbg2 logdir holds and where its first NaN or infinity came
 // from, as text or JSON. Exit status: 0 no alert, 1 alerts found, 2 the logdir could not be read
 // (or bad arguments), 3 reading was incomplete (an error diagnostic) unless --allow-partial.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device half of SummaryBatch: one kernel launch and one copy back for a list of tensors.
 // Built from CUDA sources when the build has CUDA, and as a stub that refuses otherwise.
 #pragma once

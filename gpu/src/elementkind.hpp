@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the health kernel reads an element. Shared by the facade and the CUDA kernel, so it
 // stays C++17 for nvcc.
 #pragma once

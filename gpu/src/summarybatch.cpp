@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "nanscope/gpu/summarybatch.hpp"
 
 #include "devicebatch.hpp"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Turns an installed tree (DESTDIR=APPDIR, prefix /usr) into a self-contained AppDir: the Qt
 # plugins the app needs, every library the programs and plugins need that a desktop Linux
 # system cannot be assumed to have, Graphviz's layout plugin, run paths relative to each file,

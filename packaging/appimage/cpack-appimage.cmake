@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CPack External generator script (CPACK_EXTERNAL_PACKAGE_SCRIPT): makes the AppImage.
 #
 # CPack has installed the `app` component under its staging directory (prefix /usr, stripped).

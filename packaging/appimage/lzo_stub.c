@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * squashfuse can read LZO-compressed images through liblzo2, which is GPL. NaNscope's images
  * are zstd-compressed, so the runtime links this stub instead of liblzo2: an LZO image is

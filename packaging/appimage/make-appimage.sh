@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Packs an AppDir into a type-2 AppImage: the runtime followed by a squashfs image of the AppDir.
 # The image is reproducible: fixed timestamps, root-owned files, no extended attributes, and
 # zstd, which the runtime reads.

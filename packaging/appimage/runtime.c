@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * NaNscope's AppImage runtime (type 2): the small static program at the start of every
  * NaNscope-*.AppImage file.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # macOS: NaNscope.app, with Qt and the other libraries it needs deployed into the bundle by
 # macdeployqt (Qt's deployment script), and a drag-and-drop disk image: cpack -G DragNDrop.
 # Needs Qt 6.4 or later; nanscope-report and nanscope-demo-mlp go into Contents/MacOS, next to

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Windows: nanscope.exe with Qt deployed next to it by windeployqt (Qt's deployment script), and
 # an .msi made by the WiX Toolset: cpack -G WIX. Needs Qt 6.4 or later and WiX 3 on PATH.
 # windows/nanscope.wxs.in describes the same product for wixl (msitools), which the Linux tests

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C interface: a thin layer over nanscope::Recorder that turns Status into codes and keeps
 // graph and op handles alive for as long as their recorder.
 #include "nanscope/recorder.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Turns call sites into tfdbg2 stack frames: each source file is written once to .source_files
 // and each (file, line, function) once to .stack_frames, always before the records using them.
 #pragma once

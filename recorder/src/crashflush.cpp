@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Async-signal safety. The handler runs on the crashing thread while other threads may still run,
 // and the crash may have damaged the heap. So it:
 // - allocates nothing, takes no blocking lock and calls no stdio: it reaches the writers through a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The opt-in fatal-signal handler (RecorderOptions::flushOnCrash): on SIGSEGV, SIGBUS, SIGFPE,
 // SIGILL or SIGABRT it writes what the registered recorders hold in memory, then hands the signal
 // to whatever handled it before.

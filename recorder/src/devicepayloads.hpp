@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the recorder needs from the GPU facade to read a tensor in device memory.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One of the six files of a file set: framed records gathered in memory and appended to disk.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The six files of one file set, the circular buffers of the two execution-type files, and the
 // order in which they reach the disk.
 #pragma once

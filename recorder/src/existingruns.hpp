@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TensorFlow's reader refuses a directory that holds two runs ("Found multiple tfdbg2 runs",
 // debug_events_reader.py): before writing into a dump root, the recorder looks for another run.
 #pragma once

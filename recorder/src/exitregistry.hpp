@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Closes the recorders that are still open when the program exits normally.
 #pragma once
 

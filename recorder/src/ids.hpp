@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Identifiers and clocks shared by the writer's parts.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capturing and symbolising the native call stack of the calling thread.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "pendingevents.hpp"
 
 #include "nanscope/tfdbg/debug_event.pb.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Events that wait for the summaries of their device tensors. A record call with device tensors
 // launches one summary kernel for all of them and queues its events; they are written in the
 // order they were recorded once the counts are back in host memory: checked without blocking at

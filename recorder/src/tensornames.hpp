@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The names GraphOpCreation records carry, in the only forms TensorFlow's reader accepts: its
 // _load_graphs splits every input name with `input_name.split(":")` into exactly two parts and
 // int()s the second, and TensorBoard's op view indexes the producer's consumers by that slot.

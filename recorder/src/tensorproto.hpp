@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TensorProto payloads of traces and executions for each tensor debug mode.
 #pragma once
 

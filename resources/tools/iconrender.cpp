@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope-iconrender SVG OUTDIR NAME: renders the app's SVG icon into the files that desktops
 // and installers want, at build time:
 //   OUTDIR/hicolor/<N>x<N>/apps/NAME.png   N = 16, 22, 24, 32, 48, 64, 128, 256, 512

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The app on a large logdir: how long the event loop ever stalls while a 10 M-trace logdir
 // loads (goal: at most 50 ms), how long until the first rows show, and how long a jump to an
 // arbitrary trace of the Graph Execution table takes, scroll and paint included (goal: 16 ms).

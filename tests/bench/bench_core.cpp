@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a large FULL_HEALTH logdir: time to a full index, memory per trace, time to the first
 // alert and to the origin, against decoding every record with libprotobuf.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope_bench_gpu: what NaNscope's GPU summaries cost.
 //
 //   1. Bandwidth: the health kernel on one large tensor of each dtype, beside a device-to-device

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The device side of nanscope_bench_gpu: data generators and an MLP training step.
 #include "bench_gpu.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA half of nanscope_bench_gpu (bench_gpu.cu, C++17 for nvcc): device data for the
 // bandwidth runs, and an MLP training step with cuBLAS whose tensors the driver records.
 #pragma once

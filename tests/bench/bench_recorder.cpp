@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How many graph execution traces per second the recorder writes on one thread, per mode.
 //
 // Usage: nanscope_bench_recorder [events-per-run] [elements-per-tensor]

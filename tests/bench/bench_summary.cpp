@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Throughput of countHealth against a plain read of the same out-of-cache buffer.
 //
 // Usage: nanscope_bench_summary [MiB]   (default 256)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The FULL_HEALTH logdir the reading and app benchmarks measure: a training step of ~80 ops in
 // three graphs repeated, healthy until a Log of zero late in the run, NaN after it.
 #pragma once

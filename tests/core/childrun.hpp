@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs part of a test in a forked child: to bound its time (a hang becomes a failure, not a stuck
 // test run) and to measure how much memory it took, apart from the rest of the test process.
 #pragma once

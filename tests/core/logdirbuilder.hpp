@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Test helpers: temporary directories, DebugEvents built field by field, and file sets written
 // record by record (or byte by byte), including records our recorder would never write.
 #pragma once

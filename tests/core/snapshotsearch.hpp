@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Finding what a test looks for in a snapshot and in a logdir's directory.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope-tf-fixture KIND DIR: writes a TensorFlow-shaped logdir (see tensorflowlogdir.hpp) for
 // looking at the app, the report or TensorFlow's own reader on it by hand.
 #include "tensorflowlogdir.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Logdirs shaped as TensorFlow's enable_dump_debug_info writes them for the tutorial's bug, with
 // creation stacks as TensorFlow records them: tf_stack.extract_stack() outermost first, made
 // absolute with os.path.abspath, down to the dumping callback itself; one SourceFile for every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The demo program (TensorFlow's debug_mnist_v2 bug, in C++): NaNscope finds the Log of a zero.
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"

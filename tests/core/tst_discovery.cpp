@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Finding the file sets of a logdir: one or several hosts, any file as the path, missing
 // metadata, mixed run ids, foreign files.
 #include "logdirbuilder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The hint table: op type × the health of the inputs.
 #include "nanscope/core/hints.hpp"
 #include "nanscope/core/stackfolding.hpp"

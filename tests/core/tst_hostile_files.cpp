@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile files: symbolic links that lead out of the logdir, a FIFO where a file should be, and a
 // file that grows while it is read.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile sizes: a million graphs, outer-context chains 100 000 deep, length fields that claim
 // gigabytes, ops that claim two billion outputs, and the reader's memory limit. No crash, no
 // hang, no allocation a length field alone decides, memory within the configured limit, and a

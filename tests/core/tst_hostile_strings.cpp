@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile strings in a logdir: markup, terminal escape sequences, invalid UTF-8 and megabyte-long
 // names and paths. Nothing may be interpreted (the report prints them as inert text, the JSON
 // escapes them), nothing may crash, and nothing may run for a megabyte on the terminal.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The exact traces that fed a trace: per data input, the latest earlier trace of its producer and
 // output slot, through pass-through ops that TensorFlow never traces.
 #include "logdirbuilder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The app's loading pattern without Qt, so that ThreadSanitizer sees it (Qt itself is not built
 // with TSan): one thread extends the index a chunk at a time and publishes snapshots, as the
 // app's LoadWorker does, while other threads read the latest snapshot as the item models (GUI

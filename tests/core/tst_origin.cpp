@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Alerts, TensorBoard's first alert, and the origin (producer, propagators, hint).
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Incremental reading and the index: counts and order as TensorFlow's DebugDataReader gives
 // them, graphs and ops, frames, and what NaNscope does where TensorFlow gives up.
 #include "logdirbuilder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The report's facts, its text, and the nanscope-report command (JSON keys, exit status).
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"

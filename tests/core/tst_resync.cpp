@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading past corrupt data: the next whole record after a bad CRC or a torn record is found, every
 // valid record is kept, the skipped bytes are named, and TensorBoard's view (which stops at the
 // first corrupt record) stays available.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Broken logdirs: every truncation, every flipped bit, impossible lengths, garbage, empty files,
 // random payloads. No crash, no hang, a clear diagnostic, and everything valid still read.
 #include "healthrules.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The user's frame in stacks as TensorFlow records them (tensorflowlogdir.hpp): the origin, the
 // text report and the JSON report agree on it, and a stack of framework code alone still has a
 // frame to show that is never called the user's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The hand-written protobuf decoding: tensors (content and typed fields), summary health and
 // TensorBoard's alert rules.
 #include "healthrules.hpp"

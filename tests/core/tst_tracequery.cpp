@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Trace filters and the scans over the digests that answer them: rows that match, and find
 // next/previous with wrap-around.
 #include "logdirbuilder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What each op computed around a focused trace (one run of the graph, not a mix of steps), the
 // ops downstream of an op, and the health class of a box.
 #include "logdirbuilder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TensorFlow's debug_mnist_v2 bug in miniature, written with NaNscope's recorder (FULL_HEALTH):
 // graph "model" (x → MatMul → Softmax) and graph "loss" (probs, labels → Neg, Log, Mul, Mean),
 // two steps; in step 1 `probs` holds an exact 0.0, so Log gives -inf and Mul NaN.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Starting, killing and waiting for the programs the crash tests observe.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A program that records, then crashes: for the tests of RecorderOptions::flushOnCrash.
 //   nanscope_crash_child DUMP_ROOT abort|segv|exit FLUSH_ON_CRASH(0|1) [OWN_HANDLER(0|1)]
 // It records 50 FULL_HEALTH traces and 5 executions with a circular buffer (so nothing reaches

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RecorderOptions::flushOnCrash: a program that records with a circular buffer (nothing on disk
 // yet) and then crashes leaves a logdir with its events, and dies as it would have without it.
 #include "childprocess.hpp"

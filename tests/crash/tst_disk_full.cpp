@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A full disk while recording. Needs a small file system of its own: as root, a child process
 // enters a private mount namespace and mounts a 256 KiB tmpfs there (nothing outside sees it;
 // it goes away with the child). Elsewhere it prints why and exits with 77, which ctest reports

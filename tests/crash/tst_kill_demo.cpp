@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Crash consistency: the demo, writing every event as it comes (--dump_circular_buffer_size=-1),
 // is killed with SIGKILL at random moments. Whatever moment it dies, its logdir
 // - opens without an error diagnostic, and without any warning but those a start cut short

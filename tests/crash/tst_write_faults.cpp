@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Faults while writing that need no privileges: a file-size limit and a logdir removed under the
 // recorder. The recorder reports them, the program goes on, and what was written is read back
 // cleanly by the core reader. (A full disk is tst_disk_full.cpp; the recorder tests check the

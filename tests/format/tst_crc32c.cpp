@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/format/crc32c.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The golden bytes of the format contract's Appendix A, produced through our own .proto files.
 #include "nanscope/format/record.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"

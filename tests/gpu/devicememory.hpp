@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Device buffers and streams for the [gpu] tests, which call the CUDA runtime directly to set up
 // what the facade then reads.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Catch2's main for the GPU tests: a run whose selected tests all need a device ([gpu]) is
 // reported as skipped, not passed, when there is none.
 #include "catch_session.hpp"

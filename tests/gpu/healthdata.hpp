@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tensors that exercise every class a summary counts, shared by the host and device tests.
 #pragma once
 

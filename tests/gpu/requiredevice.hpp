@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The guards at the top of tests that need a CUDA device, or need its absence.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope-demo-mlp-gpu: without a device it refuses to start (status 3); with one it shows
 // the CPU demo's symptoms, and its logdir has the CPU demo's shape: the same graphs and ops, the
 // same number of traces of each op output, the same executions.

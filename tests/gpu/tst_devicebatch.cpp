@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA kernel against the CPU reference: bit-identical counts and vectors for every dtype,
 // mode, edge size and start offset, batches of many tensors, several streams, the largest
 // tensors memory allows, and pointers the GPU cannot read. [gpu]: skipped without a device.

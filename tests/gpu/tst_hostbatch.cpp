@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The facade's CPU fallback (a batch in host memory), which every build has: the same counts
 // as the scalar reference and the same vectors as the recorder's CPU summaries.
 #include "healthdata.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The health kernel's own code (gpu/src/cuda/healthcount.hpp) run on the CPU: every block and
 // every thread of a grid, one after the other, with a fold that adds each thread's counters.
 // It checks the bit arithmetic, the vector/head/tail split and the walk over chunks and tensors

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Without a usable device (a build without CUDA, or a machine without a GPU) every device
 // operation is refused with a reason, and nothing is read.
 #include "nanscope/gpu/device.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The recorder's queue of events that wait for device summaries (recorder/src/pendingevents),
 // driven with host batches so that it runs on every machine: the order of the calls, the
 // payloads the batches fill in, the background polling, and a failed batch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The recorder with tensors in device memory: the same files as for the same tensors in host
 // memory, bit for bit, in every mode; the order of the calls; values as they were at the call.
 // [gpu]: skipped without a device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The recorder without a usable device (a build without CUDA, or no GPU): device tensors are
 // refused with the reason, in every mode, and nothing of the refused calls reaches the files.
 #include "logdirfixture.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A small tutorial-like logdir written by our recorder: probs -> Log -> mul -> Mean in graph
 // "loss", healthy in step 0, with a zero in probs in step 1 (Log gives -inf, mul NaN).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Catch2's main inside a QGuiApplication on the offscreen platform, so that models, signals
 // and worker threads behave as in the app.
 #include "catch_session.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Loading on the worker thread, progress, failure, reload, close and following a growing logdir;
 // which snapshots are of the same logdir.
 #include "itemsfixture.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every item model under QAbstractItemModelTester, and what each shows for the tutorial logdir.
 #include "itemsfixture.hpp"
 #include "nanscope/core/logdirreader.hpp"

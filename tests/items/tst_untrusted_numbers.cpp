@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Numbers from a file are checked before they are shown: a summary vector may hold -1, NaN, ±inf,
 // 1e308 or 2^53 + 1 where a count belongs, and converting those to integers is undefined.
 #include "logdirbuilder.hpp"

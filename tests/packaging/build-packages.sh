@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Test fixture: runs cpack on this build directory once, so that the packaging tests check the
 # very packages that `cpack` makes (the .deb files and, with the AppImage runtime, the AppImage).
 #   usage: build-packages.sh BUILD_DIR PACKAGE_DIR

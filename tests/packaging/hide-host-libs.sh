@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs a command where the host's Qt, QScintilla, ICU, Graphviz, protobuf and libdw cannot be
 # loaded: in a private mount namespace (run it under `unshare -m`, as root), Qt's plugin
 # directory and Graphviz's plugin directory become empty and each of those library files reads as

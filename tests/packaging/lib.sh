@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Helpers shared by the packaging tests (sourced). A test exits 77 (ctest: skipped) with the
 # reason when something it needs is missing, 1 on the first failed check.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The AppImage that cpack made: its type-2 layout (magic, payload offset = runtime size, a
 # squashfs image with AppRun, one .desktop file and the icon), the runtime's options, --version
 # through FUSE and through extract-and-run, the bundled demo and report, and the window: under

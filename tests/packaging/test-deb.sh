@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The .deb files that cpack made: names, control fields (Depends from dpkg-shlibdeps), contents
 # and stripped binaries; then, as root, `apt-get install` of all three, the installed app,
 # report, demo, desktop integration and SDK, and a purge.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Desktop integration files: the .desktop file (desktop-file-validate), the AppStream metadata
 # (appstreamcli validate --no-net), the MIME type (compiled by update-mime-database; its glob
 # matches the metadata file the recorder really writes, and the .desktop file opens it with %f),
@@ -37,6 +38,8 @@ else
 fi
 grep -q "<launchable type=\"desktop-id\">$id.desktop</launchable>" "$metainfo" ||
     fail "the metainfo does not launch $id.desktop"
+grep -q "<project_license>GPL-3.0-or-later</project_license>" "$metainfo" ||
+    fail "the metainfo does not give the app's licence (GPL-3.0-or-later)"
 
 # The MIME type: well-formed, compiled, and the .desktop file handles it.
 type=$(sed -n 's/.*<mime-type type="\([^"]*\)".*/\1/p' "$mime")

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What can be checked on Linux of the macOS and Windows packaging: the .msi description
 # (packaging/windows/nanscope.wxs, configured by CMake) compiled by wixl against a stand-in of
 # the staged Windows install and read back with msitools; Info.plist.in is well-formed XML with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The recorder SDK as a user gets it: `cmake --install` of the recorder and recorder_dev
 # components into a temporary prefix; the library's soname, dependencies and exported symbols
 # (the public API only); a separate CMake project (find_package(NaNscopeRecorder VERSION)) and

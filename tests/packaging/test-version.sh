@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One version everywhere: everything that shows NaNscope's version shows the one of
 # project(VERSION) in CMakeLists.txt. (The About box is checked by the views test
 # tst_desktopentry, which needs a widget tree.)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A C program's use of the recorder: compiled as C, so the header is checked as C too. */
 #include "nanscope/recorder.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope-compat-logdirs OUTDIR [MODE]: writes one logdir per way of using the recorder that the
 // demo does not cover, for checking each against TensorFlow's own reader by hand
 // (scripts/tf-compat.sh): threads, a circular buffer, two hosts, eager executions only, and the C

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Test helpers: temporary logdirs and reading their files back as DebugEvents.
 #pragma once
 

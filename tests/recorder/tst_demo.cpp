@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The demo reproduces the tutorial's bug: the first non-finite tensor is the Log of the loss,
 // whose probs input holds a zero; with --fix nothing is non-finite and accuracy climbs.
 #include "logdirfixture.hpp"

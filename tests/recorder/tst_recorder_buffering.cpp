@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Circular buffers, write-through timing and many threads recording at once.
 #include "logdirfixture.hpp"
 #include "nanscope/recorder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // I/O errors while writing: reported to the caller, the program goes on, the logdir stays
 // readable. Each case runs in a child process, since it changes process-wide limits.
 #include "inchild.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What declareGraph, declareOp, recordTrace and recordExecution write, field by field.
 #include "logdirfixture.hpp"
 #include "nanscope/recorder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Opening a logdir: the six files, their names and the metadata record.
 #include "logdirfixture.hpp"
 #include "nanscope/recorder.hpp"

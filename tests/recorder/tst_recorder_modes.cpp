@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which tensors each mode and filter records, and how eager values are encoded (format §6.4, §7).
 #include "logdirfixture.hpp"
 #include "nanscope/recorder.hpp"

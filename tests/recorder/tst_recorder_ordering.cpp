@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The order in which records reach the disk. Records refer to records of other files (a trace to
 // its op, an op to its stack frames, a frame to its source file by position), and a reader — or
 // a crash — may look at the files at any moment. So whatever is on disk must already hold what it

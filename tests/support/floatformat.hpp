@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bit layout of the floating types the summaries classify, for tests that build special
 // values (NaN payloads, infinities, subnormals) bit by bit.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Running part of a test in a forked child, for what changes process-wide state (limits, signal
 // handlers) or must not take the test runner down with it.
 #pragma once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The execution timeline and graph structure panels, and the widgets under them. Set
 # NANSCOPE_SCREENSHOT_DIR to a folder to have the panel tests save pictures of what they show.
 nanscope_add_qtest(tst_timelinescale tst_timelinescale.cpp)

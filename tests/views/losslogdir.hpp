@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tutorial's loss graph, written by our recorder for the graph and timeline panel tests:
 // graph "loss" with probs -> Log -> mul and labels -> Neg -> mul. Step 0 is healthy; in step 1
 // probs holds a 0, so Log gives -inf and mul NaN (-0 * -inf). Each step also records a plain

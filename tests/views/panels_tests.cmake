@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Alerts, Graph Execution, Stack Trace and Source panels, the main window, and the widgets
 # under them.
 nanscope_add_qtest(tst_panels tst_panels.cpp pylogdir.cpp pylogdir.hpp)

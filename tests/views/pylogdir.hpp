@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A TensorFlow-like logdir written record by record for the panel tests: a Python source file
 // and a TensorFlow one, creation stacks that mix the user's frames with framework frames, an op
 // whose name is markup, an Identity that is never traced, and a step where hundreds of traces

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pictures of panels for people to look at: with NANSCOPE_SCREENSHOT_DIR set, tests save what a
 // widget shows there; without it, nothing happens.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the desktop integration relies on: a file manager starts `nanscope FILE` with the logdir's
 // tfdbg_events.*.metadata file (the .desktop file's Exec=nanscope %f), and the app opens that
 // file's logdir; the About box names the version of project(VERSION) in CMakeLists.txt.

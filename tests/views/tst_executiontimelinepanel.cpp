@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The execution timeline panel over the loss logdir: the strip follows the navigator, clicks and
 // keys move the focus, and the details describe the focused execution's outputs.
 #include "losslogdir.hpp"

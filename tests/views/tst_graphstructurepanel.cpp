@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graph structure panel: the neighbourhood of the tutorial's Log op (probs above, mul below,
 // coloured by what they computed in the focused step), clicks that move the focus, and whole
 // graphs laid out by Graphviz off the GUI thread.

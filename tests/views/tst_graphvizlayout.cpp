@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GraphvizLayout: every node placed, edges with curves, inputs above their consumers; big
 // chains and wide graphs complete.
 #include "nanscope/views/graphvizlayout.hpp"

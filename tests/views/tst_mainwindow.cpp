@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window end to end: the demo's logdir opened, the first alert double-clicked and every
 // panel on the tutorial's Log op; reload, back/forward, follow mode, the start page with recent
 // logdirs and the demo, drag and drop, a broken logdir and its details, the default layout and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Navigator: focus of traces, executions, ops, alerts and the origin, frames and back/forward.
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/recorder.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Alerts, Graph Execution, Stack Trace and Source panels on their own, over a hand-written
 // TensorFlow-like logdir: sorting and stepping through alerts, the origin and its hint, filters,
 // find, go to index, exact input highlighting, framework folding, the sticky frame, the source

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline strip's coordinate maths, without painting: pixel <-> item at several zoom
 // levels, which items share a pixel column, zooming around a point, scrolling to an item.
 #include "nanscope/widgets/timelinescale.hpp"

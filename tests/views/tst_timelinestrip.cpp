@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline strip as a widget: clicks activate the item under the mouse (the most remarkable
 // one where items share a pixel), keys move from the current item, markers, zoom keys.
 #include "nanscope/widgets/timelinestrip.hpp"

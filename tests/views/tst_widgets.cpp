@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The domain-free widgets: the health bar delegate (a single NaN among a million values still
 // shows), the find bar's keys, the banner, the elided label, the start page and copying rows.
 #include "nanscope/widgets/banner.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The details of one execution as readable text: what the timeline panel shows under its strip,
 // and what tests read.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The focused execution's details under the timeline strip: its facts on the left, one row per
 // output slot with a health bar on the right.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The executions of a snapshot as the timeline strip sees them: a colour category, a short
 // label and a tooltip per execution.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graphics items of the graph structure panel: op boxes coloured by health, edges with
 // arrowheads, and tensor labels on edges. All text is painted as plain text.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the graph structure panel draws, before it becomes graphics items: boxes at positions
 // and edges as paths. Built on the GUI thread (neighbourhood) or a worker (whole graph).
 #pragma once

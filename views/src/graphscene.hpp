@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Turns a GraphPicture into graphics items, and keeps them in step with the focus: which op is
 // highlighted and what each op last computed.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graph view: zoom (Ctrl+wheel, +/-, 0 to fit), pan (drag, scroll bars), and clicks on
 // boxes, told apart from drags.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The colours of tensor health, shared by every panel so that NaN looks the same everywhere.
 // Saturated for the non-finite classes, muted for the finite ones; all read on light and dark
 // backgrounds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A row of colour swatches with their meaning, for the panels that colour things by health.
 #pragma once
 

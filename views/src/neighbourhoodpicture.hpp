@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The picture of one op's neighbourhood: its input ops in rows above it, its consumers in rows
 // below, edges labelled with the tensor they carry.
 #pragma once

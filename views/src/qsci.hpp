@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // QScintilla's headers use Qt's "signals" and "slots" keywords, which NaNscope turns off
 // (QT_NO_KEYWORDS): they are spelled out here for those headers only.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs a computation over an immutable snapshot on the thread pool and hands its result to the
 // GUI thread. One runs at a time; a new request replaces a waiting one and asks the running one
 // to stop, and only the newest request's result is delivered ("latest job wins").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Syntax highlighting for the source view: a lexer chosen by file extension, recoloured to the
 // window's palette (QScintilla's lexers assume dark text on white).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Small helpers the panels share. Text from the core becomes a QString with items::fromStd, and
 // labels for it come from widgets::plainLabel.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The picture of a whole graph: every op of it, laid out by Graphviz. Prepared on the GUI thread
 // (box sizes need fonts), laid out on a worker.
 #pragma once

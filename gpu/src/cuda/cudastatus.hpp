@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA runtime errors as the facade's Status values.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding out once whether this process can run the kernels, and the device functions that do
 // not need a batch.
 #include "nanscope/gpu/device.hpp"

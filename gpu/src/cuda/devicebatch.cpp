@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Launching the health kernel for a batch: descriptors and zeroed counters go to the device in
 // one copy, the kernel runs once, and the counters come back in one copy to pinned memory,
 // all in stream order; an event tells when the counters have arrived.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The health kernel's arithmetic, compilable by nvcc for the device and by a C++ compiler for
 // the host, so that tests run the kernel's exact code on the CPU (tests/gpu/
 // tst_kernelemulation.cpp) on machines without a GPU.

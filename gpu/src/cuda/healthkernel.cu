@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One kernel that counts the classes of every element of many tensors (tfdbg2's health
 // summaries), reading each tensor once at memory bandwidth. The arithmetic and the walk over
 // chunks are in healthcount.hpp; here is what only a GPU does: the block's fold of per-thread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interface between the health kernel (healthkernel.cu, built by nvcc) and the host code
 // that launches it (devicebatch.cpp, built by the C++ compiler).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The layout shared by the health kernel and the code that prepares its input: chunking, the
 // tensor table, the output counters. Plain C++, so that the CPU emulation of the kernel in the
 // tests builds without CUDA.

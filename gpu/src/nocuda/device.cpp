@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device functions of a build without CUDA: there is never a device to read.
 #include "nanscope/gpu/device.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device half of SummaryBatch in a build without CUDA: every submission is refused with
 // the reason, so a device batch fails the same way with or without CUDA on a machine with no
 // GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Append-only arrays whose chunks are shared between snapshots.
 //
 // A copy shares every chunk. The reader only ever writes elements at or beyond the size of every

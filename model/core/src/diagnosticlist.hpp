@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A capped list of diagnostics: a logdir with a million bad records gets a readable list and a
 // count, not a million lines.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Execution order over traces and executions (see origin.hpp): a merge by wall time of every
 // trace file and the execution file, each kept in its own record order. Handed out as runs of
 // consecutive indices of one source, so that walks over millions of traces stay tight loops.

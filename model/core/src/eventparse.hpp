@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libprotobuf parsing of one DebugEvent, quietly: bad input is reported as a diagnostic, so
 // libprotobuf's own log lines (invalid UTF-8 …) would only be noise on the user's terminal.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A read-only file descriptor with positioned reads: safe on files that another process is
 // appending to (reads never go past the size asked for; nothing is memory-mapped).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which graph lies inside which, in constant time per question: graphs nest by outer context ids
 // into chains that hostile or generated logdirs make 100 000 deep, so walking a chain per
 // question (per execution, per graph) would be quadratic.

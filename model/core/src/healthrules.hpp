@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Health from summary vectors (format §6.2) and TensorBoard's InfNan alert rules (§9.4).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The index the reader builds: struct-of-arrays digests shared with snapshots, the small tables
 // copied when they change, and per-file reading state.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The steps of one update, in TensorFlow's order (format §8.3): each reads what was appended to
 // its file since the last update and adds it to the index.
 #pragma once

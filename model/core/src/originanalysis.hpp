@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The walks behind Snapshot::origin() and Snapshot::propagation() (see origin.hpp).
 #pragma once
 

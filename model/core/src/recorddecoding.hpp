@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hand-written decoders of the two record types a logdir holds millions of (see wirereader.hpp
 // for why): GraphExecutionTrace and Execution, reduced to what the index keeps.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Finding the next whole record after a corrupt one, so that one flipped byte does not hide the
 // rest of a file (TensorFlow's reader stops there for good).
 #pragma once

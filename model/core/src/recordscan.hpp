@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Finds record boundaries in a file region, a chunk at a time, by hopping over length fields
 // (each checked by its CRC). Payload CRCs are left to whoever decodes the records, so that this
 // cheap pass can run ahead of the decoding threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Record-by-record reading of a file region with both CRCs checked, for the files read on one
 // thread (source files, stack frames, graphs, executions).
 #pragma once

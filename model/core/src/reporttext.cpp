@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "healthrules.hpp"
 #include "nanscope/core/plaintext.hpp"
 #include "nanscope/core/report.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Interned strings with 32-bit ids. The strings live in shared chunks (see chunkedarray.hpp), so
 // a snapshot's string_views stay valid while the reader adds more.
 #pragma once

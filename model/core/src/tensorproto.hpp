@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TensorProto decoding without libprotobuf (format §3.12, §7.4, §8.5): dtype, shape, values from
 // tensor_content or from the typed fields with TensorFlow's fill rule, and full-tensor health.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A fixed set of worker threads running submitted jobs (the trace decoding).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The trace files: record boundaries are found on this thread, a chunk at a time, while the pool
 // checks payload CRCs and decodes the chunks already found. Each chunk's traces get provisional
 // indices; after the pass, skipped records are squeezed out and the chunks are stitched in order,

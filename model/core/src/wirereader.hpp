@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A minimal protobuf wire-format reader.
 //
 // Why not libprotobuf here: a large logdir holds ten million graph execution traces, and building

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs a core::LogdirReader on the session's worker thread.
 #pragma once
 

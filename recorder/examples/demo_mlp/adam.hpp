@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keras's Adam as TensorFlow's ResourceApplyAdam kernel computes it, in float32.
 #pragma once
 

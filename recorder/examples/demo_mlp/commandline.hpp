@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line of the demos (nanscope-demo-mlp and its GPU twin): the tutorial's flags,
 // their checks, and the data and recorder they select.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Labelled 28×28 grey images and the batches the training loop draws from them.
 #pragma once
 

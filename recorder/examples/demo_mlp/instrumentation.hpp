@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Records the demo the way TensorFlow's dumping callback records a Python program: the graphs
 // of its tf.functions with their ops, a trace for each graph tensor computed, and an execution
 // for each eager op or function call. Everything is a no-op when recording is off.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nanscope-demo-mlp: TensorFlow's debug_mnist_v2 tutorial program re-created in C++ and
 // recorded with NaNscope's recorder. Without --fix its loss takes log(0) after the first
 // training step, and NaN spreads from there into every weight; the logdir shows where.

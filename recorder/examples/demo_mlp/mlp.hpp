@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tutorial's model as its tf.functions: format_example, dense_layer, model and loss.
 // Each function computes with the math kernels and declares and traces its graph's ops on the
 // lines that compute them, so that a debugger leads from an op back to its line here.

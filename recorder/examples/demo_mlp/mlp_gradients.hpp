@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The gradient functions TensorFlow's tape builds for loss and model, written out by hand
 // with the same ops, so that NaN and infinity spread through them as they do in TensorFlow.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads the four uncompressed MNIST files in IDX format (train-images-idx3-ubyte, …).
 #pragma once
 

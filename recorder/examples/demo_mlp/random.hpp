@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded random numbers that are the same on every platform: std::mt19937 is specified
 // bit for bit, unlike the standard distributions, so the demo draws its own.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MNIST-like images drawn by the program, for runs without the MNIST files: digit glyphs made
 // of strokes, randomly shifted, scaled, slanted, rotated, warped and thickened.
 #pragma once

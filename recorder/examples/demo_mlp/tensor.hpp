@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A dense row-major host tensor, the only data structure the demo's math works on.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernels of the demo's graphs, one per TensorFlow op it imitates, with TensorFlow's
 // float32 semantics: nothing skips zeros or special-cases non-finite values, so NaN and
 // infinity flow through exactly as they do in TensorFlow's CPU kernels.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tutorial's training loop: one Adam step on a shuffled batch, then the accuracy on the
 // whole test set, printed after every step. Eager ops and function calls are recorded as
 // TensorFlow records them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's one CUDA stream and cuBLAS handle, and CUDA errors as exceptions (the demo stops
 // at the first one, as a failed TensorFlow op would).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The gradient functions of the tutorial on the GPU, with the graphs and ops of the CPU demo's
 // mlp_gradients.hpp, so that NaN and infinity spread through them as in TensorFlow.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's CUDA kernels behind a plain interface (raw device pointers, element counts, a
 // stream), one per family of TensorFlow ops it imitates, with TensorFlow's float32 semantics:
 // nothing skips zeros or special-cases non-finite values, so NaN and infinity flow through as

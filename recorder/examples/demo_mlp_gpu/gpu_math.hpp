@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's ops on device tensors, one per TensorFlow op, with the interface of the CPU demo's
 // tensor_math.hpp: each launches its kernel (or cuBLAS) on the demo's stream and returns at once.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tutorial's tf.functions on the GPU: format_example, dense_layer, model and loss, with the
 // graphs and ops of the CPU demo (mlp.hpp), declared and traced on the lines that compute them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Declaring and tracing graph ops whose outputs are device tensors: the GPU twin of
 // FunctionGraph::op, with the calling line as the op's creation stack.
 #pragma once

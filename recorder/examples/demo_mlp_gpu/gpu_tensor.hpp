@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A dense row-major tensor in device memory, allocated and freed in the order of the demo's
 // stream (the stream-ordered allocator: no device-wide synchronisation per op).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tutorial's training loop on the GPU: one Adam step on a shuffled batch, then the accuracy
 // on the whole test set, printed after every step; eager ops and function calls recorded as in
 // the CPU demo (training.hpp), with device tensors.

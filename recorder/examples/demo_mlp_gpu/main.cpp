@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // nanscope-demo-mlp-gpu: the tutorial's buggy MLP (nanscope-demo-mlp) trained on a CUDA GPU
 // with cuBLAS, its device tensors recorded on the GPU by NaNscope's recorder: the same flags,
 // the same graphs and calls, the same symptoms. Exits with status 3 when there is no usable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NaNscope's recorder for C and for other languages' foreign-function interfaces.
  *
  * Every function returns NANSCOPE_OK (0) or an error code; nanscope_last_error() returns the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NaNscope's recorder: writes tfdbg2 logdirs that TensorFlow's reader, TensorBoard's Debugger V2
 // and NaNscope open, from any C++ program.
 //

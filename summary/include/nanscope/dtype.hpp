@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element types of tensors, numbered as TensorFlow's DataType enum (the tfdbg2 wire value).
 #pragma once
 

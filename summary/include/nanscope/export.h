@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NANSCOPE_API marks the recorder's public classes and functions. The shared library
  * libnanscope-recorder is built with hidden visibility and exports only what carries it; in the
  * static libraries that NaNscope's own programs link it changes nothing. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors that the recorder reports to its caller instead of throwing or aborting.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPU summaries of tensors: the exact vectors of DebugNumericSummaryV2 (tfdbg2 format §6.2).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How much of each tensor the recorder writes (tfdbg2's TensorDebugMode).
 #pragma once
 

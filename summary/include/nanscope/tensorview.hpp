@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A non-owning description of a tensor's memory that the recorder reads.
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Records log(x) of a tensor with a zero in it through NaNscope's C API: the logdir has one
  * -inf alert on the op "Log". Prints the recorder's version.
  *   usage: client_c LOGDIR */

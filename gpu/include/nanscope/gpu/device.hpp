@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether this build and this machine can read tensors in CUDA device memory. Plain C++: the
 // recorder and programs without CUDA headers include it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Summaries of many tensors in GPU memory with one kernel launch and one copy back: the vectors
 // of tfdbg2's DebugNumericSummaryV2 (format §6.2), exact and deterministic. Plain C++, no CUDA
 // types; streams are passed as void* (a cudaStream_t).

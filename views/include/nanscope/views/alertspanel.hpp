@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's Alerts, with what it lacks: every alert in a sortable list, next/previous, and
 // the root cause (the op that made the first NaN or ∞ from finite inputs) with a hint on why.
 // Double-clicking an alert (or Enter) focuses its op in every panel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's execution timeline, without its window of 50: a zoomable strip of every
 // execution of the logdir, and the details of the focused one below it.
 #pragma once

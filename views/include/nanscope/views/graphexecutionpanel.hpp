@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's Graph Executions, for millions of rows: a virtual table of every traced tensor
 // with a painted health breakdown, non-finite rows tinted, and the exact inputs of the focused
 // row highlighted. Filters (non-finite only, graph, op type), find (Ctrl+F) and go to index

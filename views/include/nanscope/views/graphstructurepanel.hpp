@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's graph structure, as a picture: the focused op with its inputs above and its
 // consumers below, or the whole graph laid out by Graphviz.
 #pragma once

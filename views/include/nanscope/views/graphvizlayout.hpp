@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Lays out a directed graph with Graphviz's "dot" (top to bottom): boxes of given sizes and
 // edges in, box centres and edge curves out. Pure computation, safe on any thread (Graphviz's
 // global state is guarded: one layout runs at a time).

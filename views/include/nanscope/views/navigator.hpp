@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the user is looking at, shared by every panel: the focused trace or execution, its op,
 // its stack and source line, with back/forward history. Panels never talk to each other; they
 // ask the Navigator to move and follow its focusChanged signal.

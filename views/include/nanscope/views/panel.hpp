@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one interface every panel implements: it is told when a logdir is loaded or closed and
 // when the focus moves, and it moves the focus only through the Navigator.
 #pragma once

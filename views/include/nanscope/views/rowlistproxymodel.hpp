@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A flat proxy over a table with millions of rows that shows either every source row (no copy of
 // row numbers at all) or a given ascending list of them, and tints chosen rows (the inputs of
 // the focused trace). Unlike QSortFilterProxyModel it never asks the source for data to decide:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Why a logdir shows less than the user expects, in words: nothing readable, corrupt records,
 // no events yet (a circular buffer that was never flushed), an eager-only run, a mode that
 // records no values. Debugger V2 shows an empty page in all of these cases.

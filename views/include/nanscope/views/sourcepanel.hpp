@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's Source Code, with tabs: the logdir's own copy of each source file (never the
 // local disk), read-only, highlighted by file type, the focused line marked and centred, and a
 // margin mark on every line whose ops produced NaN or ∞.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's Stack Trace: the creation stack of the focused op (or the call stack of the
 // focused execution), with framework frames folded away, the focused frame selected, and
 // Debugger V2's sticky frame: clicking the bottom-most frame of a file keeps later stacks on

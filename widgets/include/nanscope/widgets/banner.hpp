@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A message strip across the top of a window: an icon, a bold title, a sentence or two that
 // explains, an optional action and a close button. Its text is always plain.
 #pragma once

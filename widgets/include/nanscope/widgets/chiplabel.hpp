@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A small rounded badge with a coloured background ("NaN 12"), for counts in panel headers.
 #pragma once
 

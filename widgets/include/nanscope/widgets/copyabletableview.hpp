@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A table view for large, read-only models: uniform row heights, no grid, a plain-text delegate,
 // and Ctrl+C copying the selected rows as tab-separated text.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A one-line label that shows plain text, elided to fit (a path keeps its file name visible),
 // with the whole text in its tooltip.
 #pragma once

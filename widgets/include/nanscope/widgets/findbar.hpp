@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A find strip that sits under a view: a search field, previous/next, a status text and a close
 // button. Enter finds the next match, Shift+Enter the previous one, Escape closes.
 #pragma once

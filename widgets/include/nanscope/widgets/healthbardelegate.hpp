@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Paints a breakdown of counts as a proportional bar followed by the non-zero counts: "how much
 // of this is what", readable at a glance in a table cell.
 #pragma once

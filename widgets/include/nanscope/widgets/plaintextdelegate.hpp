@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // An item delegate whose tooltips show the model's text literally: item views render their
 // cells as plain text, but QToolTip would take a tooltip such as "<b>x</b>" for markup.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A small horizontal bar split into coloured parts by amount, e.g. how many elements of a tensor
 // fall into each class, and an item delegate that draws one before a cell's text. Unlike
 // HealthBarDelegate (one model role per count), the parts come whole in one role, with the

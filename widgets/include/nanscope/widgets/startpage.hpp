@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a window shows before anything is open: a logo and title, the main actions as buttons,
 // the recently opened items, and a hint. The texts come from the application.
 #pragma once

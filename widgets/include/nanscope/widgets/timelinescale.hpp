@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The coordinate maths of a horizontal strip of N equal items that can be zoomed and scrolled:
 // a plain value type, so that it is tested without painting anything.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A zoomable, scrollable strip of N items in a few colour categories, for N from one to many
 // millions: it paints only the visible range, and where several items share a pixel column it
 // draws the highest category among them. Knows nothing of what the items are.

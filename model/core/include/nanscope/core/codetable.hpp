@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Source files and stack frames (format §3.4, §3.5, §8.3 steps 1-2).
 #pragma once
 

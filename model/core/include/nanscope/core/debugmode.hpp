@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tfdbg2's TensorDebugMode, as the reader sees it in records (format §3.11).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Full records decoded on demand from the files (format §8.5), for the one row a user looks at.
 #pragma once
 

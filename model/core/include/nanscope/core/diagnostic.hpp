@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the reader found wrong (or worth knowing) about a logdir, with the file and byte offset.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fixed-size facts the index keeps per graph execution trace and per execution (format §8.4),
 // and the alerts derived from them (§9.4).
 #pragma once

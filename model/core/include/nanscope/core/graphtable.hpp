@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The graphs of a logdir and their ops (format §3.6, §3.7, §8.3 step 3): look-up by graph id and
 // op name, inputs resolved to producing ops, consumers, devices.
 #pragma once

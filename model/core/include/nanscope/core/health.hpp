@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How healthy a tensor was: the one-byte digest kept per trace and per execution output, and the
 // full counts decoded on demand.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Why an op may have produced NaN or infinity from its inputs, and the usual fixes: a table of
 // rules keyed by op type and the health of the op's inputs.
 #pragma once

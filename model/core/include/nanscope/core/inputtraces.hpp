@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The traces that fed a trace: for each data input of its op, the most recent earlier trace of
 // the producing op and output slot (through pass-through ops such as Identity, which TensorFlow
 // never instruments). Exact where Debugger V2 guesses from the 200 rows before.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which files of a directory form the logdir: its file sets (one per writing host), the run they
 // belong to, and what is wrong with the rest (format §1, §8.1).
 #pragma once

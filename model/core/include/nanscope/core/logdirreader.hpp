@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reads a tfdbg2 logdir incrementally and publishes immutable snapshots of what it knows.
 //
 //   nanscope::core::LogdirReader reader("/tmp/tfdbg2_logdir");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where the first NaN or infinity came from (root cause, "patient zero").
 //
 // Execution order merges traces and executions by wall time (ties: traces first, then by trace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Strings from a logdir as plain, printable text. A logdir may come from anyone: its op names,
 // paths and source lines can hold terminal escape sequences, invalid UTF-8, text-direction
 // overrides or megabytes of one name. Everything NaNscope prints or puts in a diagnostic goes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The facts of the headless report (nanscope-report): everything a reader of a logdir wants to
 // know first, gathered from a snapshot. Rendering as text is here; JSON is the app's business.
 #pragma once

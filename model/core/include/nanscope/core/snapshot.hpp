@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // An immutable view of everything read from a logdir so far.
 //
 // Thread safety: a Snapshot never changes after LogdirReader publishes it; every method may be

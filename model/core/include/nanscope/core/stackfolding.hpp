@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Separates the user's frames from framework frames in a creation stack, and cuts a few lines of
 // context around a frame out of the logdir's own copy of the source file.
 #pragma once

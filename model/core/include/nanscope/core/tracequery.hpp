@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which graph execution traces to show or find, by op (graph, type, a piece of the name or type)
 // and health, and the scans that answer it straight from the snapshot's digests: filtering ten
 // million rows takes a fraction of a second on a worker thread, with no item model involved.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What each op of a picture computed around the focused trace, found by bounded walks through
 // the trace digests, so that the boxes show one run of the graph rather than a mix of steps.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every InfNan alert of a snapshot, in TensorBoard's order (graph traces, then executions).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Text from the core (UTF-8 in std::string and std::string_view) as a QString.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every graph execution trace of a snapshot: a virtual table for millions of rows. Columns that
 // need the full record (dtype, shape, counts) decode it on demand for the rows shown, and keep
 // the last few hundred in a cache.

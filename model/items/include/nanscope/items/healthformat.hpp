@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How tensor health reads and looks in every model.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Loads a logdir on a worker thread and publishes its snapshots to the GUI thread; follows a
 // logdir that is still being written.
 #pragma once

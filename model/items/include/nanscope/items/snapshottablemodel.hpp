@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The base of the table models over a core::Snapshot: rows come from the snapshot, and a newer
 // snapshot of the same logdir appends rows instead of resetting the model (views keep their
 // selection and scroll position while a logdir is being followed).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A creation or call stack, outermost frame first, with framework frames told apart from the
 // user's, the user's frame (the innermost non-framework one) and the focus frame marked.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CRC-32C (Castagnoli) and TFRecord's masking of it.
 #pragma once
 

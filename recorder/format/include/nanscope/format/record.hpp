@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TFRecord framing: length (u64 LE), masked CRC of the length, payload, masked CRC of the payload.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads TFRecord-framed records from a file that may still be growing.
 #pragma once
 
