@@ -31,6 +31,10 @@ int SnapshotTableModel::rowCount(const QModelIndex& parent) const
 
 void SnapshotTableModel::setSnapshot(SnapshotPtr snapshot)
 {
+    // A follow poll that finds nothing new hands the same snapshot again: nothing changed, and a
+    // reset would lose the view's scroll position and selection.
+    if (snapshot == m_snapshot)
+        return;
     const int rows = snapshot ? clampRows(rowsIn(*snapshot)) : 0;
     const bool append = snapshot && m_snapshot && rowsOnlyAppend() && rows >= m_rows &&
                         snapshot->generation() > m_snapshot->generation() &&
