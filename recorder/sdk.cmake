@@ -44,6 +44,7 @@ endif()
 target_include_directories(nanscope_recorder_shared INTERFACE
     "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>"
     "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/summary/include>"
+    "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/format/include>"
     "$<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/generated/include>"
     "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 # The C++ header needs C++20 (std::span, std::source_location); the C header needs C89.
@@ -57,7 +58,7 @@ install(TARGETS nanscope_recorder_shared
         COMPONENT recorder
         NAMELINK_COMPONENT recorder_dev)
 install(FILES
-    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/dtype.hpp
+    format/include/nanscope/dtype.hpp
     ${PROJECT_SOURCE_DIR}/summary/include/nanscope/export.h
     include/nanscope/recorder.h
     include/nanscope/recorder.hpp

@@ -3,7 +3,7 @@
 // Built from CUDA sources when the build has CUDA, and as a stub that refuses otherwise.
 #pragma once
 
-#include "elementkind.hpp"
+#include "nanscope/dtype.hpp"
 #include "nanscope/status.hpp"
 
 #include <cstdint>
@@ -12,11 +12,18 @@
 
 namespace nanscope::gpu::detail {
 
+// The types whose elements the kernel classifies: the floating ones, the integers and bool (its
+// bytes count as uint8: non-zero is positive).
+constexpr bool kernelReads(DType dtype)
+{
+    return isFloating(dtype) || isInteger(dtype) || dtype == DType::Bool;
+}
+
 struct KernelTensor
 {
     const void* data = nullptr;
-    std::uint64_t count = 0; // 0: nothing to read, the counts stay zero
-    ElementKind kind = ElementKind::Float32;
+    std::uint64_t count = 0;      // 0: nothing to read, the counts stay zero
+    DType dtype = DType::Float32; // one that kernelReads()
     void* stream = nullptr;
 };
 

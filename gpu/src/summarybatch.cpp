@@ -6,53 +6,12 @@
 
 #include <cassert>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace nanscope::gpu {
 
 namespace {
-
-std::optional<detail::ElementKind> elementKind(DType dtype)
-{
-    using detail::ElementKind;
-    switch (dtype) {
-    case DType::Float16:
-        return ElementKind::Float16;
-    case DType::BFloat16:
-        return ElementKind::BFloat16;
-    case DType::Float32:
-        return ElementKind::Float32;
-    case DType::Float64:
-        return ElementKind::Float64;
-    case DType::Int8:
-        return ElementKind::Int8;
-    case DType::Int16:
-        return ElementKind::Int16;
-    case DType::Int32:
-        return ElementKind::Int32;
-    case DType::Int64:
-        return ElementKind::Int64;
-    case DType::UInt8:
-    case DType::Bool:
-        return ElementKind::UInt8;
-    case DType::UInt16:
-        return ElementKind::UInt16;
-    case DType::UInt32:
-        return ElementKind::UInt32;
-    case DType::UInt64:
-        return ElementKind::UInt64;
-    case DType::Invalid:
-    case DType::String:
-    case DType::Complex64:
-    case DType::Complex128:
-    case DType::Resource:
-    case DType::Variant:
-        break;
-    }
-    return std::nullopt;
-}
 
 // SHAPE, NO_TENSOR and FULL_TENSOR summaries need no class counts.
 bool readsValues(TensorDebugMode mode)
@@ -85,7 +44,6 @@ struct SummaryBatch::Impl
     {
         DeviceTensor tensor;
         TensorDebugMode mode;
-        detail::ElementKind kind;
     };
 
     MemorySpace space;
@@ -122,7 +80,7 @@ struct SummaryBatch::Impl
         for (const Entry& e : entries)
             kernelTensors.push_back({.data = e.tensor.data,
                                      .count = readsValues(e.mode) ? e.tensor.count : 0,
-                                     .kind = e.kind,
+                                     .dtype = e.tensor.dtype,
                                      .stream = e.tensor.stream});
         if (!device)
             device = std::make_unique<detail::DeviceBatch>();
@@ -180,8 +138,7 @@ Result<std::size_t> SummaryBatch::add(const DeviceTensor& tensor, TensorDebugMod
     if (d.state != State::Open)
         return Status{ErrorCode::InvalidArgument,
                       "the summary batch was submitted; clear() it before adding tensors"};
-    const auto kind = elementKind(tensor.dtype);
-    if (!kind)
+    if (!detail::kernelReads(tensor.dtype))
         return Status{ErrorCode::InvalidArgument, "tensors of type " +
                                                       std::string(dtypeName(tensor.dtype)) +
                                                       " have no summary"};
@@ -198,7 +155,7 @@ Result<std::size_t> SummaryBatch::add(const DeviceTensor& tensor, TensorDebugMod
                           "the tensor's data is not aligned to its " +
                               std::to_string(elementSize(tensor.dtype)) + "-byte elements"};
     }
-    d.entries.push_back({tensor, mode, *kind});
+    d.entries.push_back({tensor, mode});
     return d.entries.size() - 1;
 }
 

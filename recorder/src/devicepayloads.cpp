@@ -23,7 +23,7 @@ Status deviceTensorSupport()
 Result<TensorView> copyToHost(const TensorView& tensor, std::int64_t count,
                               std::vector<unsigned char>& host)
 {
-    const std::size_t size = elementSize(tensor.dtype);
+    const std::size_t size = hasFixedSizeElements(tensor.dtype) ? elementSize(tensor.dtype) : 0;
     if (size == 0)
         return Status{ErrorCode::Unsupported, "FULL_TENSOR cannot copy tensors of type " +
                                                   std::string(dtypeName(tensor.dtype))};

@@ -28,7 +28,7 @@ T load(const unsigned char* p)
 
 Status checkSize(const TensorView& view, std::int64_t count, std::size_t& bytes)
 {
-    const std::size_t size = elementSize(view.dtype);
+    const std::size_t size = hasFixedSizeElements(view.dtype) ? elementSize(view.dtype) : 0;
     if (size == 0)
         return {ErrorCode::Unsupported, std::string("FULL_TENSOR cannot copy tensors of type ") +
                                             std::string(dtypeName(view.dtype))};

@@ -246,31 +246,6 @@ NANSCOPE_SUMMARY_KERNEL HealthCounts countUnsigned64(const unsigned char* data, 
 
 // --- Reference: one element at a time, through real floating-point values. ---
 
-float decodeFloat16(std::uint16_t bits)
-{
-    const bool negative = (bits & 0x8000) != 0;
-    const int exponent = (bits >> 10) & 0x1f;
-    const int mantissa = bits & 0x3ff;
-    float magnitude;
-    if (exponent == 0)
-        magnitude = std::ldexp(static_cast<float>(mantissa), -24); // zero or subnormal
-    else if (exponent == 31)
-        magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity()
-                                  : std::numeric_limits<float>::quiet_NaN();
-    else
-        magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
-    return negative ? -magnitude : magnitude;
-}
-
-float decodeBFloat16(std::uint16_t bits)
-{
-    // bfloat16 is the upper half of a float32.
-    const std::uint32_t wide = std::uint32_t{bits} << 16;
-    float value;
-    std::memcpy(&value, &wide, sizeof value);
-    return value;
-}
-
 void classifyFloating(double value, HealthCounts& counts)
 {
     if (std::isnan(value))
@@ -360,6 +335,11 @@ HealthCounts countHealth(const void* data, DType dtype, std::uint64_t count)
     case DType::Complex128:
     case DType::Resource:
     case DType::Variant:
+    case DType::QInt8:
+    case DType::QUInt8:
+    case DType::QInt16:
+    case DType::QUInt16:
+    case DType::QInt32:
         break;
     }
     HealthCounts counts;
@@ -403,6 +383,11 @@ HealthCounts countHealthReference(const void* data, DType dtype, std::uint64_t c
     case DType::Complex128:
     case DType::Resource:
     case DType::Variant:
+    case DType::QInt8:
+    case DType::QUInt8:
+    case DType::QInt16:
+    case DType::QUInt16:
+    case DType::QInt32:
         break;
     }
     HealthCounts counts;

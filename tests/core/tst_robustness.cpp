@@ -357,16 +357,16 @@ TEST_CASE("summary vectors whose dtype and rank slots no int can hold", "[robust
     bool malformed = false;
     const std::vector<double> full = {1, -1, nan, 1e300, 4, 0, 0, 0, 0, 0, 4};
     const TensorHealth h = healthFromSummary(DebugMode::FullHealth, full, malformed);
-    CHECK(h.dtype == 0);
+    CHECK(h.dtype == DType::Invalid);
     CHECK(h.rank == -1);
     CHECK(h.size == 4);
     const std::vector<double> shape = {1, -3e231, std::numeric_limits<double>::infinity(), 4};
     const TensorHealth s = healthFromSummary(DebugMode::Shape, shape, malformed);
-    CHECK(s.dtype == 0);
+    CHECK(s.dtype == DType::Invalid);
     CHECK(s.rank == -1);
     const std::vector<double> valid = {1, 1, 2, 6};
     const TensorHealth v = healthFromSummary(DebugMode::Shape, valid, malformed);
-    CHECK(v.dtype == 1);
+    CHECK(v.dtype == DType::Float32);
     CHECK(v.rank == 2);
 }
 

@@ -66,7 +66,7 @@ TEST_CASE("summary vectors are read from tensor_content and from typed fields", 
     SECTION("float64 content")
     {
         const auto v = view(test::events::summary({7, 1000, 1, 0, 0}), bytes);
-        CHECK(v.dtype == dtype::Double);
+        CHECK(v.dtype == DType::Float64);
         CHECK(v.elementCount == 5);
         REQUIRE(readDoubles(v, out) == 5);
         CHECK(out[1] == 1000);

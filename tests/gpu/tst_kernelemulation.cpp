@@ -19,36 +19,6 @@ using namespace nanscope::gpu::detail;
 
 namespace {
 
-std::uint32_t kindOf(DType dtype)
-{
-    switch (dtype) {
-    case DType::Float16:
-        return static_cast<std::uint32_t>(ElementKind::Float16);
-    case DType::BFloat16:
-        return static_cast<std::uint32_t>(ElementKind::BFloat16);
-    case DType::Float32:
-        return static_cast<std::uint32_t>(ElementKind::Float32);
-    case DType::Float64:
-        return static_cast<std::uint32_t>(ElementKind::Float64);
-    case DType::Int8:
-        return static_cast<std::uint32_t>(ElementKind::Int8);
-    case DType::Int16:
-        return static_cast<std::uint32_t>(ElementKind::Int16);
-    case DType::Int32:
-        return static_cast<std::uint32_t>(ElementKind::Int32);
-    case DType::Int64:
-        return static_cast<std::uint32_t>(ElementKind::Int64);
-    case DType::UInt16:
-        return static_cast<std::uint32_t>(ElementKind::UInt16);
-    case DType::UInt32:
-        return static_cast<std::uint32_t>(ElementKind::UInt32);
-    case DType::UInt64:
-        return static_cast<std::uint32_t>(ElementKind::UInt64);
-    default: // uint8, bool
-        return static_cast<std::uint32_t>(ElementKind::UInt8);
-    }
-}
-
 struct HostFold
 {
     std::vector<KernelCounts>& totals;
@@ -103,7 +73,7 @@ std::vector<KernelCounts> emulate(const Memory& memory, std::uint64_t blocks)
     for (std::size_t i = 0; i < memory.tensors.size(); ++i) {
         const Tensor& t = memory.tensors[i];
         if (t.count > 0)
-            chunks = appendTensor(table, chunks, base + t.offset, t.count, kindOf(t.dtype),
+            chunks = appendTensor(table, chunks, base + t.offset, t.count, t.dtype,
                                   static_cast<std::uint32_t>(i));
     }
     std::vector<KernelCounts> totals(memory.tensors.size());

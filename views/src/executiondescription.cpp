@@ -19,48 +19,6 @@ namespace {
 constexpr std::size_t kMaxIdsShown = 16;
 constexpr std::size_t kMaxValuesShown = 8;
 
-// TensorFlow's DataType numbers (types.proto).
-QString dtypeName(int dtype)
-{
-    switch (dtype) {
-    case 1:
-        return QStringLiteral("float32");
-    case 2:
-        return QStringLiteral("float64");
-    case 3:
-        return QStringLiteral("int32");
-    case 4:
-        return QStringLiteral("uint8");
-    case 5:
-        return QStringLiteral("int16");
-    case 6:
-        return QStringLiteral("int8");
-    case 7:
-        return QStringLiteral("string");
-    case 8:
-        return QStringLiteral("complex64");
-    case 9:
-        return QStringLiteral("int64");
-    case 10:
-        return QStringLiteral("bool");
-    case 14:
-        return QStringLiteral("bfloat16");
-    case 17:
-        return QStringLiteral("uint16");
-    case 18:
-        return QStringLiteral("complex128");
-    case 19:
-        return QStringLiteral("float16");
-    case 22:
-        return QStringLiteral("uint32");
-    case 23:
-        return QStringLiteral("uint64");
-    default:
-        break;
-    }
-    return dtype > 0 ? QStringLiteral("dtype %1").arg(dtype) : QString();
-}
-
 QString idList(const std::vector<std::int64_t>& ids)
 {
     if (ids.empty())
@@ -91,8 +49,8 @@ QString valuesText(const core::TensorValue& value)
     QStringList shown;
     for (std::size_t i = 0; i < value.values.size() && i < kMaxValuesShown; ++i)
         shown << QString::number(value.values[i], 'g', 6);
-    if (value.values.size() > kMaxValuesShown)
-        shown << QStringLiteral("… (%1 values)").arg(value.values.size());
+    if (value.elementCount > kMaxValuesShown)
+        shown << QStringLiteral("… (%1 values)").arg(value.elementCount);
     return shown.join(QStringLiteral(", "));
 }
 
@@ -215,14 +173,14 @@ ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::uint
                                  : QStringLiteral("not recorded");
         }
         QStringList type;
-        if (const QString name = dtypeName(output.health.dtype); !name.isEmpty())
+        if (const QString name = items::dtypeText(output.health.dtype); !name.isEmpty())
             type << name;
         if (output.health.rank >= 0)
             type << QStringLiteral("%1-D").arg(output.health.rank);
         if (k < e.fullTensors.size()) {
             const core::TensorValue& value = e.fullTensors[k];
-            if (output.health.dtype == 0 && !dtypeName(value.dtype).isEmpty())
-                type.prepend(dtypeName(value.dtype));
+            if (output.health.dtype == DType::Invalid && value.dtype != DType::Invalid)
+                type.prepend(items::dtypeText(value.dtype));
             type << QStringLiteral("shape ") + shapeText(value.shape);
             output.values = valuesText(value);
         }

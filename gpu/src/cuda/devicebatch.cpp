@@ -155,8 +155,7 @@ struct DeviceBatch::Impl
                 !s.ok())
                 return s;
             chunks = appendTensor(descriptors, chunks, reinterpret_cast<std::uint64_t>(readable),
-                                  t.count, static_cast<std::uint32_t>(t.kind),
-                                  static_cast<std::uint32_t>(i));
+                                  t.count, t.dtype, static_cast<std::uint32_t>(i));
             const auto stream = static_cast<cudaStream_t>(t.stream);
             if (std::find(streams.begin(), streams.end(), stream) == streams.end())
                 streams.push_back(stream);

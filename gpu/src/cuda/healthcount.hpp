@@ -7,8 +7,8 @@
 // whatever its payload; -0 is a zero; subnormals are finite) into 32-bit per-thread counters.
 #pragma once
 
-#include "../elementkind.hpp"
 #include "kernelabi.hpp"
+#include "nanscope/dtype.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -400,34 +400,37 @@ NANSCOPE_HD void countChunk(std::uint64_t address, std::uint64_t count, std::uin
         Kind::vector(load<Words>(v + 16 * std::uint64_t{i}), c);
 }
 
-NANSCOPE_HD void countChunkOfKind(std::uint32_t kind, std::uint64_t address, std::uint64_t count,
+NANSCOPE_HD void countChunkOfType(std::uint32_t dtype, std::uint64_t address, std::uint64_t count,
                                   std::uint64_t chunk, std::uint32_t thread, Counters& c)
 {
-    switch (static_cast<ElementKind>(kind)) {
-    case ElementKind::Float16:
+    switch (static_cast<DType>(dtype)) {
+    case DType::Float16:
         return countChunk<Float16Bits<0x7c00u>>(address, count, chunk, thread, c);
-    case ElementKind::BFloat16:
+    case DType::BFloat16:
         return countChunk<Float16Bits<0x7f80u>>(address, count, chunk, thread, c);
-    case ElementKind::Float32:
+    case DType::Float32:
         return countChunk<Float32Bits>(address, count, chunk, thread, c);
-    case ElementKind::Float64:
+    case DType::Float64:
         return countChunk<Float64Bits>(address, count, chunk, thread, c);
-    case ElementKind::Int8:
+    case DType::Int8:
         return countChunk<Int8Bits<true>>(address, count, chunk, thread, c);
-    case ElementKind::Int16:
+    case DType::Int16:
         return countChunk<Int16Bits<true>>(address, count, chunk, thread, c);
-    case ElementKind::Int32:
+    case DType::Int32:
         return countChunk<Int32Bits<true>>(address, count, chunk, thread, c);
-    case ElementKind::Int64:
+    case DType::Int64:
         return countChunk<Int64Bits<true>>(address, count, chunk, thread, c);
-    case ElementKind::UInt8:
+    case DType::UInt8:
+    case DType::Bool:
         return countChunk<Int8Bits<false>>(address, count, chunk, thread, c);
-    case ElementKind::UInt16:
+    case DType::UInt16:
         return countChunk<Int16Bits<false>>(address, count, chunk, thread, c);
-    case ElementKind::UInt32:
+    case DType::UInt32:
         return countChunk<Int32Bits<false>>(address, count, chunk, thread, c);
-    case ElementKind::UInt64:
+    case DType::UInt64:
         return countChunk<Int64Bits<false>>(address, count, chunk, thread, c);
+    default: // never in a descriptor: kernelReads() keeps the others out
+        return;
     }
 }
 
@@ -463,7 +466,7 @@ NANSCOPE_HD void countBlock(const KernelDescriptor* descriptors, std::uint32_t t
     Counters c;
     bool open = false; // whether `c` belongs to a tensor
     std::uint64_t address = 0, count = 0, firstChunk = 0, endChunk = 0;
-    std::uint32_t kind = 0, slot = 0, sinceFold = 0;
+    std::uint32_t dtype = 0, slot = 0, sinceFold = 0;
     for (std::uint64_t chunk = block; chunk < chunks; chunk += blocks) {
         if (!open || chunk >= endChunk || sinceFold == kMaxChunksPerFold) {
             if (open)
@@ -474,12 +477,12 @@ NANSCOPE_HD void countBlock(const KernelDescriptor* descriptors, std::uint32_t t
             count = d.count;
             firstChunk = d.firstChunk;
             endChunk = t + 1 < tensors ? descriptors[t + 1].firstChunk : chunks;
-            kind = d.kind;
+            dtype = d.dtype;
             slot = d.slot;
             open = true;
             sinceFold = 0;
         }
-        countChunkOfKind(kind, address, count, chunk - firstChunk, thread, c);
+        countChunkOfType(dtype, address, count, chunk - firstChunk, thread, c);
         ++sinceFold;
     }
     if (open)

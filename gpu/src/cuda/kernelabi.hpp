@@ -4,6 +4,8 @@
 // tests builds without CUDA.
 #pragma once
 
+#include "nanscope/dtype.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -25,33 +27,25 @@ struct alignas(16) KernelDescriptor
     std::uint64_t address;    // a device-accessible pointer to the first element
     std::uint64_t count;      // elements, at least 1
     std::uint64_t firstChunk; // global index of the tensor's first chunk
-    std::uint32_t kind;       // ElementKind
+    std::uint32_t dtype;      // a DType that kernelReads()
     std::uint32_t slot;       // index of the tensor's counters in the output
 };
 static_assert(sizeof(KernelDescriptor) == 32);
 
-inline std::uint32_t elementBytes(std::uint32_t kind)
+inline std::uint64_t chunkCount(std::uint64_t count, DType dtype)
 {
-    // ElementKind order: Float16, BFloat16, Float32, Float64, Int8, Int16, Int32, Int64, UInt8,
-    // UInt16, UInt32, UInt64.
-    constexpr std::uint32_t bytes[] = {2, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8};
-    return bytes[kind];
-}
-
-inline std::uint64_t chunkCount(std::uint64_t count, std::uint32_t kind)
-{
-    const std::uint64_t perChunk = kChunkBytes / elementBytes(kind);
+    const std::uint64_t perChunk = kChunkBytes / elementSize(dtype);
     return (count + perChunk - 1) / perChunk;
 }
 
 // Appends a tensor with elements to the table, its chunks after the `chunks` already there;
 // returns the chunk count of the table with it.
 inline std::uint64_t appendTensor(std::vector<KernelDescriptor>& table, std::uint64_t chunks,
-                                  std::uint64_t address, std::uint64_t count, std::uint32_t kind,
+                                  std::uint64_t address, std::uint64_t count, DType dtype,
                                   std::uint32_t slot)
 {
-    table.push_back({address, count, chunks, kind, slot});
-    return chunks + chunkCount(count, kind);
+    table.push_back({address, count, chunks, static_cast<std::uint32_t>(dtype), slot});
+    return chunks + chunkCount(count, dtype);
 }
 
 } // namespace nanscope::gpu::detail

@@ -127,7 +127,7 @@ TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, bool& 
             return h;
         h.detail = v.size() >= 11 ? TensorHealth::Detail::Full : TensorHealth::Detail::Counts;
         malformed = v.size() < 11;
-        h.dtype = slotAsInt(v[2], 0);
+        h.dtype = static_cast<DType>(slotAsInt(v[2], 0));
         h.rank = slotAsInt(v[3], -1);
         h.size = v[4];
         h.negativeInfinity = v[5];
@@ -143,7 +143,7 @@ TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, bool& 
     case DebugMode::Shape:
         if (!need(4))
             return h;
-        h.dtype = slotAsInt(v[1], 0);
+        h.dtype = static_cast<DType>(slotAsInt(v[1], 0));
         h.rank = slotAsInt(v[2], -1);
         h.size = v[3];
         return h;

@@ -20,34 +20,6 @@ constexpr std::uint32_t kDtype = 1, kShape = 2, kContent = 4, kFloatVal = 5, kDo
                         kIntVal = 7, kInt64Val = 10, kBoolVal = 11, kHalfVal = 13, kUint32Val = 16,
                         kUint64Val = 17;
 
-float halfToFloat(std::uint16_t h)
-{
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-    const std::uint32_t exponent = (h >> 10) & 0x1fu;
-    std::uint32_t mantissa = h & 0x3ffu;
-    std::uint32_t bits;
-    if (exponent == 0x1f) {
-        bits = sign | 0x7f800000u | (mantissa << 13);
-    } else if (exponent != 0) {
-        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-    } else if (mantissa == 0) {
-        bits = sign;
-    } else { // subnormal: normalise
-        int e = -1;
-        do {
-            ++e;
-            mantissa <<= 1;
-        } while ((mantissa & 0x400u) == 0);
-        bits = sign | static_cast<std::uint32_t>(112 - e) << 23 | ((mantissa & 0x3ffu) << 13);
-    }
-    return std::bit_cast<float>(bits);
-}
-
-float bfloat16ToFloat(std::uint16_t b)
-{
-    return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
-}
-
 template <typename T>
 T load(const char* p)
 {
@@ -57,98 +29,121 @@ T load(const char* p)
 }
 
 // The element at `p` of a tensor_content buffer of `dtype`, as a double.
-double contentElement(int type, const char* p)
+double contentElement(DType type, const char* p)
 {
     switch (type) {
-    case dtype::Float:
+    case DType::Float32:
         return load<float>(p);
-    case dtype::Double:
+    case DType::Float64:
         return load<double>(p);
-    case dtype::Int32:
-    case dtype::QInt32:
+    case DType::Int32:
+    case DType::QInt32:
         return load<std::int32_t>(p);
-    case dtype::UInt8:
-    case dtype::QUInt8:
+    case DType::UInt8:
+    case DType::QUInt8:
         return load<std::uint8_t>(p);
-    case dtype::Int16:
-    case dtype::QInt16:
+    case DType::Int16:
+    case DType::QInt16:
         return load<std::int16_t>(p);
-    case dtype::Int8:
-    case dtype::QInt8:
+    case DType::Int8:
+    case DType::QInt8:
         return load<std::int8_t>(p);
-    case dtype::Int64:
+    case DType::Int64:
         return static_cast<double>(load<std::int64_t>(p));
-    case dtype::Bool:
+    case DType::Bool:
         return load<std::uint8_t>(p) != 0 ? 1.0 : 0.0;
-    case dtype::UInt16:
-    case dtype::QUInt16:
+    case DType::UInt16:
+    case DType::QUInt16:
         return load<std::uint16_t>(p);
-    case dtype::UInt32:
+    case DType::UInt32:
         return load<std::uint32_t>(p);
-    case dtype::UInt64:
+    case DType::UInt64:
         return static_cast<double>(load<std::uint64_t>(p));
-    case dtype::Half:
-        return halfToFloat(load<std::uint16_t>(p));
-    case dtype::BFloat16:
-        return bfloat16ToFloat(load<std::uint16_t>(p));
+    case DType::Float16:
+        return decodeFloat16(load<std::uint16_t>(p));
+    case DType::BFloat16:
+        return decodeBFloat16(load<std::uint16_t>(p));
     default:
         return 0;
     }
 }
 
 // The typed field that holds values of `dtype`, and how one varint element becomes a double.
-std::uint32_t typedFieldOf(int type)
+std::uint32_t typedFieldOf(DType type)
 {
     switch (type) {
-    case dtype::Float:
+    case DType::Float32:
         return kFloatVal;
-    case dtype::Double:
+    case DType::Float64:
         return kDoubleVal;
-    case dtype::Int32:
-    case dtype::Int16:
-    case dtype::Int8:
-    case dtype::UInt8:
-    case dtype::UInt16:
-    case dtype::QInt8:
-    case dtype::QUInt8:
-    case dtype::QInt16:
-    case dtype::QUInt16:
-    case dtype::QInt32:
+    case DType::Int32:
+    case DType::Int16:
+    case DType::Int8:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::QInt8:
+    case DType::QUInt8:
+    case DType::QInt16:
+    case DType::QUInt16:
+    case DType::QInt32:
         return kIntVal;
-    case dtype::Int64:
+    case DType::Int64:
         return kInt64Val;
-    case dtype::Bool:
+    case DType::Bool:
         return kBoolVal;
-    case dtype::Half:
-    case dtype::BFloat16:
+    case DType::Float16:
+    case DType::BFloat16:
         return kHalfVal;
-    case dtype::UInt32:
+    case DType::UInt32:
         return kUint32Val;
-    case dtype::UInt64:
+    case DType::UInt64:
         return kUint64Val;
     default:
         return 0;
     }
 }
 
-double varintElement(int type, std::uint64_t v)
+double varintElement(DType type, std::uint64_t v)
 {
     switch (type) {
-    case dtype::Int64:
+    case DType::Int64:
         return static_cast<double>(static_cast<std::int64_t>(v));
-    case dtype::UInt64:
+    case DType::UInt64:
         return static_cast<double>(v);
-    case dtype::UInt32:
+    case DType::UInt32:
         return static_cast<double>(static_cast<std::uint32_t>(v));
-    case dtype::Bool:
+    case DType::Bool:
         return v != 0 ? 1.0 : 0.0;
-    case dtype::Half:
-        return halfToFloat(static_cast<std::uint16_t>(v));
-    case dtype::BFloat16:
-        return bfloat16ToFloat(static_cast<std::uint16_t>(v));
+    case DType::Float16:
+        return decodeFloat16(static_cast<std::uint16_t>(v));
+    case DType::BFloat16:
+        return decodeBFloat16(static_cast<std::uint16_t>(v));
     default: // the int_val types: int32 on the wire
         return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
     }
+}
+
+// Calls f(size) for every dimension of a TensorShapeProto (repeated Dim dim = 2 { int64 size =
+// 1; }; bool unknown_rank = 3); false when the bytes are malformed.
+template <typename F>
+bool forEachDimension(std::string_view shapeBytes, F&& f)
+{
+    wire::Reader shape(shapeBytes);
+    Field field;
+    while (shape.next(field)) {
+        if (field.number != 2 || field.type != WireType::LengthDelimited)
+            continue;
+        wire::Reader dim(field.bytes);
+        Field d;
+        std::int64_t size = 0;
+        while (dim.next(d))
+            if (d.number == 1 && d.type == WireType::Varint)
+                size = static_cast<std::int64_t>(d.value);
+        if (dim.failed())
+            return false;
+        f(size);
+    }
+    return !shape.failed();
 }
 
 // Calls f(value) for every value in the typed field of the view's dtype (no fill rule) until f
@@ -240,39 +235,9 @@ void countBits(const char* p, std::size_t n, Bits expMask, Bits mantMask, Bits s
 
 } // namespace
 
-std::size_t numericElementSize(int type)
+std::size_t numericElementSize(DType dtype)
 {
-    switch (type) {
-    case dtype::Double:
-    case dtype::Int64:
-    case dtype::UInt64:
-        return 8;
-    case dtype::Float:
-    case dtype::Int32:
-    case dtype::QInt32:
-    case dtype::UInt32:
-        return 4;
-    case dtype::Int16:
-    case dtype::UInt16:
-    case dtype::QInt16:
-    case dtype::QUInt16:
-    case dtype::Half:
-    case dtype::BFloat16:
-        return 2;
-    case dtype::Int8:
-    case dtype::UInt8:
-    case dtype::QInt8:
-    case dtype::QUInt8:
-    case dtype::Bool:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-bool isAlertFloating(int type)
-{
-    return type == dtype::Half || type == dtype::Float || type == dtype::Double;
+    return dtype == DType::Complex64 || dtype == DType::Complex128 ? 0 : elementSize(dtype);
 }
 
 namespace {
@@ -289,7 +254,7 @@ bool parseSummaryVector(std::string_view bytes, TensorProtoView& out)
     if (n == 0 || n > 15 || b[9] != 8 * n || bytes.size() != 10 + 8 * n)
         return false;
     out = {};
-    out.dtype = dtype::Double;
+    out.dtype = DType::Float64;
     out.rank = 1;
     out.elementCount = n;
     out.shape = bytes.substr(4, 4);
@@ -313,7 +278,7 @@ bool parseTensorProto(std::string_view bytes, TensorProtoView& out)
         case kDtype:
             if (field.type != WireType::Varint)
                 return false;
-            out.dtype = static_cast<int>(static_cast<std::int32_t>(field.value));
+            out.dtype = static_cast<DType>(static_cast<std::int32_t>(field.value));
             break;
         case kShape:
             if (field.type != WireType::LengthDelimited)
@@ -335,20 +300,8 @@ bool parseTensorProto(std::string_view bytes, TensorProtoView& out)
     if (reader.failed())
         return false;
 
-    // TensorShapeProto: repeated Dim dim = 2 { int64 size = 1; }; bool unknown_rank = 3.
-    wire::Reader shape(out.shape);
     std::uint64_t count = 1;
-    while (shape.next(field)) {
-        if (field.number != 2 || field.type != WireType::LengthDelimited)
-            continue;
-        wire::Reader dim(field.bytes);
-        Field d;
-        std::int64_t size = 0;
-        while (dim.next(d))
-            if (d.number == 1 && d.type == WireType::Varint)
-                size = static_cast<std::int64_t>(d.value);
-        if (dim.failed())
-            return false;
+    const bool shapeRead = forEachDimension(out.shape, [&](std::int64_t size) {
         ++out.rank;
         if (size < 0) {
             out.shapeValid = false;
@@ -359,8 +312,8 @@ bool parseTensorProto(std::string_view bytes, TensorProtoView& out)
             else
                 count *= s;
         }
-    }
-    if (shape.failed())
+    });
+    if (!shapeRead)
         return false;
     out.elementCount = out.shapeValid ? count : 0;
     return true;
@@ -369,19 +322,7 @@ bool parseTensorProto(std::string_view bytes, TensorProtoView& out)
 std::vector<std::int64_t> dimensions(const TensorProtoView& view)
 {
     std::vector<std::int64_t> dims;
-    wire::Reader shape(view.shape);
-    Field field;
-    while (shape.next(field)) {
-        if (field.number != 2 || field.type != WireType::LengthDelimited)
-            continue;
-        wire::Reader dim(field.bytes);
-        Field d;
-        std::int64_t size = 0;
-        while (dim.next(d))
-            if (d.number == 1 && d.type == WireType::Varint)
-                size = static_cast<std::int64_t>(d.value);
-        dims.push_back(size);
-    }
+    forEachDimension(view.shape, [&](std::int64_t size) { dims.push_back(size); });
     return dims;
 }
 
@@ -397,7 +338,7 @@ std::int64_t readDoubles(const TensorProtoView& view, std::span<double> out)
             return -1;
         const std::size_t n = view.content.size() / width;
         const std::size_t take = n < out.size() ? n : out.size();
-        if (view.dtype == dtype::Double) {
+        if (view.dtype == DType::Float64) {
             std::memcpy(out.data(), view.content.data(), take * 8);
         } else {
             for (std::size_t i = 0; i < take; ++i)
@@ -450,7 +391,7 @@ TensorHealth fullTensorHealth(const TensorProtoView& view)
     TensorHealth h;
     h.dtype = view.dtype;
     h.rank = view.rank;
-    const bool floating = isAlertFloating(view.dtype) || view.dtype == dtype::BFloat16;
+    const bool floating = isFloating(view.dtype);
     if (!floating || !view.shapeValid || view.elementCount == 0)
         return h;
     ClassCounts counts;
@@ -461,14 +402,14 @@ TensorHealth fullTensorHealth(const TensorProtoView& view)
         const std::size_t n = view.content.size() / width;
         const char* p = view.content.data();
         switch (view.dtype) {
-        case dtype::Float:
+        case DType::Float32:
             countBits<std::uint32_t>(p, n, 0x7f800000u, 0x007fffffu, 0x80000000u, counts);
             break;
-        case dtype::Double:
+        case DType::Float64:
             countBits<std::uint64_t>(p, n, 0x7ff0000000000000ull, 0x000fffffffffffffull,
                                      0x8000000000000000ull, counts);
             break;
-        case dtype::Half:
+        case DType::Float16:
             countBits<std::uint16_t>(p, n, 0x7c00u, 0x03ffu, 0x8000u, counts);
             break;
         default: // bfloat16
@@ -498,15 +439,21 @@ TensorHealth fullTensorHealth(const TensorProtoView& view)
     return h;
 }
 
-TensorValue toTensorValue(const TensorProtoView& view)
+TensorValue toTensorValue(const TensorProtoView& view, std::size_t maxValues)
 {
     TensorValue value;
     value.dtype = view.dtype;
     value.shape = dimensions(view);
-    std::string ignored;
-    value.numeric = readAllDoubles(view, value.values, &ignored);
-    if (!value.numeric)
+    if (!view.shapeValid || numericElementSize(view.dtype) == 0)
+        return value;
+    value.elementCount = view.elementCount;
+    value.values.resize(
+        static_cast<std::size_t>(std::min<std::uint64_t>(view.elementCount, maxValues)));
+    value.numeric = readDoubles(view, value.values) >= 0;
+    if (!value.numeric) {
         value.values.clear();
+        value.elementCount = 0;
+    }
     return value;
 }
 

@@ -5,6 +5,7 @@
 
 #include "nanscope/core/details.hpp"
 #include "nanscope/core/health.hpp"
+#include "nanscope/dtype.hpp"
 
 #include <cstdint>
 #include <span>
@@ -14,22 +15,13 @@
 
 namespace nanscope::core {
 
-// TensorFlow DataType values used here (format §3.13).
-namespace dtype {
-constexpr int Invalid = 0, Float = 1, Double = 2, Int32 = 3, UInt8 = 4, Int16 = 5, Int8 = 6,
-              String = 7, Complex64 = 8, Int64 = 9, Bool = 10, QInt8 = 11, QUInt8 = 12, QInt32 = 13,
-              BFloat16 = 14, QInt16 = 15, QUInt16 = 16, UInt16 = 17, Complex128 = 18, Half = 19,
-              Resource = 20, Variant = 21, UInt32 = 22, UInt64 = 23;
-}
-
-// Bytes per element of the types whose values NaNscope converts; 0 for the others.
-std::size_t numericElementSize(int dtype);
-// float16, float32, float64: the types TensorBoard's full-tensor alert looks at.
-bool isAlertFloating(int dtype);
+// Bytes per element of the types whose values NaNscope converts to numbers (complex ones have
+// none); 0 for the others.
+std::size_t numericElementSize(DType dtype);
 
 struct TensorProtoView
 {
-    int dtype = dtype::Invalid;
+    DType dtype = DType::Invalid;
     int rank = 0;
     bool shapeValid = true;         // no negative dimension, element count fits in 63 bits
     std::uint64_t elementCount = 1; // product of the dimensions (1 for a scalar)
@@ -59,6 +51,8 @@ bool readAllDoubles(const TensorProtoView& view, std::vector<double>& out, std::
 // cannot be parsed.
 TensorHealth fullTensorHealth(const TensorProtoView& view);
 
-TensorValue toTensorValue(const TensorProtoView& view);
+// The dtype, the shape and the first `maxValues` values: what a person reads of a tensor. Linear
+// in the record's size at most (a typed field is walked to its end), never in the claimed shape.
+TensorValue toTensorValue(const TensorProtoView& view, std::size_t maxValues = kTensorValuesKept);
 
 } // namespace nanscope::core

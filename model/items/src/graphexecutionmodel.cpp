@@ -25,18 +25,6 @@ QString shapeText(const core::TraceDetails& d)
     return {};
 }
 
-QString dtypeText(int dtype)
-{
-    static const char* names[] = {"",         "float32", "float64", "int32",      "uint8",
-                                  "int16",    "int8",    "string",  "complex64",  "int64",
-                                  "bool",     "qint8",   "quint8",  "qint32",     "bfloat16",
-                                  "qint16",   "quint16", "uint16",  "complex128", "float16",
-                                  "resource", "variant", "uint32",  "uint64"};
-    if (dtype <= 0 || dtype >= static_cast<int>(std::size(names)))
-        return {};
-    return QString::fromLatin1(names[dtype]);
-}
-
 QVariant countOrNothing(const core::TensorHealth& h, double value, bool fullOnly)
 {
     using D = core::TensorHealth::Detail;

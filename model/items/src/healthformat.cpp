@@ -7,6 +7,16 @@
 
 namespace nanscope::items {
 
+QString dtypeText(DType dtype)
+{
+    if (dtype == DType::Invalid)
+        return {};
+    const std::string_view name = knownDtypeName(dtype);
+    if (name.empty())
+        return QStringLiteral("dtype %1").arg(static_cast<int>(dtype));
+    return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+}
+
 QString digestText(core::HealthDigest digest)
 {
     if (!digest.known())

@@ -6,11 +6,20 @@
 #include "nanscope/core/health.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace nanscope::core {
+
+// No limit on the size of a record read on demand (beyond the reader's own).
+inline constexpr std::uint64_t kAnyRecordSize = std::numeric_limits<std::uint64_t>::max();
+
+// The largest record that a thread which must stay responsive (the GUI thread) reads: reading
+// and decoding cost about a millisecond per MiB (nanscope_bench_details), so one such record
+// stays well within a frame.
+inline constexpr std::uint64_t kInteractiveRecordBytes = std::uint64_t{1} << 20;
 
 // A value or the reason there is none.
 template <typename T>
@@ -18,19 +27,26 @@ struct ReadResult
 {
     std::optional<T> value;
     std::string error;
+    // The record is larger than the caller's limit, so nothing was read: not an error of the file.
+    bool deferred = false;
 
     explicit operator bool() const { return value.has_value(); }
     const T& operator*() const { return *value; }
     const T* operator->() const { return &*value; }
 };
 
+// How many of a full tensor's values a read keeps: enough to show, few enough that reading a
+// record of millions of elements costs no more than walking its bytes.
+inline constexpr std::size_t kTensorValuesKept = 64;
+
 // A decoded tensor. Numeric values are converted to double; strings and other types keep only
 // their dtype and shape.
 struct TensorValue
 {
-    int dtype = 0; // TensorFlow DataType value
+    DType dtype = DType::Invalid;
     std::vector<std::int64_t> shape;
-    std::vector<double> values; // row-major; empty when not numeric
+    std::uint64_t elementCount = 0; // numeric tensors: all of them, kept or not
+    std::vector<double> values;     // the first kTensorValuesKept, row-major; none if not numeric
     bool numeric = false;
 };
 

@@ -3,6 +3,8 @@
 // full counts decoded on demand.
 #pragma once
 
+#include "nanscope/dtype.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,11 +51,11 @@ struct TensorHealth
     double negativeInfinity = 0;
     double positiveInfinity = 0;
     double nan = 0;
-    double negativeFinite = 0; // Full only
-    double zero = 0;           // Full only
-    double positiveFinite = 0; // Full only
-    int dtype = 0;             // TensorFlow DataType value when the record says; 0 otherwise
-    int rank = -1;             // -1 when unknown
+    double negativeFinite = 0;    // Full only
+    double zero = 0;              // Full only
+    double positiveFinite = 0;    // Full only
+    DType dtype = DType::Invalid; // when the record says
+    int rank = -1;                // -1 when unknown
 
     bool known() const { return detail != Detail::None; }
     HealthDigest digest() const;

@@ -19,6 +19,10 @@ QString nonFiniteKinds(core::HealthDigest digest);
 // "1000 elements: 1 -inf, 999 finite" … from full counts.
 QString healthText(const core::TensorHealth& health);
 
+// TensorFlow's name of a tensor's type ("float32"); "dtype 99" for a value TensorFlow does not
+// define; empty for DType::Invalid (the record did not say).
+QString dtypeText(DType dtype);
+
 // A background for rows whose tensor is non-finite (invalid colour otherwise). Light enough for
 // dark text, and distinct in dark palettes too.
 QColor nonFiniteBackground(core::HealthDigest digest);
