@@ -5,9 +5,14 @@
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
+#include "waituntil.hpp"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <catch2/catch.hpp>
+#include <limits>
+#include <vector>
 
 using namespace nanscope;
 using namespace nanscope::items;
@@ -128,4 +133,56 @@ TEST_CASE("finite rows have no background, so views keep their own", "[models]")
     GraphExecutionModel traces;
     traces.setSnapshot(l.snapshot);
     CHECK_FALSE(traces.data(traces.index(0, 0), Qt::BackgroundRole).isValid());
+}
+
+TEST_CASE("a record too large to read on the GUI thread arrives later, never blocking", "[models]")
+{
+    // Two FULL_TENSOR traces: 16 floats, and 2^19 floats (2 MiB, over the interactive limit),
+    // each with one NaN.
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::filesystem::path path = dir.filePath(QStringLiteral("logdir")).toStdString();
+    {
+        auto recorder = Recorder::open(
+            {.dumpRoot = path, .mode = TensorDebugMode::FullTensor, .circularBufferSize = -1});
+        REQUIRE(recorder);
+        auto graph = (*recorder)->declareGraph("g");
+        auto op = (*recorder)->declareOp({.graph = *graph, .type = "Log", .name = "Log"});
+        REQUIRE(op);
+        for (const std::int64_t n : {std::int64_t{16}, std::int64_t{1} << 19}) {
+            std::vector<float> values(static_cast<std::size_t>(n), 1.0F);
+            values[3] = std::numeric_limits<float>::quiet_NaN();
+            const std::int64_t shape[] = {n};
+            REQUIRE(
+                (*recorder)
+                    ->recordTrace(*op, 0,
+                                  {.data = values.data(), .dtype = DType::Float32, .shape = shape})
+                    .ok());
+        }
+        REQUIRE((*recorder)->close().ok());
+    }
+    core::LogdirReader reader(path);
+    const SnapshotPtr snapshot = reader.update();
+    REQUIRE(snapshot->traceCount() == 2);
+    REQUIRE(snapshot->readTrace(1, core::kInteractiveRecordBytes).deferred);
+
+    GraphExecutionModel model;
+    Tester tester(&model, kFatal);
+    model.setSnapshot(snapshot);
+    CHECK(text(model, 0, GraphExecutionModel::ShapeColumn) == QStringLiteral("[16]"));
+    CHECK(model.data(model.index(0, 0), GraphExecutionModel::NanCountRole).toDouble() == 1);
+    // The large row answers at once from the index: its health, no details yet.
+    CHECK(text(model, 1, GraphExecutionModel::HealthColumn).contains(QStringLiteral("NaN")));
+    CHECK(text(model, 1, GraphExecutionModel::ShapeColumn).isEmpty());
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    // Asking again while the read is under way starts no second one.
+    CHECK_FALSE(model.data(model.index(1, 0), GraphExecutionModel::NanCountRole).isValid());
+    REQUIRE(test::waitUntil([&] { return !changed.isEmpty(); }));
+    CHECK(changed.size() == 1);
+    CHECK(changed.first().at(0).toModelIndex().row() == 1);
+    CHECK(text(model, 1, GraphExecutionModel::ShapeColumn) == QStringLiteral("[524288]"));
+    CHECK(text(model, 1, GraphExecutionModel::DTypeColumn) == QStringLiteral("float32"));
+    CHECK(model.data(model.index(1, 0), GraphExecutionModel::NanCountRole).toDouble() == 1);
+    CHECK(model.data(model.index(1, 0), GraphExecutionModel::PositiveCountRole).toDouble() ==
+          (1 << 19) - 1);
 }

@@ -210,6 +210,7 @@ ReadResult<std::string> readRecord(const std::filesystem::path& path, std::uint6
     if (status != format::RecordStatus::Ok) {
         result.error = path.string() + " at offset " + std::to_string(offset) + ": " +
                        format::toString(status);
+        result.deferred = status == format::RecordStatus::TooLarge;
         return result;
     }
     result.value = std::move(payload);

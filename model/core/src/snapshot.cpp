@@ -28,14 +28,17 @@ struct ParsedTensor
     bool numeric = false;
 };
 
-ParsedTensor parseTensor(std::string bytes)
+// Summary vectors (a few doubles, never more than kTensorValuesKept) are decoded whole; a
+// FULL_TENSOR tensor is not: its health is counted on its bytes and only kTensorValuesKept of its
+// values are converted. A read on the GUI thread thus costs one pass over the record's bytes.
+ParsedTensor parseTensor(std::string bytes, DebugMode mode)
 {
     ParsedTensor t;
     t.bytes = std::move(bytes);
     t.parsed = parseTensorProto(t.bytes, t.view);
-    if (t.parsed) {
+    if (t.parsed && mode != DebugMode::FullTensor && mode != DebugMode::NoTensor) {
         std::string ignored;
-        t.numeric = readAllDoubles(t.view, t.values, &ignored);
+        t.numeric = readAllDoubles(t.view, t.values, &ignored, kTensorValuesKept);
     }
     return t;
 }
@@ -289,7 +292,8 @@ const Propagation& Snapshot::propagation() const
     return m_data->propagation;
 }
 
-ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index) const
+ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index,
+                                             std::uint64_t maxRecordBytes) const
 {
     ReadResult<TraceDetails> result;
     if (index >= traceCount()) {
@@ -297,10 +301,12 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index) const
         return result;
     }
     const TraceDigest digest = trace(index);
-    const auto record =
-        readRecord(m_data->traceFile(digest.fileIndex), digest.offset, m_data->maxRecordBytes);
+    const std::uint64_t limit = std::min(maxRecordBytes, m_data->maxRecordBytes);
+    const auto record = readRecord(m_data->traceFile(digest.fileIndex), digest.offset, limit);
     if (!record) {
         result.error = record.error;
+        // Over the reader's own limit the record is unreadable; over the caller's only, later.
+        result.deferred = record.deferred && limit < m_data->maxRecordBytes;
         return result;
     }
     tfdbg::DebugEvent event;
@@ -325,7 +331,7 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index) const
         for (const GraphIndex i : g.chain(*graph))
             d.graphIds.push_back(g.graph(i).id);
     if (t.has_tensor_proto()) {
-        const ParsedTensor tensor = parseTensor(t.tensor_proto().SerializeAsString());
+        const ParsedTensor tensor = parseTensor(t.tensor_proto().SerializeAsString(), d.mode);
         d.health = healthOf(d.mode, tensor);
         if (d.mode == DebugMode::FullTensor && tensor.parsed)
             d.fullTensor = toTensorValue(tensor.view);
@@ -371,7 +377,7 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
                            e.code_location().stack_frame_ids().end());
     std::vector<std::optional<std::vector<double>>> values;
     for (const auto& proto : e.tensor_protos()) {
-        const ParsedTensor tensor = parseTensor(proto.SerializeAsString());
+        const ParsedTensor tensor = parseTensor(proto.SerializeAsString(), d.mode);
         d.outputHealth.push_back(healthOf(d.mode, tensor));
         if (d.mode == DebugMode::FullTensor)
             d.fullTensors.push_back(tensor.parsed ? toTensorValue(tensor.view) : TensorValue{});

@@ -4,7 +4,9 @@
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 
+#include <QFutureWatcher>
 #include <QStringList>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace nanscope::items {
 namespace {
@@ -49,12 +51,52 @@ const core::TraceDetails* GraphExecutionModel::details(int row) const
 {
     if (auto* cached = m_details.object(row))
         return cached;
-    auto read = snapshot()->readTrace(static_cast<quint64>(row));
+    auto read = snapshot()->readTrace(static_cast<quint64>(row), core::kInteractiveRecordBytes);
+    if (read.deferred)
+        readLater(row);
     if (!read)
         return nullptr;
     auto* d = new core::TraceDetails(std::move(*read.value));
     m_details.insert(row, d);
     return d;
+}
+
+void GraphExecutionModel::readLater(int row) const
+{
+    if (m_readsInFlight.contains(row) || m_unreadable.contains(row))
+        return;
+    m_readsInFlight.insert(row);
+    auto* self = const_cast<GraphExecutionModel*>(this); // data() is const; the cache is not
+    using Read = core::ReadResult<core::TraceDetails>;
+    auto* watcher = new QFutureWatcher<Read>(self);
+    SnapshotPtr readFrom = snapshot();
+    connect(watcher, &QFutureWatcherBase::finished, self, [self, watcher, readFrom, row] {
+        watcher->deleteLater();
+        self->deliver(readFrom, row, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [readFrom, row] { return readFrom->readTrace(static_cast<quint64>(row)); }));
+}
+
+void GraphExecutionModel::deliver(const SnapshotPtr& readFrom, int row,
+                                  core::ReadResult<core::TraceDetails> read)
+{
+    if (readFrom != snapshot())
+        return; // the model moved on; its rows ask again
+    m_readsInFlight.remove(row);
+    if (!read) {
+        m_unreadable.insert(row);
+        return;
+    }
+    m_details.insert(row, new core::TraceDetails(std::move(*read.value)));
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void GraphExecutionModel::snapshotChanged()
+{
+    m_details.clear();
+    m_readsInFlight.clear();
+    m_unreadable.clear();
 }
 
 QVariant GraphExecutionModel::data(const QModelIndex& index, int role) const

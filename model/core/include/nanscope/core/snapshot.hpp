@@ -93,7 +93,11 @@ public:
     const Propagation& propagation() const;
 
     // --- Full records, decoded on demand --------------------------------------------------------
-    ReadResult<TraceDetails> readTrace(std::uint64_t index) const;
+    // A read costs one pass over the record's bytes (see details.hpp). With `maxRecordBytes`, a
+    // larger record is not read at all: the result is `deferred`, for the caller to read it on
+    // another thread (what models do with kInteractiveRecordBytes).
+    ReadResult<TraceDetails> readTrace(std::uint64_t index,
+                                       std::uint64_t maxRecordBytes = kAnyRecordSize) const;
     ReadResult<ExecutionDetails> readExecution(std::uint64_t index) const;
     // The health of one output: a trace's tensor, or one tensor_protos entry of an execution.
     TensorHealth readHealth(EventRef event, std::uint32_t outputSlot = 0) const;
