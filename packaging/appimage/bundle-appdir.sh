@@ -3,7 +3,7 @@
 # Turns an installed tree (DESTDIR=APPDIR, prefix /usr) into a self-contained AppDir: the Qt
 # plugins the app needs, every library the programs and plugins need that a desktop Linux
 # system cannot be assumed to have, Graphviz's layout plugin, run paths relative to each file,
-# qt.conf, and the AppImage's top-level AppRun, .desktop file and icon.
+# qt.conf, the licence texts, and the AppImage's top-level AppRun, .desktop file and icon.
 #
 #   usage: bundle-appdir.sh APPDIR DESKTOP_ID
 #
@@ -135,6 +135,35 @@ Libraries = lib
 Plugins = plugins
 Translations = translations
 EOF
+
+# Licences: the AppImage runs on systems without Debian's /usr/share/common-licenses, so it
+# carries NaNscope's licence texts, the list of third-party licences, and the Debian copyright
+# file of each package a bundled library comes from.
+source_dir=$(readlink -f "$here/../..")
+licences=$appdir/usr/share/licenses/nanscope
+mkdir -p "$licences"
+cp "$source_dir/LICENSE" "$source_dir/packaging/notice.txt" "$licences/"
+cp "$source_dir"/LICENSES/*.txt "$licences/"
+if command -v dpkg-query >/dev/null; then
+    declare -A copied=()
+    while read -r lib; do
+        # The host's path of the bundled file, then the package that owns it.
+        # (awk reads to the end: an early exit would kill the writer with SIGPIPE under pipefail)
+        host_path=$(ldconfig -p 2>/dev/null | awk -v n="$(basename "$lib")" '$1 == n && !p {print $NF; p = 1}')
+        [ -n "$host_path" ] || continue
+        real=$(readlink -f "$host_path")
+        # dpkg knows a file under /usr/lib or, on merged-/usr systems, under /lib.
+        package=$( (dpkg-query -S "$real" 2>/dev/null || dpkg-query -S "${real#/usr}" 2>/dev/null || true) |
+            awk -F: 'NR == 1 {print $1}')
+        [ -n "$package" ] && [ -z "${copied[$package]:-}" ] || continue
+        copied[$package]=1
+        if [ -f "/usr/share/doc/$package/copyright" ]; then
+            mkdir -p "$appdir/usr/share/doc/$package"
+            cp "/usr/share/doc/$package/copyright" "$appdir/usr/share/doc/$package/copyright"
+        fi
+    done < <(find "$libdir" -maxdepth 1 -name '*.so*' -type f)
+    echo "AppDir: the Debian copyright files of ${#copied[@]} packages"
+fi
 
 # The AppImage's top level: AppRun, the desktop file, its icon and .DirIcon.
 install -m 0755 "$here/AppRun" "$appdir/AppRun"

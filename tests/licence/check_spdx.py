@@ -87,6 +87,10 @@ COPIES = {
     "recorder/LICENSE": "LICENSES/Apache-2.0.txt",
 }
 
+# The packages' machine-readable copyright file (Debian's DEP-5): its Files paragraphs must say
+# what LICENCES and DEFAULT_LICENCE say.
+COPYRIGHT = "packaging/copyright"
+
 # Folders never walked when SOURCE_DIR is not a git checkout (a folder holding CMakeCache.txt,
 # a build directory, is skipped as well).
 SKIPPED_DIRS = {".git", "build", "out", ".cache", "__pycache__"}
@@ -184,6 +188,37 @@ def check(root, path, style, fix):
     return None
 
 
+def dep5_paragraphs(text):
+    """The Files paragraphs of a DEP-5 copyright file: {pattern: licence}."""
+    rules = {}
+    for paragraph in text.split("\n\n"):
+        fields = {}
+        for line in paragraph.splitlines():
+            if line and not line[0].isspace() and ":" in line:
+                name, value = line.split(":", 1)
+                fields[name] = value.strip()
+        if "Files" in fields:
+            for pattern in fields["Files"].split():
+                rules[pattern] = fields.get("License", "")
+    return rules
+
+
+def check_copyright(root):
+    """The packages' copyright file (packaging/copyright, DEP-5) says what the rules above say."""
+    path = os.path.join(root, COPYRIGHT)
+    try:
+        with open(path, encoding="utf-8") as f:
+            rules = dep5_paragraphs(f.read())
+    except OSError as error:
+        return [f"{COPYRIGHT}: cannot read it: {error.strerror}"]
+    wanted = {"*": DEFAULT_LICENCE}
+    wanted.update({(key + "*" if key.endswith("/") else key): licence
+                   for key, licence in LICENCES.items()})
+    if rules == wanted:
+        return []
+    return [f"{COPYRIGHT}: its Files paragraphs say {rules}, but the rules here say {wanted}"]
+
+
 def main(argv):
     fix = "--fix" in argv
     args = [a for a in argv if a != "--fix"]
@@ -220,6 +255,8 @@ def main(argv):
         if not os.path.isfile(os.path.join(root, "LICENSES", f"{licence}.txt")):
             problems.append(f"LICENSES/{licence}.txt: missing (the text of a licence in use)")
 
+    problems += check_copyright(root)
+
     for problem in problems:
         print(problem)
     if problems:
@@ -227,7 +264,8 @@ def main(argv):
               f"top of {os.path.relpath(os.path.abspath(__file__), root)}; --fix adds missing SPDX "
               "lines.")
         return 1
-    print(f"{checked} source files, each with its SPDX line; licence texts in place")
+    print(f"{checked} source files, each with its SPDX line; licence texts in place; "
+          f"{COPYRIGHT} agrees")
     return 0
 
 

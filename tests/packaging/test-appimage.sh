@@ -47,6 +47,15 @@ if command -v unsquashfs >/dev/null; then
             fail "the image has no Qt $dir plugin"
     done
     ok "unsquashfs reads the image: $(grep -c '\.so' <<<"$listing") shared objects, AppRun, .desktop, icons"
+    for text in LICENSE notice.txt Apache-2.0.txt GPL-3.0-or-later.txt; do
+        grep -qx "squashfs-root/usr/share/licenses/nanscope/$text" <<<"$listing" ||
+            fail "the image has no licence text $text"
+    done
+    for package in 'libqscintilla2-qt6[^/]*' libqt6core6 'libprotobuf[0-9]*'; do
+        grep -qx "squashfs-root/usr/share/doc/$package/copyright" <<<"$listing" ||
+            fail "the image has no copyright file of $package, whose library it bundles"
+    done
+    ok "licences: NaNscope's texts and the copyright files of the bundled libraries' packages"
     unsquashfs -q -o "$offset" -d "$TEST_TMP/unpacked" "$appimage" usr/bin >/dev/null
     for program in nanscope nanscope-report nanscope-demo-mlp; do
         file -b "$TEST_TMP/unpacked/usr/bin/$program" | quiet_grep ", stripped" ||

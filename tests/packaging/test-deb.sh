@@ -72,6 +72,25 @@ for pattern in "/usr/lib/.*libnanscope-recorder.so" "/usr/lib/.*cmake/NaNscopeRe
     "/usr/lib/.*pkgconfig/nanscope-recorder.pc"; do
     grep -qx "$pattern" <<<"$dev_files" || fail "the -dev package has no $pattern"
 done
+# Each package's machine-readable copyright file (DEP-5): both licences, each for its files.
+for deb in "$app_deb" "$lib_deb" "$dev_deb"; do
+    name=$(field "$deb" Package)
+    copyright=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$name/copyright") ||
+        fail "$name has no /usr/share/doc/$name/copyright"
+    head -1 <<<"$copyright" | quiet_grep "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$" ||
+        fail "$name's copyright file is not DEP-5"
+    grep -A2 "^Files: \*$" <<<"$copyright" | quiet_grep "^License: GPL-3.0-or-later$" ||
+        fail "$name's copyright file does not put the sources under GPL-3.0-or-later"
+    grep -A2 "^Files: recorder/\* summary/\* gpu/\*" <<<"$copyright" | quiet_grep "^License: Apache-2.0$" ||
+        fail "$name's copyright file does not put the recorder SDK under Apache-2.0"
+    for licence in GPL-3.0-or-later Apache-2.0; do
+        # Once in a Files paragraph, once as the paragraph that holds the licence's text.
+        [ "$(grep -c "^License: $licence$" <<<"$copyright")" -ge 2 ] ||
+            fail "$name's copyright file has no $licence paragraph"
+    done
+done
+ok "copyright files: DEP-5, GPL-3.0-or-later and Apache-2.0 (the recorder SDK) in all three"
+
 mkdir "$TEST_TMP/x"
 dpkg-deb -x "$app_deb" "$TEST_TMP/x"
 dpkg-deb -x "$lib_deb" "$TEST_TMP/x"
