@@ -1,63 +1,47 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// nanscope [LOGDIR]: the desktop app. --screenshot renders the window after jumping to the
-// first alert, for the README and for checking the looks on a headless machine.
+// nanscope [LOGDIR]: the desktop app. --goto opens LOGDIR focused on an alert, the origin, a trace
+// or an execution; --print-focus then prints what each panel shows as one JSON line and quits;
+// --screenshot renders the window after jumping to the first alert, for the README and for
+// checking the looks on a headless machine.
 #include "appicon.hpp"
+#include "focusreport.hpp"
+#include "gototarget.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
-#include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/graphstructurepanel.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QTimer>
+#include <cstdio>
+#include <functional>
 
 namespace {
 
-// Waits until the window is idle, jumps to the first alert like a double-click, lets the
-// panels paint, then saves the window's picture and quits.
-void takeScreenshot(nanscope::app::MainWindow& window, const QString& file)
+// Exit statuses of the scripted modes.
+constexpr int kNoSuchTarget = 1; // --goto names a place the logdir does not have
+constexpr int kUsage = 2;        // bad command line, or a logdir that cannot be read
+
+struct CommandLine
 {
-    auto* poll = new QTimer(&window);
-    auto* clock = new QElapsedTimer;
-    clock->start();
-    poll->setInterval(50);
-    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, clock, file] {
-        constexpr qint64 kTimeoutMs = 120000;
-        if (clock->elapsed() > kTimeoutMs) {
-            poll->stop();
-            qCritical("nanscope: the logdir did not finish loading in time");
-            QCoreApplication::exit(1);
-            return;
-        }
-        if (window.isBusy() || window.session()->path().isEmpty())
-            return;
-        poll->stop();
-        delete clock;
-        window.jumpToFirstAlert();
-        QTimer::singleShot(1500, &window, [&window, file] {
-            const bool saved = window.grab().save(file);
-            if (!saved)
-                qCritical("nanscope: could not write %s", qPrintable(file));
-            QCoreApplication::exit(saved ? 0 : 1);
-        });
-    });
-    poll->start();
-}
+    QString logdir;
+    bool follow = false;
+    QString screenshot;
+    std::optional<nanscope::app::GotoTarget> target;
+    bool printFocus = false;
+};
 
-} // namespace
-
-int main(int argc, char* argv[])
+// Parses the command line with a QCoreApplication, before any display is opened: --help,
+// --version and mistakes are answered on a machine without one.
+std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("NaNscope"));
-    QApplication::setOrganizationName(QStringLiteral("NaNscope"));
-    QApplication::setOrganizationDomain(QStringLiteral("nanscope.org"));
-    QApplication::setApplicationVersion(QStringLiteral(NANSCOPE_VERSION));
-    // Lets Wayland compositors and docks match the window to the .desktop file and its icon.
-    QGuiApplication::setDesktopFileName(QStringLiteral(NANSCOPE_APP_ID));
-    QApplication::setWindowIcon(nanscope::app::appIcon());
-
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("NaNscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(NANSCOPE_VERSION));
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Finds the op that made the first NaN or infinity in a tfdbg2 logdir."));
@@ -67,32 +51,162 @@ int main(int argc, char* argv[])
                                  QStringLiteral("The logdir to open (or any file in it)."));
     const QCommandLineOption follow(QStringLiteral("follow"),
                                     QStringLiteral("Read events as they are appended."));
+    const QCommandLineOption goTo(
+        QStringLiteral("goto"),
+        QStringLiteral("Open LOGDIR focused on TARGET: first-alert, origin, trace:N or "
+                       "execution:N (N counts from 0)."),
+        QStringLiteral("TARGET"));
+    const QCommandLineOption printFocus(
+        QStringLiteral("print-focus"),
+        QStringLiteral("Once LOGDIR is open (and --goto done), print what each panel shows as "
+                       "one line of JSON and quit. Exit status 1 when --goto's target does not "
+                       "exist, 2 when LOGDIR cannot be read."));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Open LOGDIR, jump to its first alert, save the window to FILE, quit."),
         QStringLiteral("FILE"));
-    parser.addOption(follow);
-    parser.addOption(screenshot);
-    parser.process(app);
+    parser.addOptions({follow, goTo, printFocus, screenshot});
+    auto fail = [&status](const QString& why) {
+        std::fprintf(stderr, "nanscope: %s\n", qPrintable(why));
+        status = kUsage;
+        return std::nullopt;
+    };
+    if (!parser.parse(QCoreApplication::arguments()))
+        return fail(parser.errorText());
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0); // prints and exits
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
 
-    const QStringList positional = parser.positionalArguments();
-    const QString logdir = positional.value(0);
-    const bool shooting = parser.isSet(screenshot);
-    if (shooting && logdir.isEmpty()) {
-        qCritical("nanscope: --screenshot needs a LOGDIR");
-        return 2;
+    CommandLine line;
+    line.logdir = parser.positionalArguments().value(0);
+    line.follow = parser.isSet(follow);
+    line.screenshot = parser.value(screenshot);
+    line.printFocus = parser.isSet(printFocus);
+    if (parser.positionalArguments().size() > 1)
+        return fail(QStringLiteral("one LOGDIR at most"));
+    if (parser.isSet(goTo)) {
+        QString error;
+        line.target = nanscope::app::parseGotoTarget(parser.value(goTo), &error);
+        if (!line.target)
+            return fail(error);
     }
+    if ((parser.isSet(screenshot) || line.printFocus || line.target) && line.logdir.isEmpty())
+        return fail(QStringLiteral("--goto, --print-focus and --screenshot need a LOGDIR"));
+    if (parser.isSet(screenshot) && line.printFocus)
+        return fail(QStringLiteral("--screenshot and --print-focus do not go together"));
+    line.logdir = line.logdir.isEmpty() ? QString() : QDir::current().absoluteFilePath(line.logdir);
+    if (!line.screenshot.isEmpty())
+        line.screenshot = QDir::current().absoluteFilePath(line.screenshot);
+    return line;
+}
 
-    // A screenshot shows the default layout and leaves the user's settings alone.
-    nanscope::app::MainWindow window({.useSettings = !shooting});
+// Calls `then` once the window has loaded its logdir and no panel is working any more (two
+// quiet polls in a row), or quits with an error after two minutes.
+void whenSettled(nanscope::app::MainWindow& window, std::function<void()> then)
+{
+    auto* poll = new QTimer(&window);
+    auto* clock = new QElapsedTimer;
+    auto quiet = std::make_shared<int>(0);
+    clock->start();
+    poll->setInterval(50);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, clock, quiet, then] {
+        constexpr qint64 kTimeoutMs = 120000;
+        if (clock->elapsed() > kTimeoutMs) {
+            poll->stop();
+            std::fprintf(stderr, "nanscope: the logdir did not finish loading in time\n");
+            QCoreApplication::exit(kUsage);
+            return;
+        }
+        const bool busy = window.isBusy() || window.session()->path().isEmpty() ||
+                          window.graphStructurePanel()->isLayingOut();
+        *quiet = busy ? 0 : *quiet + 1;
+        if (*quiet < 2)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        delete clock;
+        then();
+    });
+    poll->start();
+}
+
+void saveScreenshotLater(nanscope::app::MainWindow& window, const QString& file)
+{
+    // Lets the panels paint what the jump changed before the picture is taken.
+    QTimer::singleShot(1500, &window, [&window, file] {
+        const bool saved = window.grab().save(file);
+        if (!saved)
+            std::fprintf(stderr, "nanscope: could not write %s\n", qPrintable(file));
+        QCoreApplication::exit(saved ? 0 : 1);
+    });
+}
+
+void printFocus(const nanscope::app::MainWindow& window)
+{
+    const QByteArray json =
+        QJsonDocument(nanscope::app::focusReport(window)).toJson(QJsonDocument::Compact);
+    std::fprintf(stdout, "%s\n", json.constData());
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    int status = 0;
+    const std::optional<CommandLine> line = parseCommandLine(argc, argv, status);
+    if (!line)
+        return status;
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("NaNscope"));
+    QApplication::setOrganizationName(QStringLiteral("NaNscope"));
+    QApplication::setOrganizationDomain(QStringLiteral("nanscope.org"));
+    QApplication::setApplicationVersion(QStringLiteral(NANSCOPE_VERSION));
+    // Lets Wayland compositors and docks match the window to the .desktop file and its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral(NANSCOPE_APP_ID));
+    QApplication::setWindowIcon(nanscope::app::appIcon());
+
+    const bool shooting = !line->screenshot.isEmpty();
+    const bool scripted = shooting || line->printFocus;
+    // A scripted run shows the default layout and leaves the user's settings alone.
+    nanscope::app::MainWindow window({.useSettings = !scripted});
     if (shooting)
         window.resize(1600, 1000);
     window.show();
-    if (!logdir.isEmpty())
-        window.openLogdir(QDir::current().absoluteFilePath(logdir));
-    if (parser.isSet(follow))
+    if (!line->logdir.isEmpty())
+        window.openLogdir(line->logdir);
+    if (line->follow)
         window.setFollowing(true);
-    if (shooting)
-        takeScreenshot(window, QDir::current().absoluteFilePath(parser.value(screenshot)));
+
+    // A screenshot shows the first alert unless told otherwise.
+    const auto target =
+        line->target || !shooting ? line->target : std::optional(nanscope::app::GotoTarget{});
+    if (target || line->printFocus) {
+        whenSettled(window, [&window, target, &line, shooting] {
+            const auto snapshot = window.session()->snapshot();
+            if (line->printFocus && (!snapshot || !snapshot->readable())) {
+                std::fprintf(stderr, "nanscope: cannot read %s\n", qPrintable(line->logdir));
+                QCoreApplication::exit(kUsage);
+                return;
+            }
+            QString error;
+            if (target && !nanscope::app::goTo(window, *target, &error)) {
+                std::fprintf(stderr, "nanscope: --goto: %s\n", qPrintable(error));
+                if (line->printFocus) {
+                    QCoreApplication::exit(kNoSuchTarget);
+                    return;
+                }
+            }
+            if (shooting)
+                saveScreenshotLater(window, line->screenshot);
+            else if (line->printFocus)
+                whenSettled(window, [&window] {
+                    printFocus(window);
+                    QCoreApplication::exit(0);
+                });
+        });
+    }
     return QApplication::exec();
 }

@@ -21,6 +21,15 @@ if(TARGET nanscope_app AND TARGET nanscope-demo-mlp)
         NANSCOPE_PROJECT_VERSION="${PROJECT_VERSION}")
     add_dependencies(tst_desktopentry nanscope-demo-mlp)
     set_tests_properties("views: tst_desktopentry" PROPERTIES LABELS "views;packaging")
+
+    # The command line as scripts use it: the app run as a program (--help, --goto,
+    # --print-focus), on the demo's logdir and a TensorFlow-shaped one.
+    nanscope_add_qtest(tst_commandline tst_commandline.cpp)
+    target_link_libraries(tst_commandline PRIVATE NaNscope::app nanscope_test_logdirs)
+    target_compile_definitions(tst_commandline PRIVATE
+        NANSCOPE_DEMO_MLP="$<TARGET_FILE:nanscope-demo-mlp>"
+        NANSCOPE_APP_EXE="$<TARGET_FILE:nanscope>")
+    add_dependencies(tst_commandline nanscope-demo-mlp nanscope)
 endif()
 
 nanscope_add_qtest(tst_widgets tst_widgets.cpp)

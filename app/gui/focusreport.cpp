@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "focusreport.hpp"
+
+#include "mainwindow.hpp"
+#include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/items/logdirsession.hpp"
+#include "nanscope/items/stacktracemodel.hpp"
+#include "nanscope/views/executiontimelinepanel.hpp"
+#include "nanscope/views/graphexecutionpanel.hpp"
+#include "nanscope/views/graphstructurepanel.hpp"
+#include "nanscope/views/navigator.hpp"
+#include "nanscope/views/sourcepanel.hpp"
+#include "nanscope/views/stacktracepanel.hpp"
+
+#include <QJsonArray>
+#include <QTableView>
+
+namespace nanscope::app {
+namespace {
+
+QJsonValue orNull(bool present, const QJsonValue& value)
+{
+    return present ? value : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue eventJson(const views::Focus& focus)
+{
+    if (!focus.event)
+        return QJsonValue::Null;
+    const bool graph = focus.event->source == core::EventSource::Graph;
+    return QJsonObject{
+        {QStringLiteral("kind"), graph ? QStringLiteral("trace") : QStringLiteral("execution")},
+        {QStringLiteral("index"), static_cast<qint64>(focus.event->index)}};
+}
+
+QJsonValue opJson(const items::SnapshotPtr& snapshot, const views::Focus& focus)
+{
+    if (!snapshot || focus.op == core::kNoOp || focus.op >= snapshot->graphs().ops().size())
+        return QJsonValue::Null;
+    const core::OpInfo& op = snapshot->graphs().op(focus.op);
+    return QJsonObject{
+        {QStringLiteral("name"), QString::fromStdString(op.name)},
+        {QStringLiteral("type"), QString::fromStdString(op.type)},
+        {QStringLiteral("graph"), QString::fromStdString(snapshot->graphs().graph(op.graph).name)}};
+}
+
+QJsonValue graphExecutionJson(const views::GraphExecutionPanel& panel)
+{
+    const qint64 trace = panel.currentTrace();
+    if (trace < 0)
+        return QJsonValue::Null;
+    const auto* model = panel.model();
+    auto cell = [model](quint64 row, int column) {
+        return model->index(static_cast<int>(row), column).data().toString();
+    };
+    QJsonArray inputs;
+    for (const quint64 row : panel.highlightedInputs())
+        inputs.append(cell(row, items::GraphExecutionModel::TensorColumn));
+    return QJsonObject{{QStringLiteral("trace"), trace},
+                       {QStringLiteral("tensor"), cell(static_cast<quint64>(trace),
+                                                       items::GraphExecutionModel::TensorColumn)},
+                       {QStringLiteral("op_type"), cell(static_cast<quint64>(trace),
+                                                        items::GraphExecutionModel::OpTypeColumn)},
+                       {QStringLiteral("health"), cell(static_cast<quint64>(trace),
+                                                       items::GraphExecutionModel::HealthColumn)},
+                       {QStringLiteral("highlighted_inputs"), inputs}};
+}
+
+QJsonValue stackTraceJson(const views::StackTracePanel& panel)
+{
+    const int row = panel.focusedFrameRow();
+    if (row < 0)
+        return QJsonObject{{QStringLiteral("frames"), panel.model()->rowCount()},
+                           {QStringLiteral("selected_frame"), QJsonValue::Null}};
+    const auto* model = panel.model();
+    const QModelIndex index = model->index(row, items::StackTraceModel::FileColumn);
+    const QJsonObject frame{
+        {QStringLiteral("file"), index.data(items::StackTraceModel::FilePathRole).toString()},
+        {QStringLiteral("line"), index.data(items::StackTraceModel::LineRole).toInt()},
+        {QStringLiteral("function"),
+         model->index(row, items::StackTraceModel::FunctionColumn).data().toString()},
+        {QStringLiteral("user_frame"), index.data(items::StackTraceModel::UserFrameRole).toBool()}};
+    return QJsonObject{{QStringLiteral("frames"), model->rowCount()},
+                       {QStringLiteral("selected_frame"), frame}};
+}
+
+QJsonValue sourceJson(const views::SourcePanel& panel)
+{
+    const QString file = panel.currentFilePath();
+    if (file.isEmpty())
+        return QJsonValue::Null;
+    const int line = panel.markedLine();
+    return QJsonObject{{QStringLiteral("file"), file},
+                       {QStringLiteral("marked_line"), orNull(line > 0, line)},
+                       {QStringLiteral("line_text"), orNull(line > 0, panel.lineText(line))}};
+}
+
+QJsonValue graphStructureJson(const views::GraphStructurePanel& panel)
+{
+    const QStringList shown = panel.visibleOpNames(); // the focused op first
+    if (shown.isEmpty())
+        return QJsonValue::Null;
+    return QJsonObject{{QStringLiteral("focused_op"), shown.first()},
+                       {QStringLiteral("neighbours"), QJsonArray::fromStringList(shown.mid(1))}};
+}
+
+} // namespace
+
+QJsonObject focusReport(const MainWindow& window)
+{
+    const views::Focus& focus = window.navigator()->focus();
+    const items::SnapshotPtr snapshot = window.navigator()->snapshot();
+    const QString execution = window.timelinePanel()->detailsText();
+    return QJsonObject{
+        {QStringLiteral("logdir"), window.session()->path()},
+        {QStringLiteral("event"), eventJson(focus)},
+        {QStringLiteral("op"), opJson(snapshot, focus)},
+        {QStringLiteral("graph_execution"), graphExecutionJson(*window.graphExecutionPanel())},
+        {QStringLiteral("execution"),
+         orNull(!execution.isEmpty(), QJsonObject{{QStringLiteral("details"), execution}})},
+        {QStringLiteral("stack_trace"), stackTraceJson(*window.stackTracePanel())},
+        {QStringLiteral("source"), sourceJson(*window.sourcePanel())},
+        {QStringLiteral("graph_structure"), graphStructureJson(*window.graphStructurePanel())}};
+}
+
+} // namespace nanscope::app
