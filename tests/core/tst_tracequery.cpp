@@ -158,6 +158,16 @@ TEST_CASE("find: the next or previous match, wrapping around, the start tried la
     CHECK(findTrace(*s, nonFinite, std::nullopt, true) == 3u);
     // A start past the end counts as the last trace.
     CHECK(findTrace(*s, nonFinite, 100, false) == 2u);
+
+    // "n of m": where a match stands among all of them.
+    CHECK(matchPosition(*s, placeholder, 0).ordinal == 1);
+    CHECK(matchPosition(*s, placeholder, 5).ordinal == 2);
+    CHECK(matchPosition(*s, placeholder, 5).total == 2);
+    CHECK(matchPosition(*s, nonFinite, 3).ordinal == 2);
+    CHECK(matchPosition(*s, placeholder, 2).ordinal == 0); // not a match
+    CHECK(matchPosition(*s, none, 0).total == 0);
+    std::atomic_bool stop{true};
+    CHECK(matchPosition(*s, placeholder, 5, &stop).total == 0);
     CHECK(findTrace(*s, placeholder, 100, false) == 0u);
     // The start itself is the last candidate.
     CHECK(findTrace(*s, relu, 4, false) == 4u);

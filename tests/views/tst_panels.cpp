@@ -13,6 +13,7 @@
 #include "nanscope/views/snapshotnotices.hpp"
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
+#include "nanscope/widgets/chiplabel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/healthbardelegate.hpp"
@@ -22,6 +23,7 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -79,6 +81,8 @@ private Q_SLOTS:
     void alertsDoubleClickFocusesTheOp();
     void alertsNextAndPrevious();
     void alertsOriginWithHint();
+    void alertBadgesFilterByKind();
+    void alertStepsFollowExecutionOrderWhateverTheSort();
     void graphExecutionFilters();
     void graphExecutionFind();
     void graphExecutionGoToIndex();
@@ -147,6 +151,91 @@ void TestPanels::alertsNextAndPrevious()
     QCOMPARE(focused(), PyLogdir::trace(5, PyLogdir::Markup));
 }
 
+// The badge of a kind of non-finite value lists only its alerts and focuses the first of them;
+// a second click, or the total's badge, lists every alert again.
+void TestPanels::alertBadgesFilterByKind()
+{
+    Setup<views::AlertsPanel> s;
+    QVERIFY(s.logdir.ok());
+    QVERIFY(QTest::qWaitForWindowExposed(&s.panel));
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    const int all = s.panel.proxy()->rowCount();
+    QCOMPARE(all, 2 * (PyLogdir::kSteps - 1));
+    const auto chips = s.panel.findChildren<widgets::ChipLabel*>();
+    auto badge = [&](const QString& symbol) -> widgets::ChipLabel* {
+        for (widgets::ChipLabel* chip : chips)
+            if (chip->text().startsWith(symbol) && chip->isVisible())
+                return chip;
+        return nullptr;
+    };
+    widgets::ChipLabel* negInf = badge(QStringLiteral("−∞"));
+    widgets::ChipLabel* posInf = badge(QStringLiteral("+∞"));
+    widgets::ChipLabel* total = badge(QStringLiteral("NaN/∞"));
+    QVERIFY(negInf && posInf && total);
+    QVERIFY(total->isChecked());
+
+    QTest::mouseClick(negInf, Qt::LeftButton);
+    QCOMPARE(s.panel.kindFilter(), views::AlertsPanel::KindFilter::NegativeInfinity);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), PyLogdir::kSteps - 1, kWait);
+    QVERIFY(negInf->isChecked() && !total->isChecked());
+    for (int row = 0; row < s.panel.proxy()->rowCount(); ++row)
+        QCOMPARE(s.panel.proxy()->index(row, items::AlertModel::OpNameColumn).data().toString(),
+                 QStringLiteral("Log"));
+    // The first −∞ alert is focused, in the list and everywhere else.
+    QTRY_VERIFY_WITH_TIMEOUT(s.navigator.focus().event, kWait);
+    QCOMPARE(s.navigator.focus().event->index, PyLogdir::trace(1, PyLogdir::Log));
+    QCOMPARE(s.panel.view()->currentIndex().row(), 0);
+
+    // Another kind, keyboard only: Space on the focused badge.
+    posInf->setFocus();
+    QTest::keyClick(posInf, Qt::Key_Space);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), PyLogdir::kSteps - 1, kWait);
+    QTRY_COMPARE_WITH_TIMEOUT(s.navigator.focus().event->index,
+                              PyLogdir::trace(1, PyLogdir::Markup), kWait);
+    QVERIFY(!negInf->isChecked() && posInf->isChecked());
+    // The filter survives a sort.
+    s.panel.view()->sortByColumn(items::AlertModel::IndexColumn, Qt::DescendingOrder);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), PyLogdir::kSteps - 1, kWait);
+    QCOMPARE(s.panel.proxy()->index(0, items::AlertModel::OpNameColumn).data().toString(),
+             fromStd(PyLogdir::kMarkupName));
+
+    QTest::mouseClick(posInf, Qt::LeftButton); // a second click: every alert again
+    QCOMPARE(s.panel.kindFilter(), views::AlertsPanel::KindFilter::All);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), all, kWait);
+    QVERIFY(total->isChecked() && !posInf->isChecked());
+}
+
+void TestPanels::alertStepsFollowExecutionOrderWhateverTheSort()
+{
+    Setup<views::AlertsPanel> s;
+    QVERIFY(s.logdir.ok());
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    // Sorted by +∞ count, the list holds every Log alert before every product alert ...
+    s.panel.view()->sortByColumn(items::AlertModel::PosInfColumn, Qt::AscendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    const auto focused = [&] {
+        return s.navigator.focus().event->index;
+    };
+    // ... but F3 walks them as the program ran: Log then product, step after step.
+    s.panel.nextAlert();
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Log));
+    s.panel.nextAlert();
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Markup));
+    s.panel.nextAlert();
+    QCOMPARE(focused(), PyLogdir::trace(2, PyLogdir::Log));
+    s.panel.previousAlert();
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Markup));
+    // With a kind filter, only that kind, still in execution order.
+    s.panel.setKindFilter(views::AlertsPanel::KindFilter::NegativeInfinity);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), PyLogdir::kSteps - 1, kWait);
+    QCOMPARE(focused(), PyLogdir::trace(1, PyLogdir::Log));
+    s.panel.nextAlert();
+    QCOMPARE(focused(), PyLogdir::trace(2, PyLogdir::Log));
+    s.panel.previousAlert();
+    s.panel.previousAlert(); // wraps around to the last −∞ alert
+    QCOMPARE(focused(), PyLogdir::trace(PyLogdir::kSteps - 1, PyLogdir::Log));
+}
+
 void TestPanels::alertsOriginWithHint()
 {
     Setup<views::AlertsPanel> s;
@@ -206,8 +295,12 @@ void TestPanels::graphExecutionFind()
     QCOMPARE(focused(), PyLogdir::trace(0, PyLogdir::Markup));
     QTRY_COMPARE_WITH_TIMEOUT(s.panel.currentTrace(),
                               static_cast<qint64>(PyLogdir::trace(0, PyLogdir::Markup)), kWait);
+    // The bar says where the match stands among all of them.
+    const QString total = QLocale().toString(PyLogdir::kSteps);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.findBar()->status(), QStringLiteral("1 of ") + total, kWait);
     s.panel.find(QStringLiteral("markup"));
     QTRY_COMPARE_WITH_TIMEOUT(focused(), PyLogdir::trace(1, PyLogdir::Markup), kWait);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.findBar()->status(), QStringLiteral("2 of ") + total, kWait);
     s.panel.find(QStringLiteral("Sqrt")); // by type
     QTRY_COMPARE_WITH_TIMEOUT(focused(), PyLogdir::trace(1, PyLogdir::Sqrt), kWait);
     s.panel.find(QStringLiteral("markup"), true); // backwards

@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <climits>
 
 namespace nanscope::views {
@@ -69,10 +70,31 @@ class AlertsPanel::Jobs
 {
 public:
     explicit Jobs(AlertsPanel* panel)
-        : analysis([panel](const Analysis& result) { panel->showAnalysis(result); })
+        : analysis([panel](const Analysis& result) { panel->showAnalysis(result); }),
+          kinds([panel](std::vector<int> rows) { panel->showKindRows(std::move(rows)); })
     {}
     SnapshotJob<Analysis> analysis;
+    SnapshotJob<std::vector<int>> kinds; // the alerts of one kind, for the badge filter
 };
+
+namespace {
+
+std::uint8_t healthBit(AlertsPanel::KindFilter filter)
+{
+    switch (filter) {
+    case AlertsPanel::KindFilter::NaN:
+        return core::health::NaN;
+    case AlertsPanel::KindFilter::NegativeInfinity:
+        return core::health::NegInf;
+    case AlertsPanel::KindFilter::PositiveInfinity:
+        return core::health::PosInf;
+    case AlertsPanel::KindFilter::All:
+        break;
+    }
+    return 0;
+}
+
+} // namespace
 
 AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
@@ -90,13 +112,26 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     // Header: the alert type with its count, then which non-finite values the alerts hold.
     m_total = new widgets::ChipLabel(this);
     m_total->setToolTip(tr("Alerts: tensors that hold NaN or ±∞ (TensorBoard's InfNanAlert), "
-                           "with no cap on their number"));
+                           "with no cap on their number. Click to list them all."));
     m_nan = new widgets::ChipLabel(this);
-    m_nan->setToolTip(tr("Alerts whose tensor holds NaN"));
+    m_nan->setToolTip(tr("Alerts whose tensor holds NaN. Click to list only them."));
     m_negInf = new widgets::ChipLabel(this);
-    m_negInf->setToolTip(tr("Alerts whose tensor holds −∞"));
+    m_negInf->setToolTip(tr("Alerts whose tensor holds −∞. Click to list only them."));
     m_posInf = new widgets::ChipLabel(this);
-    m_posInf->setToolTip(tr("Alerts whose tensor holds +∞"));
+    m_posInf->setToolTip(tr("Alerts whose tensor holds +∞. Click to list only them."));
+    const std::pair<widgets::ChipLabel*, KindFilter> badges[] = {
+        {m_total, KindFilter::All},
+        {m_nan, KindFilter::NaN},
+        {m_negInf, KindFilter::NegativeInfinity},
+        {m_posInf, KindFilter::PositiveInfinity}};
+    for (const auto& [chip, kind] : badges) {
+        chip->setCheckable(true);
+        // A second click on a kind's badge lists every alert again.
+        connect(chip, &widgets::ChipLabel::toggled, this, [this, kind = kind](bool checked) {
+            setKindFilter(checked ? kind : KindFilter::All);
+        });
+    }
+    m_total->setChecked(true);
     auto* chips = new QHBoxLayout;
     chips->setSpacing(4);
     chips->addWidget(m_total);
@@ -207,6 +242,9 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
         if (!m_view->currentIndex().isValid())
             focusChanged(this->navigator()->focus());
     });
+    // A rebuilt or longer list needs the kind filter's rows again.
+    connect(m_rows, &RowListProxyModel::sourceReset, this, &AlertsPanel::requestKindRows);
+    connect(m_rows, &RowListProxyModel::sourceRowsAppended, this, &AlertsPanel::requestKindRows);
     connect(m_model, &QAbstractItemModel::modelReset, this, &AlertsPanel::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::updateEmptyState);
     snapshotChanged(nullptr);
@@ -236,7 +274,7 @@ void AlertsPanel::sortBy(int column, Qt::SortOrder order)
         if (m_rows->sourceModel() != m_sorter)
             m_rows->setSourceModel(m_sorter);
     }
-    focusChanged(navigator()->focus());
+    applyKindRows(); // in the new order, and focuses again
 }
 
 int AlertsPanel::modelRow(const QModelIndex& shown) const
@@ -272,6 +310,10 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     m_total->setText(tr("NaN/∞  %L1").arg(alerts));
     m_total->setColor(alerts ? healthstyle::nan() : QColor());
     if (!sameLogdir) {
+        m_kindFilter = KindFilter::All;
+        m_kindRows.clear();
+        m_jobs->kinds.cancel();
+        updateChipStates();
         m_hasOrigin = false;
         m_originBox->hide();
         for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
@@ -303,6 +345,7 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
                 a.kindsKnown = a.kindsKnown || health.has(h::NaN | h::NegInf | h::PosInf);
             }
             a.origin = s.origin();
+            (void)s.alertsByWallTime(); // worked out here, so that F3 on the GUI thread needn't
             a.firstAlert = s.tensorBoardFirstAlert();
             if (a.firstAlert)
                 a.firstAlertOp = opLabel(s, a.firstAlert->event);
@@ -381,7 +424,7 @@ QStringList AlertsPanel::countTexts() const
 
 bool AlertsPanel::isBusy() const
 {
-    return !m_jobs->analysis.idle() || !m_rows->allRowsShown();
+    return !m_jobs->analysis.idle() || !m_jobs->kinds.idle() || !m_rows->allRowsShown();
 }
 
 void AlertsPanel::updateEmptyState()
@@ -410,13 +453,130 @@ void AlertsPanel::activateRow(int row)
 
 void AlertsPanel::stepAlert(int delta)
 {
-    const int rows = m_rows->rowCount();
-    if (rows == 0)
+    const auto& snapshot = m_model->snapshot();
+    if (!snapshot || m_rows->rowCount() == 0)
         return;
-    const QModelIndex current = m_view->currentIndex();
-    int row = current.isValid() ? current.row() + delta : (delta > 0 ? 0 : rows - 1);
-    row = (row % rows + rows) % rows; // wraps around, like find
-    activateRow(row);
+    // Execution order: the alerts by wall time (worked out by the analysis job beforehand).
+    const std::vector<std::uint64_t>& order = snapshot->alertsByWallTime();
+    const auto count =
+        static_cast<std::size_t>(std::min<std::uint64_t>(order.size(), m_model->rowCount()));
+    if (count == 0)
+        return;
+    const int current = modelRow(m_view->currentIndex());
+    std::size_t position = delta > 0 ? count - 1 : 0; // no current alert: start at an end
+    if (current >= 0) {
+        // Usually where the last step left off; otherwise found once.
+        if (m_stepPosition >= count ||
+            order[m_stepPosition] != static_cast<std::uint64_t>(current)) {
+            const auto it =
+                std::find(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count),
+                          static_cast<std::uint64_t>(current));
+            m_stepPosition = static_cast<std::size_t>(it - order.begin());
+        }
+        position = m_stepPosition < count ? m_stepPosition : position;
+    }
+    for (std::size_t tried = 0; tried < count; ++tried) {
+        position = (position + count + static_cast<std::size_t>(delta > 0 ? 1 : count - 1)) % count;
+        const int row = static_cast<int>(order[position]);
+        if (!passesKindFilter(row))
+            continue;
+        const QModelIndex shown = shownIndex(row);
+        if (!shown.isValid())
+            continue; // not revealed yet
+        m_stepPosition = position;
+        activateRow(shown.row());
+        return;
+    }
+}
+
+bool AlertsPanel::passesKindFilter(int modelRow) const
+{
+    return m_kindFilter == KindFilter::All ||
+           std::binary_search(m_kindRows.begin(), m_kindRows.end(), modelRow);
+}
+
+void AlertsPanel::setKindFilter(KindFilter filter)
+{
+    m_kindFilter = filter;
+    updateChipStates();
+    m_kindRows.clear();
+    if (filter == KindFilter::All) {
+        m_jobs->kinds.cancel();
+        m_focusFirstOfKind = false;
+        applyKindRows();
+        return;
+    }
+    m_focusFirstOfKind = true;
+    requestKindRows();
+}
+
+void AlertsPanel::updateChipStates()
+{
+    m_total->setChecked(m_kindFilter == KindFilter::All);
+    m_nan->setChecked(m_kindFilter == KindFilter::NaN);
+    m_negInf->setChecked(m_kindFilter == KindFilter::NegativeInfinity);
+    m_posInf->setChecked(m_kindFilter == KindFilter::PositiveInfinity);
+}
+
+void AlertsPanel::requestKindRows()
+{
+    const auto& snapshot = m_model->snapshot();
+    if (!snapshot || m_kindFilter == KindFilter::All)
+        return;
+    const std::uint8_t bit = healthBit(m_kindFilter);
+    const int rows = m_model->rowCount(); // the list's alerts, which may trail the snapshot's
+    m_jobs->kinds.request(
+        snapshot, [bit, rows](const core::Snapshot& s, const std::atomic_bool& stop) {
+            std::vector<int> matching;
+            for (int k = 0; k < rows && !stop; ++k)
+                if (s.health(s.alert(static_cast<std::uint64_t>(k)).event).has(bit))
+                    matching.push_back(k);
+            return matching;
+        });
+}
+
+void AlertsPanel::showKindRows(std::vector<int> rows)
+{
+    if (m_kindFilter == KindFilter::All)
+        return;
+    m_kindRows = std::move(rows);
+    applyKindRows();
+    if (!m_focusFirstOfKind)
+        return;
+    m_focusFirstOfKind = false;
+    // The first alert of the kind in execution order.
+    const auto& snapshot = m_model->snapshot();
+    for (const std::uint64_t k : snapshot->alertsByWallTime()) {
+        if (k < static_cast<std::uint64_t>(m_model->rowCount()) &&
+            passesKindFilter(static_cast<int>(k))) {
+            const QModelIndex shown = shownIndex(static_cast<int>(k));
+            if (shown.isValid())
+                activateRow(shown.row());
+            return;
+        }
+    }
+}
+
+// The row list of the proxy: every alert, or those of the kind, in the list's sort order.
+void AlertsPanel::applyKindRows()
+{
+    if (m_kindFilter == KindFilter::All) {
+        if (m_rows->isFiltered())
+            m_rows->setRows(std::nullopt);
+        focusChanged(navigator()->focus());
+        return;
+    }
+    std::vector<int> rows;
+    rows.reserve(m_kindRows.size());
+    if (m_rows->sourceModel() == m_sorter) {
+        for (const int row : m_kindRows)
+            rows.push_back(m_sorter->mapFromSource(m_model->index(row, 0)).row());
+        std::sort(rows.begin(), rows.end());
+    } else {
+        rows = m_kindRows;
+    }
+    m_rows->setRows(std::move(rows));
+    focusChanged(navigator()->focus());
 }
 
 void AlertsPanel::nextAlert()

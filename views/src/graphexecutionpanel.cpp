@@ -47,13 +47,16 @@ public:
     struct FindResult
     {
         std::optional<std::uint64_t> trace;
+        core::MatchPosition position;
     };
 
     explicit Jobs(GraphExecutionPanel* panel)
         : filter([panel](FilterResult result) { panel->showFilterResult(std::move(result)); }),
           find([panel](FindResult result) {
               if (result.trace) {
-                  panel->m_findBar->setStatus({});
+                  panel->m_findBar->setStatus(GraphExecutionPanel::tr("%L1 of %L2")
+                                                  .arg(result.position.ordinal)
+                                                  .arg(result.position.total));
                   panel->navigator()->focusTrace(*result.trace);
               } else {
                   panel->m_findBar->setStatus(GraphExecutionPanel::tr("No match"));
@@ -383,7 +386,10 @@ void GraphExecutionPanel::find(const QString& text, bool backward)
     m_jobs->find.request(
         snapshot, [filter, from, backward](const core::Snapshot& s, const std::atomic_bool& stop) {
             const core::TraceMatcher matcher(s, filter);
-            return Jobs::FindResult{core::findTrace(s, matcher, from, backward, &stop)};
+            Jobs::FindResult result{core::findTrace(s, matcher, from, backward, &stop), {}};
+            if (result.trace)
+                result.position = core::matchPosition(s, matcher, *result.trace, &stop);
+            return result;
         });
 }
 

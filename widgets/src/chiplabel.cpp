@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/widgets/chiplabel.hpp"
 
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -8,6 +10,7 @@ namespace nanscope::widgets {
 namespace {
 
 constexpr int kPadding = 7;
+constexpr int kRing = 2; // the checked ring's width, inside the chip's rect
 
 bool isDark(const QColor& color)
 {
@@ -36,10 +39,57 @@ void ChipLabel::setText(const QString& text)
     update();
 }
 
+void ChipLabel::setCheckable(bool checkable)
+{
+    m_checkable = checkable;
+    setFocusPolicy(checkable ? Qt::StrongFocus : Qt::NoFocus);
+    if (checkable)
+        setCursor(Qt::PointingHandCursor);
+    else
+        unsetCursor();
+    if (!checkable)
+        setChecked(false);
+}
+
+void ChipLabel::setChecked(bool checked)
+{
+    if (checked == m_checked || (checked && !m_checkable))
+        return;
+    m_checked = checked;
+    update();
+}
+
+void ChipLabel::toggleByUser()
+{
+    if (!m_checkable || !isEnabled())
+        return;
+    setChecked(!m_checked);
+    Q_EMIT toggled(m_checked);
+}
+
+void ChipLabel::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_checkable && event->button() == Qt::LeftButton &&
+        rect().contains(event->position().toPoint()))
+        toggleByUser();
+    else
+        QWidget::mouseReleaseEvent(event);
+}
+
+void ChipLabel::keyPressEvent(QKeyEvent* event)
+{
+    const int key = event->key();
+    if (m_checkable && (key == Qt::Key_Space || key == Qt::Key_Return || key == Qt::Key_Enter))
+        toggleByUser();
+    else
+        QWidget::keyPressEvent(event);
+}
+
 QSize ChipLabel::sizeHint() const
 {
     const QFontMetrics metrics(font());
-    return {metrics.horizontalAdvance(m_text) + 2 * kPadding, metrics.height() + 4};
+    return {metrics.horizontalAdvance(m_text) + 2 * kPadding + 2 * kRing,
+            metrics.height() + 4 + 2 * kRing};
 }
 
 void ChipLabel::paintEvent(QPaintEvent*)
@@ -59,12 +109,23 @@ void ChipLabel::paintEvent(QPaintEvent*)
         background.setAlphaF(background.alphaF() * 0.4f);
         foreground = palette().color(QPalette::Disabled, QPalette::Text);
     }
+    // The chip sits inside the ring's room, so that checking it never moves the layout.
+    const QRectF outer = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
+    const QRectF r = outer.adjusted(kRing, kRing, -kRing, -kRing);
     QPainterPath path;
-    const QRectF r = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
     path.addRoundedRect(r, r.height() / 2, r.height() / 2);
     painter.fillPath(path, background);
+    if (m_checked || hasFocus()) {
+        QPen ring(palette().color(m_checked ? QPalette::Text : QPalette::Highlight), kRing);
+        if (!m_checked)
+            ring.setStyle(Qt::DotLine);
+        painter.setPen(ring);
+        const qreal half = kRing / 2.0;
+        const QRectF ringRect = outer.adjusted(half, half, -half, -half);
+        painter.drawRoundedRect(ringRect, ringRect.height() / 2, ringRect.height() / 2);
+    }
     painter.setPen(foreground);
-    painter.drawText(rect(), Qt::AlignCenter, m_text);
+    painter.drawText(r, Qt::AlignCenter, m_text);
 }
 
 } // namespace nanscope::widgets

@@ -180,6 +180,12 @@ double Snapshot::wallTime(EventRef event) const
                                               : m_data->executions.wallTime[event.index];
 }
 
+HealthDigest Snapshot::health(EventRef event) const
+{
+    return event.source == EventSource::Graph ? trace(event.index).health
+                                              : execution(event.index).health;
+}
+
 std::uint64_t Snapshot::alertCount() const
 {
     return m_data->traceAlerts.size() + m_data->executionAlerts.size();

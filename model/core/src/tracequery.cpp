@@ -83,4 +83,21 @@ std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatc
     return std::nullopt;
 }
 
+MatchPosition matchPosition(const Snapshot& snapshot, const TraceMatcher& matcher,
+                            std::uint64_t trace, const std::atomic_bool* stop)
+{
+    MatchPosition position;
+    const std::uint64_t count = snapshot.traceCount();
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if ((i & (kStopCheckInterval - 1)) == 0 && stopped(stop))
+            return {};
+        if (!matcher.matches(snapshot.trace(i)))
+            continue;
+        ++position.total;
+        if (i == trace)
+            position.ordinal = position.total;
+    }
+    return position;
+}
+
 } // namespace nanscope::core

@@ -51,11 +51,21 @@ public:
     // True while the origin and the counts are being worked out on a worker thread.
     bool isBusy() const;
 
+    // Which alerts the list shows: the header's badges set it (TensorBoard's entry point, the
+    // alert type).
+    enum class KindFilter { All, NaN, NegativeInfinity, PositiveInfinity };
+    KindFilter kindFilter() const { return m_kindFilter; }
+
 public Q_SLOTS:
     // Focuses the alert in row `row` of the list as shown (sorted): what a double-click does.
     void activateRow(int row);
+    // The next and previous alert in execution order (wall time), whatever the list's sort,
+    // among those the kind filter shows; wraps around.
     void nextAlert();
     void previousAlert();
+    // Shows only the alerts of one kind and focuses the first of them in execution order, as a
+    // click on its badge does; All shows every alert again.
+    void setKindFilter(KindFilter filter);
     bool goToOrigin();
 
 Q_SIGNALS:
@@ -69,6 +79,11 @@ private:
     struct Analysis;
     void showAnalysis(const Analysis& analysis);
     void stepAlert(int delta);
+    void requestKindRows();
+    void showKindRows(std::vector<int> rows);
+    void applyKindRows();
+    bool passesKindFilter(int modelRow) const;
+    void updateChipStates();
     int rowForEvent(const core::EventRef& event) const; // model row, or -1
     int modelRow(const QModelIndex& shown) const;       // -1 when none
     QModelIndex shownIndex(int modelRow) const;
@@ -95,6 +110,10 @@ private:
     QElapsedTimer m_sinceListUpdate;
     bool m_hasOrigin = false;
     bool m_applyingFocus = false;
+    KindFilter m_kindFilter = KindFilter::All;
+    std::vector<int> m_kindRows;     // model rows of the filter's kind, ascending
+    bool m_focusFirstOfKind = false; // after the user's click, once the rows arrive
+    std::size_t m_stepPosition = 0;  // where the last step was in execution order
 
     class Jobs;
     std::unique_ptr<Jobs> m_jobs;

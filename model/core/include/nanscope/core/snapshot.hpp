@@ -70,6 +70,8 @@ public:
     std::vector<std::int64_t> executionOutputIds(std::uint64_t index) const;
     std::vector<HealthDigest> executionOutputHealth(std::uint64_t index) const;
     double wallTime(EventRef event) const;
+    // The health digest of a trace, or of an execution (all its outputs together).
+    HealthDigest health(EventRef event) const;
 
     // --- Alerts --------------------------------------------------------------------------------
     // Every InfNanAlert by TensorBoard's rules (§9.4) without its cap of 1000, in the order a

@@ -57,4 +57,15 @@ std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatc
                                        std::optional<std::uint64_t> from, bool backward,
                                        const std::atomic_bool* stop = nullptr);
 
+// Where a matching trace stands among all matches: "ordinal of total", as find bars say.
+struct MatchPosition
+{
+    std::uint64_t ordinal = 0; // 1-based; 0 when `trace` does not match
+    std::uint64_t total = 0;
+};
+
+// One pass over the digests (nothing when stopped: total 0).
+MatchPosition matchPosition(const Snapshot& snapshot, const TraceMatcher& matcher,
+                            std::uint64_t trace, const std::atomic_bool* stop = nullptr);
+
 } // namespace nanscope::core
