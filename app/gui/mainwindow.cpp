@@ -6,6 +6,7 @@
 #include "centralarea.hpp"
 #include "demorunner.hpp"
 #include "docklayout.hpp"
+#include "logdirpicker.hpp"
 #include "logdirstatus.hpp"
 #include "mainwindowactions.hpp"
 #include "nanscope/items/logdirsession.hpp"
@@ -263,14 +264,47 @@ void MainWindow::openLogdir(const QString& path)
 {
     if (path.trimmed().isEmpty())
         return;
+    // Not a logdir: a folder of logdirs offers them; anything else is refused without closing
+    // the logdir that is open (with nothing open, the session says why on the start page).
+    if (core::discoverLogdir(path.toStdString()).empty()) {
+        std::vector<core::LogdirLayout> below = core::findLogdirsBelow(path.toStdString());
+        if (!below.empty()) {
+            chooseAmong(path, below);
+            return;
+        }
+        const items::SnapshotPtr open = m_session->snapshot();
+        if (open && open->readable() && !isShowingStartPage()) {
+            m_banner->showMessage(
+                widgets::Banner::Kind::Error, tr("Could not open %1").arg(displayPath(path)),
+                tr("It holds no tfdbg2 logdir (no tfdbg_events.* files), nor do its "
+                   "subfolders. %1 stays open.")
+                    .arg(displayPath(m_session->path())));
+            return;
+        }
+    }
     m_status->forgetDismissal();
     m_banner->clear();
     m_session->open(path);
 }
 
+void MainWindow::chooseAmong(const QString& root, const std::vector<core::LogdirLayout>& logdirs)
+{
+    auto* picker = new LogdirPicker(root, logdirs, this);
+    picker->setAttribute(Qt::WA_DeleteOnClose);
+    connect(picker, &QDialog::accepted, this, [this, picker] {
+        const QString chosen = picker->selectedPath();
+        if (!chosen.isEmpty())
+            openLogdir(chosen);
+    });
+    picker->open(); // window-modal, returns at once
+}
+
 void MainWindow::chooseLogdir()
 {
-    const QString start = m_recent->entries().value(0, QDir::homePath());
+    // Beside the last logdir, where its siblings (other runs) are.
+    const QStringList recent = m_recent->entries();
+    const QString start =
+        recent.isEmpty() ? QDir::homePath() : QFileInfo(recent.first()).absolutePath();
     const QString path = QFileDialog::getExistingDirectory(this, tr("Open Logdir"), start);
     if (!path.isEmpty())
         openLogdir(path);

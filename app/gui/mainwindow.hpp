@@ -4,10 +4,12 @@
 // (LogdirStatus), and the loading session they all share. It wires; they do the work.
 #pragma once
 
+#include "nanscope/core/logdirlayout.hpp"
 #include "windowsettings.hpp"
 
 #include <QMainWindow>
 #include <memory>
+#include <vector>
 
 class QDockWidget;
 
@@ -104,6 +106,7 @@ private:
     void updateActions();
     void onLoadingFinished();
     void onLoadingFailed();
+    void chooseAmong(const QString& root, const std::vector<core::LogdirLayout>& logdirs);
     void copy();
 
     WindowSettings m_settings;

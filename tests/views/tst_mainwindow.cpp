@@ -5,6 +5,7 @@
 // its reset.
 #include "diagnosticsdialog.hpp"
 #include "docklayout.hpp"
+#include "logdirpicker.hpp"
 #include "mainwindow.hpp"
 #include "mainwindowactions.hpp"
 #include "nanscope/items/alertmodel.hpp"
@@ -27,9 +28,11 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMimeData>
 #include <QProcess>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -38,6 +41,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 #include <QUrl>
 #include <cmath>
 #include <iterator>
@@ -102,6 +106,8 @@ private Q_SLOTS:
     void backAndForwardRestoreTheFocus();
     void followModePicksUpAppendedEvents();
     void brokenLogdirShowsADiagnostic();
+    void failedOpenKeepsWhatWasOpen();
+    void folderOfLogdirsOffersThem();
     void startPageRecentAndClose();
     void openTheDemo();
     void droppingAFolderOpensIt();
@@ -351,6 +357,85 @@ void TestMainWindow::followModePicksUpAppendedEvents()
     QVERIFY(recorder.close().ok());
 }
 
+// A folder that is no logdir is refused with the reason, and the logdir that was open stays,
+// with what the user was doing; opening another logdir starts afresh.
+void TestMainWindow::failedOpenKeepsWhatWasOpen()
+{
+    MainWindow window({.useSettings = false});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QVERIFY(window.jumpToFirstAlert());
+    const QString counts = window.countsText();
+    const views::Focus focus = window.navigator()->focus();
+    window.graphExecutionPanel()->goToEdit()->setText(QStringLiteral("123"));
+
+    QTemporaryDir empty;
+    QVERIFY(empty.isValid());
+    window.openLogdir(empty.path());
+    QTest::qWait(200);
+    QVERIFY(!window.isShowingStartPage());
+    QCOMPARE(window.session()->path(), m_demoDir.path());
+    QCOMPARE(window.countsText(), counts);
+    QVERIFY(window.navigator()->focus() == focus);
+    QVERIFY(window.banner()->isVisible());
+    QVERIFY2(window.banner()->text().contains(QStringLiteral("no tfdbg2 logdir")),
+             qPrintable(window.banner()->text()));
+    QVERIFY(window.banner()->title().contains(empty.path()));
+    QCOMPARE(window.graphExecutionPanel()->goToEdit()->text(), QStringLiteral("123"));
+
+    // Another logdir: nothing of the demo's browsing carries over.
+    QTemporaryDir other;
+    QVERIFY(other.isValid());
+    test::writeTensorFlowLogdir(other.path().toStdString(), test::TensorFlowStack::KerasModel);
+    QVERIFY(openAndWait(window, other.path()));
+    QCOMPARE(window.session()->path(), other.path());
+    QVERIFY(!window.banner()->isVisible());
+    QVERIFY(window.graphExecutionPanel()->goToEdit()->text().isEmpty());
+    QCOMPARE(window.graphExecutionPanel()->view()->verticalScrollBar()->value(), 0);
+}
+
+// A folder that holds logdirs (TensorBoard's parent-directory habit) lists them to pick one.
+void TestMainWindow::folderOfLogdirsOffersThem()
+{
+    QTemporaryDir parent;
+    QVERIFY(parent.isValid());
+    const QString first = parent.filePath(QStringLiteral("run-a"));
+    const QString second = parent.filePath(QStringLiteral("runs/run-b"));
+    QVERIFY(QDir().mkpath(first) && QDir().mkpath(second));
+    QVERIFY(QDir().mkpath(parent.filePath(QStringLiteral("empty/deeper"))));
+    QVERIFY(runDemo(first));
+    test::writeTensorFlowLogdir(second.toStdString(), test::TensorFlowStack::TutorialModule);
+
+    MainWindow window({.useSettings = false});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openLogdir(parent.path());
+    app::LogdirPicker* picker = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (picker = window.findChild<app::LogdirPicker*>()) && picker->isVisible(), kWait);
+    QTreeWidget* list = picker->list();
+    QCOMPARE(list->topLevelItemCount(), 2);
+    QCOMPARE(list->topLevelItem(0)->text(app::LogdirPicker::FolderColumn), QStringLiteral("run-a"));
+    QCOMPARE(list->topLevelItem(1)->text(app::LogdirPicker::FolderColumn),
+             QDir::toNativeSeparators(QStringLiteral("runs/run-b")));
+    for (int row = 0; row < 2; ++row) {
+        const QTreeWidgetItem* item = list->topLevelItem(row);
+        QVERIFY(!item->text(app::LogdirPicker::RunColumn).isEmpty());
+        QVERIFY(!item->text(app::LogdirPicker::HostsColumn).isEmpty());
+        QVERIFY(!item->text(app::LogdirPicker::StartedColumn).isEmpty());
+        QVERIFY(!item->text(app::LogdirPicker::SizeColumn).isEmpty());
+    }
+    list->setCurrentItem(list->topLevelItem(1));
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    picker->accept();
+    QVERIFY(QTest::qWaitFor([&] { return loaded.count() > 0 && !window.isBusy(); }, kWait));
+    QCOMPARE(window.session()->path(), second);
+    QVERIFY(window.countsText().contains(QStringLiteral("16 graph traces")));
+}
+
 void TestMainWindow::brokenLogdirShowsADiagnostic()
 {
     QTemporaryDir dir;
@@ -377,12 +462,13 @@ void TestMainWindow::brokenLogdirShowsADiagnostic()
              qPrintable(details.text()));
     QVERIFY(details.text().contains(QStringLiteral("x.metadata")));
 
-    // A directory that does not exist.
-    loaded.clear();
+    // A directory that does not exist: said so; what was open stays (or the start page, when
+    // the broken logdir could not be shown at all).
+    const bool wasShowingStartPage = window.isShowingStartPage();
     window.openLogdir(dir.filePath(QStringLiteral("missing")));
-    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, kWait);
+    QTRY_VERIFY_WITH_TIMEOUT(window.banner()->title().contains(QStringLiteral("missing")), kWait);
     QCOMPARE(window.banner()->kind(), widgets::Banner::Kind::Error);
-    QVERIFY(window.isShowingStartPage());
+    QCOMPARE(window.isShowingStartPage(), wasShowingStartPage);
 
     // A good logdir afterwards clears the banner.
     QVERIFY(openAndWait(window, m_demoDir.path()));

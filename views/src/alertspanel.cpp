@@ -310,6 +310,7 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     m_total->setText(tr("NaN/∞  %L1").arg(alerts));
     m_total->setColor(alerts ? healthstyle::nan() : QColor());
     if (!sameLogdir) {
+        m_view->scrollToTop();
         m_kindFilter = KindFilter::All;
         m_kindRows.clear();
         m_jobs->kinds.cancel();

@@ -200,8 +200,11 @@ QTableView* GraphExecutionPanel::view() const
 void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
     if (!items::sameLogdir(m_model->snapshot(), snapshot)) {
+        // Nothing of one logdir's browsing carries over to the next.
         m_jobs->find.cancel();
         m_findBar->setStatus({});
+        m_goTo->clear();
+        m_view->scrollToTop();
         m_message.clear();
         m_knownOps = m_knownGraphs = 0;
         if (m_filter.active())

@@ -257,4 +257,40 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
     return layout;
 }
 
+std::vector<LogdirLayout> findLogdirsBelow(const fs::path& root, const LogdirSearch& limits)
+{
+    std::vector<LogdirLayout> found;
+    std::vector<std::pair<fs::path, int>> queue{{root, 0}}; // folder, depth
+    std::size_t looked = 0;
+    for (std::size_t next = 0; next < queue.size() && looked < limits.maxFolders; ++next) {
+        const auto [folder, depth] = queue[next];
+        ++looked;
+        if (depth > 0) {
+            LogdirLayout layout = discoverLogdir(folder);
+            if (!layout.empty()) {
+                found.push_back(std::move(layout));
+                if (found.size() >= limits.maxLogdirs)
+                    break;
+                continue; // a logdir's own subfolders are not searched
+            }
+        }
+        if (depth >= limits.maxDepth)
+            continue;
+        std::error_code ec;
+        fs::directory_iterator it(folder, ec);
+        for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            std::error_code typeError;
+            if (name.empty() || name.front() == '.' || it->is_symlink(typeError) ||
+                !it->is_directory(typeError))
+                continue;
+            queue.emplace_back(it->path(), depth + 1);
+        }
+    }
+    std::sort(found.begin(), found.end(), [](const LogdirLayout& a, const LogdirLayout& b) {
+        return a.directory < b.directory;
+    });
+    return found;
+}
+
 } // namespace nanscope::core

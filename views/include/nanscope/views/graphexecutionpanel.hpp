@@ -42,6 +42,7 @@ public:
     items::GraphExecutionModel* model() const { return m_model; }
     RowListProxyModel* proxy() const { return m_proxy; }
     widgets::FindBar* findBar() const { return m_findBar; }
+    QLineEdit* goToEdit() const { return m_goTo; }
     widgets::HealthBarDelegate* healthDelegate() const { return m_healthDelegate; }
 
     // The filters of the panel's tool row (the find text is not one of them).

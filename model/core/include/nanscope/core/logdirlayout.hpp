@@ -54,6 +54,19 @@ struct DiscoveryOptions
 LogdirLayout discoverLogdir(const std::filesystem::path& path,
                             const DiscoveryOptions& options = {});
 
+// The logdirs in the folders below `root` (not `root` itself), for a user who opened the folder
+// that holds them: breadth first, at most `maxDepth` levels down, hidden folders and symbolic
+// links skipped, at most `maxFolders` folders looked at and `maxLogdirs` found, so that opening
+// a home directory stays quick. Sorted by path.
+struct LogdirSearch
+{
+    int maxDepth = 2;
+    std::size_t maxFolders = 2000;
+    std::size_t maxLogdirs = 200;
+};
+std::vector<LogdirLayout> findLogdirsBelow(const std::filesystem::path& root,
+                                           const LogdirSearch& limits = {});
+
 // The file suffixes of a file set, in the order TensorFlow's reader reads them.
 inline constexpr std::string_view kMetadataSuffix = "metadata";
 inline constexpr std::string_view kSourceFilesSuffix = "source_files";
