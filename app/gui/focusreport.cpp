@@ -13,6 +13,7 @@
 #include "nanscope/views/stacktracepanel.hpp"
 
 #include <QJsonArray>
+#include <QScreen>
 #include <QTableView>
 
 namespace nanscope::app {
@@ -104,6 +105,20 @@ QJsonValue graphStructureJson(const views::GraphStructurePanel& panel)
                        {QStringLiteral("neighbours"), QJsonArray::fromStringList(shown.mid(1))}};
 }
 
+// The window against its screen: whether it fits, and the smallest it can be.
+QJsonValue windowJson(const MainWindow& window)
+{
+    const QScreen* screen = window.screen();
+    const QRect available = screen ? screen->availableGeometry() : QRect();
+    const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+    return QJsonObject{{QStringLiteral("width"), window.width()},
+                       {QStringLiteral("height"), window.height()},
+                       {QStringLiteral("minimum_width"), minimum.width()},
+                       {QStringLiteral("minimum_height"), minimum.height()},
+                       {QStringLiteral("screen_width"), available.width()},
+                       {QStringLiteral("screen_height"), available.height()}};
+}
+
 } // namespace
 
 QJsonObject focusReport(const MainWindow& window)
@@ -120,7 +135,8 @@ QJsonObject focusReport(const MainWindow& window)
          orNull(!execution.isEmpty(), QJsonObject{{QStringLiteral("details"), execution}})},
         {QStringLiteral("stack_trace"), stackTraceJson(*window.stackTracePanel())},
         {QStringLiteral("source"), sourceJson(*window.sourcePanel())},
-        {QStringLiteral("graph_structure"), graphStructureJson(*window.graphStructurePanel())}};
+        {QStringLiteral("graph_structure"), graphStructureJson(*window.graphStructurePanel())},
+        {QStringLiteral("window"), windowJson(window)}};
 }
 
 } // namespace nanscope::app

@@ -35,6 +35,39 @@ struct CommandLine
     bool printFocus = false;
 };
 
+// The command line without the options QApplication takes for itself (-platform offscreen,
+// -style fusion, -reverse …), which QCoreApplication does not know.
+QStringList withoutQtOptions(const QStringList& arguments)
+{
+    static const QStringList withValue = {
+        QStringLiteral("platform"),        QStringLiteral("platformpluginpath"),
+        QStringLiteral("platformtheme"),   QStringLiteral("plugin"),
+        QStringLiteral("qwindowgeometry"), QStringLiteral("qwindowtitle"),
+        QStringLiteral("qwindowicon"),     QStringLiteral("display"),
+        QStringLiteral("geometry"),        QStringLiteral("style"),
+        QStringLiteral("stylesheet"),      QStringLiteral("session")};
+    static const QStringList flags = {QStringLiteral("reverse"), QStringLiteral("widgetcount"),
+                                      QStringLiteral("nograb"), QStringLiteral("dograb"),
+                                      QStringLiteral("sync")};
+    QStringList kept;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString& argument = arguments[i];
+        QString name = argument;
+        if (i == 0 || !name.startsWith(QLatin1Char('-'))) {
+            kept << argument;
+            continue;
+        }
+        name.remove(0, name.startsWith(QStringLiteral("--")) ? 2 : 1);
+        const bool inline_ = name.contains(QLatin1Char('='));
+        name = name.section(QLatin1Char('='), 0, 0);
+        if (withValue.contains(name))
+            i += inline_ ? 0 : 1; // its value too
+        else if (!flags.contains(name))
+            kept << argument;
+    }
+    return kept;
+}
+
 // Parses the command line with a QCoreApplication, before any display is opened: --help,
 // --version and mistakes are answered on a machine without one.
 std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
@@ -71,7 +104,7 @@ std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
         status = kUsage;
         return std::nullopt;
     };
-    if (!parser.parse(QCoreApplication::arguments()))
+    if (!parser.parse(withoutQtOptions(QCoreApplication::arguments())))
         return fail(parser.errorText());
     if (parser.isSet(QStringLiteral("help")))
         parser.showHelp(0); // prints and exits
@@ -171,9 +204,8 @@ int main(int argc, char* argv[])
     const bool shooting = !line->screenshot.isEmpty();
     const bool scripted = shooting || line->printFocus;
     // A scripted run shows the default layout and leaves the user's settings alone.
+    // A screenshot has the size the first window has on this screen.
     nanscope::app::MainWindow window({.useSettings = !scripted});
-    if (shooting)
-        window.resize(1600, 1000);
     window.show();
     if (!line->logdir.isEmpty())
         window.openLogdir(line->logdir);

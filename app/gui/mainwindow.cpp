@@ -32,6 +32,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTimer>
@@ -64,7 +65,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     m_status = new LogdirStatus(m_session, m_banner, this);
     connectActions();
     connectSession();
-    resize(1440, 900);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        setGeometry(defaultWindowGeometry(screen->availableGeometry()));
     if (m_settings.restore(this, *m_docks, m_stackTrace))
         m_defaultSizesPending = false;
     showWorkspace(false);

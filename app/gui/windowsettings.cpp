@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <QSettings>
+#include <algorithm>
 
 namespace nanscope::app {
 namespace {
@@ -16,6 +17,17 @@ const QString kDocksKey = QStringLiteral("mainWindow/docks");
 const QString kPatternsKey = QStringLiteral("stackTrace/frameworkPatterns");
 
 } // namespace
+
+QRect defaultWindowGeometry(const QRect& available)
+{
+    if (available.width() <= 1600 || available.height() <= 1000)
+        return available;
+    const QSize size(std::min(available.width() * 85 / 100, 2560),
+                     std::min(available.height() * 85 / 100, 1600));
+    QRect geometry(QPoint(), size);
+    geometry.moveCenter(available.center());
+    return geometry;
+}
 
 bool WindowSettings::restore(QMainWindow* window, DockLayout& docks,
                              views::StackTracePanel* stackTrace) const

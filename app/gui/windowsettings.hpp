@@ -3,6 +3,7 @@
 // toolbar, the docks' arrangement and the stack trace's framework patterns.
 #pragma once
 
+#include <QRect>
 #include <QStringList>
 
 class QMainWindow;
@@ -14,6 +15,10 @@ class StackTracePanel;
 namespace nanscope::app {
 
 class DockLayout;
+
+// Where the first window goes on a screen whose free area is `available`: all of it on a small
+// screen (up to 1600×1000), otherwise 85 % of it up to 2560×1600, centred.
+QRect defaultWindowGeometry(const QRect& available);
 
 class WindowSettings
 {

@@ -5,6 +5,7 @@
 #include "gototarget.hpp"
 #include "tensorflowlogdir.hpp"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,6 +84,8 @@ private Q_SLOTS:
     void printFocusAtTheOriginOfATensorFlowLogdir();
     void printFocusOfTraceAndExecution();
     void missingTargetsAndUnreadableLogdirs();
+    void theFirstWindowFitsItsScreen_data();
+    void theFirstWindowFitsItsScreen();
 
 private:
     QTemporaryDir m_demoDir;
@@ -218,6 +221,49 @@ void TestCommandLine::missingTargetsAndUnreadableLogdirs()
     const Run unreadable = runApp({empty.path(), QStringLiteral("--print-focus")});
     QCOMPARE(unreadable.exitCode, 2);
     QVERIFY(unreadable.err.contains("cannot read"));
+}
+
+void TestCommandLine::theFirstWindowFitsItsScreen_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::newRow("1280×800") << 1280 << 800;
+    QTest::newRow("1920×1080") << 1920 << 1080;
+    QTest::newRow("2560×1440") << 2560 << 1440;
+}
+
+// The first window takes its size from the screen it opens on, and every panel's least size
+// adds up to less than the smallest of those screens.
+void TestCommandLine::theFirstWindowFitsItsScreen()
+{
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile config(dir.filePath(QStringLiteral("screen.json")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write(QStringLiteral(R"({"screens": [{"name": "screen", "x": 0, "y": 0, "width": %1,
+        "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
+                     .arg(width)
+                     .arg(height)
+                     .toUtf8());
+    config.close();
+    const Run run = runApp({QStringLiteral("-platform"),
+                            QStringLiteral("offscreen:configfile=") + config.fileName(),
+                            m_demoDir.path(), QStringLiteral("--goto"),
+                            QStringLiteral("first-alert"), QStringLiteral("--print-focus")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonValue window = focusOf(run)[u"window"];
+    QCOMPARE(window[u"screen_width"].toInt(), width);
+    QCOMPARE(window[u"screen_height"].toInt(), height);
+    QVERIFY(window[u"width"].toInt() <= width && window[u"height"].toInt() <= height);
+    QVERIFY(window[u"minimum_width"].toInt() <= width);
+    QVERIFY(window[u"minimum_height"].toInt() <= height);
+    // A large screen is not filled edge to edge; a small one is used whole.
+    if (width > 1600)
+        QVERIFY(window[u"width"].toInt() < width);
+    else
+        QVERIFY(window[u"width"].toInt() >= width * 95 / 100);
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

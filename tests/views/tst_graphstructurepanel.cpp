@@ -213,9 +213,11 @@ void TestGraphStructurePanel::anotherTraceOfTheSameOpKeepsTheView()
     QVERIFY(zoomed > fitted);
     m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
     QCOMPARE(view->transform().m11(), zoomed);
-    // A different op is shown whole again.
+    // A different op is fitted again: readable (never below 1:1), never swollen.
     m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kMul);
-    QCOMPARE(view->transform().m11(), fitted);
+    const qreal refitted = view->transform().m11();
+    QVERIFY2(refitted >= 1 && refitted <= 1.6 && refitted < zoomed,
+             qPrintable(QString::number(refitted)));
 }
 
 void TestGraphStructurePanel::wholeGraphOfTheLossGraph()

@@ -25,6 +25,7 @@
 #include "tensorflowlogdir.hpp"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -108,6 +109,7 @@ private Q_SLOTS:
     void brokenLogdirShowsADiagnostic();
     void failedOpenKeepsWhatWasOpen();
     void folderOfLogdirsOffersThem();
+    void nothingResizesTheWindowByItself();
     void startPageRecentAndClose();
     void openTheDemo();
     void droppingAFolderOpensIt();
@@ -434,6 +436,34 @@ void TestMainWindow::folderOfLogdirsOffersThem()
     QVERIFY(QTest::qWaitFor([&] { return loaded.count() > 0 && !window.isBusy(); }, kWait));
     QCOMPARE(window.session()->path(), second);
     QVERIFY(window.countsText().contains(QStringLiteral("16 graph traces")));
+}
+
+// Filters, focus changes and longer texts change what the panels show, never the window's size.
+void TestMainWindow::nothingResizesTheWindowByItself()
+{
+    MainWindow window({.useSettings = false});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    const QSize size = window.size();
+    QCheckBox* nonFinite = nullptr;
+    for (QCheckBox* box : window.graphExecutionPanel()->findChildren<QCheckBox*>())
+        if (box->text().contains(QStringLiteral("Non-finite")))
+            nonFinite = box;
+    QVERIFY(nonFinite);
+    nonFinite->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), kWait);
+    QTest::qWait(50);
+    QCOMPARE(window.size(), size);
+    QVERIFY(window.jumpToFirstAlert());
+    QVERIFY(window.alertsPanel()->goToOrigin());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), kWait);
+    QTest::qWait(50);
+    QCOMPARE(window.size(), size);
+    nonFinite->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), kWait);
+    QCOMPARE(window.size(), size);
 }
 
 void TestMainWindow::brokenLogdirShowsADiagnostic()

@@ -16,6 +16,8 @@ namespace {
 constexpr qreal kMinZoom = 0.02;
 constexpr qreal kMaxZoom = 4;
 constexpr qreal kStep = 1.25;
+constexpr qreal kReadableZoom = 1;  // labels at the UI font's size
+constexpr qreal kMaxFitZoom = 1.6; // what Fit may enlarge a small picture to
 
 } // namespace
 
@@ -49,10 +51,11 @@ void GraphStructureView::fitAll()
     setTransformationAnchor(QGraphicsView::NoAnchor);
     resetTransform();
     fitInView(rect, Qt::KeepAspectRatio);
-    if (zoom() > 1)
-        resetTransform();
-    setZoom(zoom()); // within the limits
-    centerOn(rect.center());
+    const qreal fitting = zoom();
+    resetTransform();
+    setZoom(std::clamp(fitting, kReadableZoom, kMaxFitZoom));
+    const auto focused = fitting < kReadableZoom ? m_scene->focusedNode() : std::nullopt;
+    centerOn(focused ? m_scene->nodeRect(*focused).center() : rect.center());
     setTransformationAnchor(anchor);
 }
 

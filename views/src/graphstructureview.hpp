@@ -19,7 +19,9 @@ public:
 
     qreal zoom() const { return transform().m11(); }
     void setZoom(qreal zoom);
-    // Shows the whole scene, never magnified past 1:1.
+    // The zoom that fits the whole scene, but readable first: never below 1:1 (where the labels
+    // are the UI font's size: a larger graph scrolls, centred on the focused op) and never more
+    // than kMaxFitZoom (a small neighbourhood fills the pane without looking swollen).
     void fitAll();
     // Keeps the zoom and brings the rectangle to the middle.
     void centreOnRect(const QRectF& rect);

@@ -34,17 +34,37 @@ Legend::Legend(const std::vector<LegendEntry>& entries, QWidget* parent) : QWidg
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
+    // The widget's own size hints decide, not the words' minimum widths.
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
     const int size = fontMetrics().height() - 3;
     for (const LegendEntry& entry : entries) {
         auto* icon = new QLabel(this);
         icon->setPixmap(swatch(entry, size, devicePixelRatioF()));
+        icon->setToolTip(entry.text);
         auto* text = new QLabel(entry.text, this);
         text->setTextFormat(Qt::PlainText);
         text->setForegroundRole(QPalette::PlaceholderText);
         layout->addWidget(icon);
         layout->addWidget(text);
         layout->addSpacing(6);
+        m_words.push_back(text);
     }
+    m_full = layout->sizeHint();
+    const auto entriesCount = static_cast<int>(entries.size());
+    m_compact = QSize(entriesCount * (size + layout->spacing() + 6), m_full.height());
+}
+
+bool Legend::showsWords() const
+{
+    return !m_words.empty() && m_words.front()->isVisibleTo(this);
+}
+
+void Legend::resizeEvent(QResizeEvent* event)
+{
+    const bool room = width() >= m_full.width();
+    for (QWidget* word : m_words)
+        word->setVisible(room);
+    QWidget::resizeEvent(event);
 }
 
 } // namespace nanscope::views

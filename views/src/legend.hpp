@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A row of colour swatches with their meaning, for the panels that colour things by health.
+// Where the row has no room for the words, it shows the swatches alone (each says its meaning in
+// a tooltip), so that a legend never sets a dock's minimum width.
 #pragma once
 
 #include <QColor>
@@ -23,6 +25,18 @@ class Legend : public QWidget
 
 public:
     explicit Legend(const std::vector<LegendEntry>& entries, QWidget* parent = nullptr);
+
+    QSize sizeHint() const override { return m_full; }
+    QSize minimumSizeHint() const override { return m_compact; }
+    bool showsWords() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    std::vector<QWidget*> m_words;
+    QSize m_full;    // swatches and words
+    QSize m_compact; // swatches alone
 };
 
 } // namespace nanscope::views
