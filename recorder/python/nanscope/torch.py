@@ -207,7 +207,11 @@ class DumpDebugInfo:
             forward = self.recorder.record(op_type, args, kwargs, out, names, current,
                                            want_forward)
             if forward is not None:
-                local.pending = (out, forward)
+                # Weak references: a strong one held past the op makes torch 1.13 hand the
+                # program a detached alias of a factory's result, an op it would not have run.
+                outputs = out if isinstance(out, (tuple, list)) else (out,)
+                local.pending = ([weakref.ref(t) for t in outputs if isinstance(t, torch.Tensor)],
+                                 forward)
         except Exception as e:  # the program's own work must go on
             reason = f"not recorded: {type(e).__name__}: {e}"
             self._errors[reason] = self._errors.get(reason, 0) + 1
@@ -216,12 +220,12 @@ class DumpDebugInfo:
         """Hooks the autograd nodes that the previous op's outputs got, now that they have them:
         the node's pre-hook marks the backward ops that follow as differentiating that op, its
         post-hook ends the mark."""
-        out, forward = local.pending
+        outputs, forward = local.pending
         local.pending = None
-        outputs = out if isinstance(out, (tuple, list)) else (out,)
         seen = []
-        for t in outputs:
-            if not isinstance(t, torch.Tensor):
+        for ref in outputs:
+            t = ref()
+            if t is None:
                 continue
             node = t.grad_fn
             if node is None or any(node is s for s in seen):

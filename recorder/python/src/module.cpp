@@ -132,7 +132,8 @@ public:
             // The program goes on; the reason is counted (and an I/O error kept by firstError).
             ++m_skipped["not recorded: " + status.message()];
         }
-        if (!wantForward)
+        // Only an op with an input that requires grad gets an autograd node to hook.
+        if (!wantForward || !anyRequiresGrad(inputs))
             return py::none();
         auto f = std::make_shared<ForwardOp>();
         f->opType = opType;
@@ -173,6 +174,19 @@ public:
     std::string filePrefix() const { return m_recorder->filePrefix().string(); }
 
 private:
+    static bool anyRequiresGrad(const std::vector<PyObject*>& tensors)
+    {
+        for (PyObject* t : tensors) {
+            PyObject* value = PyObject_GetAttrString(t, "requires_grad");
+            const bool needsGrad = value && PyObject_IsTrue(value) == 1;
+            Py_XDECREF(value);
+            PyErr_Clear();
+            if (needsGrad)
+                return true;
+        }
+        return false;
+    }
+
     static std::string modulePath(py::handle names, int depth)
     {
         if (depth <= 0 || !PyList_Check(names.ptr()))
@@ -194,8 +208,8 @@ private:
     bool m_deviceSupported = false;
 };
 
-void configure(py::handle tensorType, py::handle strided, py::dict dtypes, py::handle currentStream,
-               const std::string& skipPrefix, py::handle moduleCallCode)
+void configure(py::handle tensorType, py::handle strided, const py::dict& dtypes,
+               py::handle currentStream, const std::string& skipPrefix, py::handle moduleCallCode)
 {
     // Kept for the life of the process: the walk compares against them on every op.
     g_torch.tensorType = tensorType.inc_ref().ptr();

@@ -52,13 +52,14 @@ bool callInt64s(PyObject* object, const char* method, std::vector<std::int64_t>&
     return ok;
 }
 
-std::uintptr_t callPointer(PyObject* object, const char* method, bool& ok)
+// The address a method returns (data_ptr()); the interpreter turns the int into a pointer.
+const void* callPointer(PyObject* object, const char* method, bool& ok)
 {
     PyObject* result = PyObject_CallMethod(object, method, nullptr);
-    std::uintptr_t value = 0;
+    const void* value = nullptr;
     ok = result && PyLong_Check(result);
     if (ok) {
-        value = static_cast<std::uintptr_t>(PyLong_AsUnsignedLongLong(result));
+        value = PyLong_AsVoidPtr(result);
         ok = !PyErr_Occurred();
     }
     Py_XDECREF(result);
@@ -203,13 +204,13 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
     if (!callInt64s(tensor, "stride", strides) || strides.size() != t->shape.size())
         return skipped(std::move(t), "the strides cannot be read");
     bool ok = false;
-    const std::uintptr_t data = callPointer(tensor, "data_ptr", ok);
+    const void* data = callPointer(tensor, "data_ptr", ok);
     if (!ok)
         return skipped(std::move(t), "the data pointer cannot be read");
     const auto count = elementCount(t->shape);
     if (!count)
         return skipped(std::move(t), "the shape is invalid");
-    if (*count > 0 && data == 0)
+    if (*count > 0 && data == nullptr)
         return skipped(std::move(t), "the tensor has no storage");
 
     const std::size_t size = elementSize(t->view.dtype);
@@ -231,11 +232,11 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
         }
         t->view.space = MemorySpace::Device;
         t->view.stream = handle;
-        t->view.data = reinterpret_cast<const void*>(data);
+        t->view.data = data;
         return t;
     }
     if (contiguous(t->shape, strides)) {
-        t->view.data = reinterpret_cast<const void*>(data);
+        t->view.data = data;
         return t;
     }
     for (const auto s : strides)
@@ -243,8 +244,7 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
             return skipped(std::move(t), "negative strides");
     if (static_cast<std::uint64_t>(*count) > kMaxGatherBytes / std::max<std::size_t>(size, 1))
         return skipped(std::move(t), "non-contiguous tensor too large to gather");
-    gatherStrided(reinterpret_cast<const unsigned char*>(data), size, t->shape, strides,
-                  t->gathered);
+    gatherStrided(static_cast<const unsigned char*>(data), size, t->shape, strides, t->gathered);
     t->view.data = t->gathered.data();
     return t;
 }
