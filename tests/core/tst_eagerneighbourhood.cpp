@@ -80,6 +80,7 @@ TEST_CASE("a PyTorch execution's module and forward op read back", "[eager]")
     LogdirReader reader(dir.path());
     const auto s = reader.update();
     REQUIRE(s->executionCount() == 1);
+    CHECK(s->execution(0).modulePath == "MLP.hidden"); // indexed: the timeline groups by it
     const auto details = s->readExecution(0);
     REQUIRE(details);
     CHECK(details->modulePath == "MLP.hidden");

@@ -136,6 +136,7 @@ ExecutionDigest Snapshot::execution(std::uint64_t i) const
     d.offset = x.offset[i];
     d.opType = m_data->strings[x.opType[i]];
     d.graphId = m_data->strings[x.graphId[i]];
+    d.modulePath = m_data->strings[x.module[i]];
     d.mode = static_cast<DebugMode>(x.mode[i]);
     d.health.bits = x.health[i];
     d.numInputIds = x.inputCount[i];
