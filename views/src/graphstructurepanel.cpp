@@ -126,7 +126,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
 
     connect(m_view, &GraphStructureView::nodeClicked, this, &GraphStructurePanel::nodeClicked);
     m_eagerJob = std::make_unique<SnapshotJob<EagerPictureData>>(
-        [this](EagerPictureData found) { eagerNeighbourhoodFound(std::move(found)); });
+        [this](const EagerPictureData& found) { eagerNeighbourhoodFound(found); });
     rebuild();
 }
 
@@ -361,7 +361,7 @@ void GraphStructurePanel::showEagerNeighbourhood(std::uint64_t execution)
     });
 }
 
-void GraphStructurePanel::eagerNeighbourhoodFound(EagerPictureData found)
+void GraphStructurePanel::eagerNeighbourhoodFound(const EagerPictureData& found)
 {
     const items::SnapshotPtr& snapshot = navigator()->snapshot();
     if (!snapshot || m_eagerShown != found.neighbourhood.execution)

@@ -81,7 +81,7 @@ private:
                            const QString& note = {});
     void showWholeGraph(core::OpId op, std::optional<std::uint64_t> trace);
     void showEagerNeighbourhood(std::uint64_t execution);
-    void eagerNeighbourhoodFound(EagerPictureData found);
+    void eagerNeighbourhoodFound(const EagerPictureData& found);
     void wholeGraphLaidOut(std::uint64_t job, GraphPicture picture);
     void nodeClicked(std::size_t node);
     void setStatus(const QString& text);
