@@ -15,6 +15,8 @@ packages=(
   qt6-base-dev libgl-dev
   libgraphviz-dev
   libqscintilla2-qt6-dev qt6-svg-dev xvfb xauth
+  # the Python package (pybind11) and its PyTorch recorder's tests
+  python3-dev pybind11-dev python3-pybind11 python3-torch python3-numpy
   # packaging: the AppImage runtime's static libraries, AppDir bundling and packing, .deb
   # building, and the checks of the desktop files, the .msi description and the CI workflows
   libsquashfuse-dev libfuse3-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev

@@ -9,6 +9,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     include/nanscope/views/executiontimelinepanel.hpp
     include/nanscope/views/graphstructurepanel.hpp
     include/nanscope/views/graphvizlayout.hpp
+    src/eagerpicture.cpp
+    src/eagerpicture.hpp
     src/executiondescription.cpp
     src/executiondescription.hpp
     src/executiondetailsview.cpp

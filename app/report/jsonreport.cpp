@@ -64,6 +64,15 @@ ordered_json origin(const core::ReportOrigin& r)
     j["graph_id"] = orNull(o.graphId);
     j["graph_name"] = orNull(o.graphName);
     j["output_slot"] = o.outputSlot;
+    j["module_path"] = orNull(o.modulePath);
+    j["forward_op_type"] = orNull(o.forwardOpType);
+    if (r.forwardStack.focusFrame) {
+        ordered_json forward = frameJson(r.forwardStack.frames[*r.forwardStack.focusFrame]);
+        forward["index"] = *r.forwardStack.focusFrame;
+        j["forward_focus_frame"] = std::move(forward);
+    } else {
+        j["forward_focus_frame"] = nullptr;
+    }
     j["health"] = o.health.describe();
     ordered_json inputs = ordered_json::array();
     for (const auto& in : o.inputs) {

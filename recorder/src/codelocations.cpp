@@ -16,7 +16,12 @@ namespace {
 
 std::string absolutePath(const std::string& path)
 {
-    if (path.empty())
+    // Interpreters name code without a file "<string>", "<frozen runpy>", "<stdin>".
+    if (path.empty() || path.front() == '<')
+        return path;
+    // Already absolute and normal: the common case for interpreters' frames, on every call.
+    if (path.front() == '/' && path.find("/.") == std::string::npos &&
+        path.find("//") == std::string::npos)
         return path;
     std::error_code ec;
     // Like Python's os.path.abspath: absolute and normalised, symbolic links kept.
@@ -122,6 +127,24 @@ Result<std::vector<std::string>> CodeLocations::frameIds(const CodeLocation& whe
     ids.reserve(frames.size());
     for (const auto& f : frames) {
         auto id = frameId(f.file, f.line, f.function);
+        if (!id)
+            return id.status();
+        ids.push_back(std::move(*id));
+    }
+    return ids;
+}
+
+Result<std::vector<std::string>> CodeLocations::frameIds(std::span<const CodeLocation> stack)
+{
+    std::vector<std::string> paths;
+    paths.reserve(stack.size());
+    for (const auto& where : stack)
+        paths.push_back(absolutePath(where.file));
+    std::lock_guard lock(m_mutex);
+    std::vector<std::string> ids;
+    ids.reserve(stack.size());
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+        auto id = frameId(paths[i], stack[i].line, stack[i].function);
         if (!id)
             return id.status();
         ids.push_back(std::move(*id));

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -32,6 +33,8 @@ public:
     // The stack frame ids for a call from `where`, outermost first. With native stacks enabled
     // these are the whole native stack, ending at `where`.
     Result<std::vector<std::string>> frameIds(const CodeLocation& where);
+    // The stack frame ids of a whole stack given by the caller, outermost first.
+    Result<std::vector<std::string>> frameIds(std::span<const CodeLocation> stack);
 
     // The text of a source file split on '\n' as TensorFlow does ('\r' kept, a final newline
     // gives a final empty line); empty when the file is unreadable, binary or too large.

@@ -334,6 +334,28 @@ struct Recorder::Impl
         return {};
     }
 
+    // NaNscope's framework context, only when there is one: TensorFlow-shaped logdirs stay
+    // byte for byte what they were.
+    Status setContext(tfdbg::Execution& execution, const FrameworkContext& context)
+    {
+        if (context.empty())
+            return {};
+        auto* c = execution.mutable_framework_context();
+        c->set_module_path(context.modulePath);
+        c->set_forward_op_type(context.forwardOpType);
+        c->set_forward_module_path(context.forwardModulePath);
+        if (!context.forwardStack.empty()) {
+            auto frames = locations->frameIds(std::span(context.forwardStack));
+            if (!frames)
+                return frames.status();
+            auto* location = c->mutable_forward_code_location();
+            location->set_host_name(options.hostName);
+            for (auto& id : *frames)
+                location->add_stack_frame_ids(std::move(id));
+        }
+        return {};
+    }
+
     Status writeEvent(detail::FileKind kind, const tfdbg::DebugEvent& event)
     {
         thread_local std::string bytes;
@@ -614,6 +636,17 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
 
 Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& where)
 {
+    return recordExecution(spec, std::span(&where, 1), true);
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack)
+{
+    return recordExecution(spec, stack, false);
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack,
+                                 bool callerOnly)
+{
     auto& d = *m_impl;
     if (d.closed)
         return closedStatus();
@@ -669,9 +702,11 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& 
             return id.status();
         deviceId = *id;
     }
-    auto frames = d.locations->frameIds(where);
+    auto frames = callerOnly ? d.locations->frameIds(stack.front()) : d.locations->frameIds(stack);
     if (!frames)
         return frames.status();
+    if (Status s = d.setContext(*execution, spec.context); !s.ok())
+        return s;
 
     event.set_wall_time(detail::wallTimeSeconds());
     execution->set_op_type(spec.opType);

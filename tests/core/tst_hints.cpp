@@ -79,6 +79,60 @@ TEST_CASE("hints name the cause from the op type and the inputs' health", "[hint
     CHECK(explainNonFinite("Tanh", {withInfinity()}, out).rule == "propagated");
 }
 
+TEST_CASE("aten ops get the rule of their TensorFlow counterpart, with PyTorch's fixes", "[hints]")
+{
+    const TensorHealth out = nanOutput();
+    const Hint log = explainNonFinite("aten::log", {full(10, 0, 1, 9)}, out);
+    CHECK(log.rule == "log-of-zero");
+    CHECK_THAT(log.cause, Catch::Contains("1 zero"));
+    CHECK_THAT(log.fix, Catch::Contains("torch.clamp_min"));
+    CHECK_THAT(log.fix, Catch::Contains("log_softmax"));
+    CHECK_THAT(log.fix, Catch::Contains("CrossEntropyLoss"));
+    CHECK_THAT(log.fix, !Catch::Contains("tf."));
+    CHECK(explainNonFinite("aten::log_", {full(10, 2, 0, 8)}, out).rule == "log-of-negative");
+    CHECK(explainNonFinite("aten::div", {full(4, 0, 0, 4), full(4, 0, 1, 3)}, out).rule ==
+          "division-by-zero");
+    CHECK_THAT(explainNonFinite("aten::div", {full(4, 0, 0, 4), full(4, 0, 1, 3)}, out).fix,
+               Catch::Contains("torch.where"));
+    CHECK(explainNonFinite("aten::sqrt", {full(4, 1, 0, 3)}, out).rule == "sqrt-of-negative");
+    CHECK(explainNonFinite("aten::exp", {full(4, 0, 0, 4)}, withInfinity()).rule == "exp-overflow");
+    CHECK(explainNonFinite("aten::addmm", {full(4, 0, 0, 4), full(4, 0, 0, 4)}, withInfinity())
+              .rule == "product-overflow");
+    const Hint softmax = explainNonFinite("aten::_softmax", {full(4, 0, 0, 4)}, out);
+    CHECK(softmax.rule == "softmax-overflow");
+    CHECK_THAT(softmax.cause, Catch::Contains("PyTorch"));
+    // No rule: the fallback names the aten op, in PyTorch's words.
+    const Hint fallback = explainNonFinite("aten::tanh", {full(4, 0, 0, 4)}, out);
+    CHECK(fallback.rule == "fallback");
+    CHECK_THAT(fallback.cause, Catch::Contains("aten::tanh"));
+    CHECK_THAT(fallback.fix, Catch::Contains("clamp"));
+    // TensorFlow's own op types keep TensorFlow's words.
+    CHECK_THAT(explainNonFinite("Log", {full(10, 0, 1, 9)}, out).fix, Catch::Contains("tf."));
+}
+
+TEST_CASE("torch's own frames fold; the user's script does not", "[stack]")
+{
+    auto frame = [](std::string file, int line) {
+        ResolvedFrame f;
+        f.filePath = std::move(file);
+        f.line = line;
+        return f;
+    };
+    const FoldedStack stack = StackFolding().fold({
+        frame("/home/u/train.py", 80),
+        frame("/usr/lib/python3/dist-packages/torch/nn/modules/module.py", 1190),
+        frame("/home/u/model.py", 12),
+        frame("/venv/lib/python3.11/site-packages/torch/nn/functional.py", 5),
+        frame("/usr/lib/python3/dist-packages/torch/utils/_python_dispatch.py", 101),
+    });
+    CHECK_FALSE(stack.frames[0].framework);
+    CHECK(stack.frames[1].framework);
+    CHECK(stack.frames[3].framework);
+    CHECK(stack.frames[4].framework);
+    REQUIRE(stack.userFrame);
+    CHECK(*stack.userFrame == 2);
+}
+
 TEST_CASE("framework frames fold; the user frame is the innermost other one", "[stack]")
 {
     auto frame = [](std::string file, int line) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The .deb files that cpack made: names, control fields (Depends from dpkg-shlibdeps), contents
-# and stripped binaries; then, as root, `apt-get install` of all three, the installed app,
-# report, demo, desktop integration and SDK, and a purge.
+# and stripped binaries; then, as root, `apt-get install` of all four, the installed app,
+# report, demo, desktop integration, SDK and Python package (recording a PyTorch program where
+# python3-torch is installed), and a purge.
 #   usage: test-deb.sh PACKAGE_DIR VERSION SOVERSION
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
@@ -17,7 +18,8 @@ arch=$(dpkg --print-architecture)
 app_deb="$packages/nanscope_${version}_$arch.deb"
 lib_deb="$packages/libnanscope-recorder${soversion}_${version}_$arch.deb"
 dev_deb="$packages/libnanscope-recorder-dev_${version}_$arch.deb"
-for deb in "$app_deb" "$lib_deb" "$dev_deb"; do
+python_deb="$packages/python3-nanscope_${version}_$arch.deb"
+for deb in "$app_deb" "$lib_deb" "$dev_deb" "$python_deb"; do
     [ -f "$deb" ] || fail "cpack made no $(basename "$deb") ($(ls "$packages"))"
     echo "$(basename "$deb"): $(stat -c %s "$deb") bytes"
 done
@@ -43,6 +45,10 @@ dev_depends=$(field "$dev_deb" Depends)
 grep -q "libnanscope-recorder$soversion (= $version)" <<<"$dev_depends" ||
     fail "the -dev package should depend on libnanscope-recorder$soversion (= $version): $dev_depends"
 dpkg-deb --ctrl-tarfile "$lib_deb" | tar -t | quiet_grep shlibs || fail "the library package has no shlibs file"
+python_depends=$(field "$python_deb" Depends)
+echo "python3-nanscope Depends: $python_depends"
+grep -q "\bpython3\b" <<<"$python_depends" || fail "python3-nanscope does not depend on python3"
+grep -q "\blibprotobuf32\b" <<<"$python_depends" || fail "python3-nanscope does not depend on protobuf"
 ok "control fields: names, versions, Depends from dpkg-shlibdeps, shlibs"
 
 # Contents.
@@ -72,8 +78,15 @@ for pattern in "/usr/lib/.*libnanscope-recorder.so" "/usr/lib/.*cmake/NaNscopeRe
     "/usr/lib/.*pkgconfig/nanscope-recorder.pc"; do
     grep -qx "$pattern" <<<"$dev_files" || fail "the -dev package has no $pattern"
 done
+python_files=$(contents "$python_deb")
+for pattern in "/usr/lib/python3/dist-packages/nanscope/__init__.py" \
+    "/usr/lib/python3/dist-packages/nanscope/torch.py" \
+    "/usr/lib/python3/dist-packages/nanscope/_nanscope\..*\.so" \
+    "/usr/share/nanscope/examples/debug_mnist_torch.py"; do
+    grep -qx "$pattern" <<<"$python_files" || fail "python3-nanscope has no $pattern"
+done
 # Each package's machine-readable copyright file (DEP-5): both licences, each for its files.
-for deb in "$app_deb" "$lib_deb" "$dev_deb"; do
+for deb in "$app_deb" "$lib_deb" "$dev_deb" "$python_deb"; do
     name=$(field "$deb" Package)
     copyright=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$name/copyright") ||
         fail "$name has no /usr/share/doc/$name/copyright"
@@ -89,7 +102,7 @@ for deb in "$app_deb" "$lib_deb" "$dev_deb"; do
             fail "$name's copyright file has no $licence paragraph"
     done
 done
-ok "copyright files: DEP-5, GPL-3.0-or-later and Apache-2.0 (the recorder SDK) in all three"
+ok "copyright files: DEP-5, GPL-3.0-or-later and Apache-2.0 (the recorder SDK) in all four"
 
 mkdir "$TEST_TMP/x"
 dpkg-deb -x "$app_deb" "$TEST_TMP/x"
@@ -106,7 +119,7 @@ ok "contents: programs, desktop file, metainfo, MIME type, icons, library, heade
 [ "$(id -u)" = 0 ] || skip "not root, so the packages were checked but not installed"
 command -v apt-get >/dev/null || skip "apt-get is missing, so the packages were not installed"
 installed=()
-for name in nanscope "libnanscope-recorder$soversion" libnanscope-recorder-dev; do
+for name in nanscope "libnanscope-recorder$soversion" libnanscope-recorder-dev python3-nanscope; do
     if dpkg-query -W -f='${db:Status-Status}' "$name" 2>/dev/null | quiet_grep installed; then
         installed+=("$name")
     fi
@@ -115,15 +128,16 @@ done
     skip "${installed[*]} already installed on this machine; not touching it"
 purge() {
     apt-get purge -y -qq -o DPkg::Lock::Timeout=300 nanscope "libnanscope-recorder$soversion" \
-        libnanscope-recorder-dev >"$TEST_TMP/purge.log" 2>&1 || cat "$TEST_TMP/purge.log" >&2
+        libnanscope-recorder-dev python3-nanscope >"$TEST_TMP/purge.log" 2>&1 ||
+        cat "$TEST_TMP/purge.log" >&2
     rm -rf "$TEST_TMP"
 }
 trap purge EXIT
 start=$(now_ns)
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=300 \
-    "$app_deb" "$lib_deb" "$dev_deb" >"$TEST_TMP/install.log" 2>&1 ||
+    "$app_deb" "$lib_deb" "$dev_deb" "$python_deb" >"$TEST_TMP/install.log" 2>&1 ||
     fail "apt-get install failed: $(tail -20 "$TEST_TMP/install.log")"
-ok "apt-get install of the three packages in $(ms_since "$start") ms"
+ok "apt-get install of the four packages in $(ms_since "$start") ms"
 
 out=$(QT_QPA_PLATFORM=offscreen /usr/bin/nanscope --version 2>/dev/null) || fail "nanscope --version failed"
 grep -qx "NaNscope $version" <<<"$out" || fail "nanscope --version printed: $out"
@@ -148,8 +162,27 @@ ok "the shared-mime-info trigger registered application/x-tfdbg2-metadata"
 ldconfig -p | quiet_grep "libnanscope-recorder.so.$soversion " || fail "ldconfig does not know the library"
 ok "installed SDK: pkg-config $version, ldconfig has libnanscope-recorder.so.$soversion"
 
+(cd "$TEST_TMP" && /usr/bin/python3 -c "import nanscope; assert nanscope.__version__ == '$version'") ||
+    fail "the installed Python package does not import, or has another version"
+if (cd "$TEST_TMP" && /usr/bin/python3 -c "import torch") >/dev/null 2>&1; then
+    torch_logdir=$TEST_TMP/torch-logdir
+    (cd "$TEST_TMP" && /usr/bin/python3 -c "
+import torch, nanscope.torch
+with nanscope.torch.enable_dump_debug_info('$torch_logdir'):
+    torch.log(torch.zeros(3))
+") || fail "the installed nanscope.torch did not record"
+    status=0
+    /usr/bin/nanscope-report "$torch_logdir" >"$TEST_TMP/torch-report.txt" || status=$?
+    [ "$status" = 1 ] || fail "nanscope-report on the PyTorch logdir exited $status, expected 1"
+    grep -q "aten::log" "$TEST_TMP/torch-report.txt" || fail "the report does not name aten::log"
+    ok "installed python3-nanscope recorded a PyTorch program; nanscope-report found aten::log"
+else
+    ok "installed python3-nanscope imports (python3-torch is not installed: no recording)"
+fi
+
 apt-get purge -y -qq -o DPkg::Lock::Timeout=300 nanscope "libnanscope-recorder$soversion" \
-    libnanscope-recorder-dev >"$TEST_TMP/purge.log" 2>&1 || fail "purge: $(cat "$TEST_TMP/purge.log")"
+    libnanscope-recorder-dev python3-nanscope >"$TEST_TMP/purge.log" 2>&1 ||
+    fail "purge: $(cat "$TEST_TMP/purge.log")"
 trap 'rm -rf "$TEST_TMP"' EXIT
 [ ! -e /usr/bin/nanscope ] && [ ! -e /usr/share/applications/org.nanscope.NaNscope.desktop ] ||
     fail "files left after the purge"

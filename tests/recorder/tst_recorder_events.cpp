@@ -335,6 +335,54 @@ TEST_CASE("an execution records ids, devices, graph and per-output summaries", "
     CHECK(lineOf.at(log.code_location().stack_frame_ids(0)) == line);
 }
 
+TEST_CASE("an execution with an interpreter's stack and a framework context", "[events]")
+{
+    test::TempDir dir;
+    auto rec = openRecorder(dir.path(), TensorDebugMode::NoTensor);
+    const std::filesystem::path script = dir.path() / "train.py";
+    {
+        std::ofstream out(script);
+        out << "import torch\nloss = torch.log(p)\n";
+    }
+    const std::vector<CodeLocation> stack{{script.string(), 2, "<module>"},
+                                          {"<frozen runpy>", 88, "_run_code"},
+                                          {script.string(), 2, "<module>"}};
+    ExecutionSpec backward{.opType = "aten::mul", .inputIds = {1}, .outputIds = {}};
+    backward.context = {.modulePath = "MLP.head",
+                        .forwardOpType = "aten::log",
+                        .forwardModulePath = "MLP.head",
+                        .forwardStack = {stack.front()}};
+    REQUIRE(rec->recordExecution(backward, std::span<const CodeLocation>(stack)).ok());
+    REQUIRE(rec->recordExecution({.opType = "aten::add"}, std::span<const CodeLocation>()).ok());
+    REQUIRE(rec->close().ok());
+
+    const auto executions = readEvents(dir.path(), "execution");
+    REQUIRE(executions.size() == 2);
+    const auto& e = executions[0].execution();
+    REQUIRE(e.code_location().stack_frame_ids_size() == 3);
+    // The same frame twice is one stack frame record.
+    CHECK(e.code_location().stack_frame_ids(0) == e.code_location().stack_frame_ids(2));
+    REQUIRE(e.has_framework_context());
+    CHECK(e.framework_context().module_path() == "MLP.head");
+    CHECK(e.framework_context().forward_op_type() == "aten::log");
+    CHECK(e.framework_context().forward_module_path() == "MLP.head");
+    REQUIRE(e.framework_context().forward_code_location().stack_frame_ids_size() == 1);
+    CHECK(e.framework_context().forward_code_location().stack_frame_ids(0) ==
+          e.code_location().stack_frame_ids(0));
+    // Without a context nothing is written: TensorFlow-shaped records stay as they were.
+    CHECK_FALSE(executions[1].execution().has_framework_context());
+    CHECK(executions[1].execution().code_location().stack_frame_ids_size() == 0);
+
+    const auto files = readEvents(dir.path(), "source_files");
+    REQUIRE(files.size() == 2);
+    CHECK(files[0].source_file().file_path() == script.string());
+    REQUIRE(files[0].source_file().lines_size() == 3);
+    CHECK(files[0].source_file().lines(1) == "loss = torch.log(p)");
+    // A name in angle brackets is the interpreter's, not a file: kept as is, without text.
+    CHECK(files[1].source_file().file_path() == "<frozen runpy>");
+    CHECK(files[1].source_file().lines_size() == 0);
+}
+
 TEST_CASE("devices get ids from 1 in first-seen order", "[events]")
 {
     test::TempDir dir;

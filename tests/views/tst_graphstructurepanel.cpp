@@ -72,6 +72,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void placeholderWithoutAnOp();
+    void eagerNeighbourhoodThroughTensorIds();
     void neighbourhoodOfLog();
     void healthFollowsTheFocusedStep();
     void clickingAnInputFocusesItsTrace();
@@ -112,9 +113,78 @@ void TestGraphStructurePanel::cleanup()
 void TestGraphStructurePanel::placeholderWithoutAnOp()
 {
     QVERIFY(m_panel->visibleOpNames().isEmpty());
-    m_navigator->focusExecution(0);
-    QVERIFY(m_panel->visibleOpNames().isEmpty());
     QVERIFY(!m_panel->grab().isNull());
+}
+
+void TestGraphStructurePanel::eagerNeighbourhoodThroughTensorIds()
+{
+    // A PyTorch-shaped run: ones -> exp -> log (in module MLP.head), log's output read twice.
+    QTemporaryDir dir;
+    {
+        auto opened = Recorder::open({.dumpRoot = dir.path().toStdString(),
+                                      .mode = TensorDebugMode::FullHealth,
+                                      .circularBufferSize = -1});
+        QVERIFY(opened.ok());
+        Recorder& recorder = **opened;
+        const float ones[2] = {1.0f, 0.0f};
+        const float logs[2] = {0.0f, -INFINITY};
+        const std::int64_t two[1] = {2};
+        auto record = [&](const char* type, std::vector<std::int64_t> in, std::int64_t out,
+                          const float* values, const char* module) {
+            ExecutionSpec spec{.opType = type,
+                               .inputIds = std::move(in),
+                               .outputIds = {out},
+                               .outputs = {{.data = values, .shape = two}}};
+            spec.context.modulePath = module;
+            return recorder.recordExecution(spec).ok();
+        };
+        QVERIFY(record("aten::ones", {}, 1, ones, ""));
+        QVERIFY(record("aten::exp", {1}, 2, ones, "MLP"));
+        QVERIFY(record("aten::log", {2, 7}, 3, logs, "MLP.head"));
+        QVERIFY(record("aten::mul", {3}, 4, logs, "MLP.head"));
+        QVERIFY(record("aten::sum", {3}, 5, logs, ""));
+        QVERIFY(recorder.close().ok());
+    }
+    core::LogdirReader reader(dir.path().toStdString());
+    m_navigator->setSnapshot(reader.update());
+    QSignalSpy found(m_panel.get(), &Panel::layoutFinished);
+    m_navigator->focusExecution(2);
+    QVERIFY(found.wait(5000));
+    QCOMPARE(m_panel->visibleOpNames(),
+             (QStringList{QStringLiteral("aten::log #2"), QStringLiteral("aten::exp #1"),
+                          QStringLiteral("tensor 7"), QStringLiteral("aten::mul #3"),
+                          QStringLiteral("aten::sum #4")}));
+    const auto nodes = m_panel->nodes();
+    const auto log = findNode(nodes, QStringLiteral("aten::log #2"));
+    const auto exp = findNode(nodes, QStringLiteral("aten::exp #1"));
+    const auto leaf = findNode(nodes, QStringLiteral("tensor 7"));
+    const auto mul = findNode(nodes, QStringLiteral("aten::mul #3"));
+    QVERIFY(log && exp && leaf && mul);
+    QVERIFY(log->focused);
+    QCOMPARE(log->type, QStringLiteral("MLP.head"));
+    QCOMPARE(exp->type, QStringLiteral("MLP"));
+    QCOMPARE(leaf->type, QStringLiteral("(not recorded)"));
+    QCOMPARE(log->health, QStringLiteral("inf"));
+    QCOMPARE(exp->health, QStringLiteral("finite"));
+    QVERIFY(exp->centre.y() < log->centre.y());
+    QVERIFY(mul->centre.y() > log->centre.y());
+    QCOMPARE(mul->execution, std::optional<std::uint64_t>(3));
+    bool labelled = false;
+    for (QGraphicsItem* item : m_panel->scene()->items())
+        labelled = labelled || item->toolTip().contains(QStringLiteral("tensor 2"));
+    QVERIFY(labelled);
+    QVERIFY(test::saveScreenshot(m_panel.get(), QStringLiteral("graphstructurepanel-eager")));
+
+    // A click on a producer focuses its execution, whose neighbourhood follows.
+    QGraphicsView* view = m_panel->view();
+    const QPoint point = view->mapFromScene(exp->centre);
+    QVERIFY(view->viewport()->rect().contains(point));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, point);
+    QVERIFY(m_navigator->focus().event.has_value());
+    QVERIFY(m_navigator->focus().event->source == core::EventSource::Eager);
+    QCOMPARE(m_navigator->focus().event->index, quint64(1));
+    QVERIFY(found.wait(5000));
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("aten::exp #1"));
 }
 
 void TestGraphStructurePanel::neighbourhoodOfLog()

@@ -26,6 +26,24 @@ public:
     std::uint64_t m_special = UINT64_MAX;
 };
 
+// Items in modules, as a PyTorch run's executions: 0-9 outside any, 10-29 in "MLP.hidden",
+// 30-39 in "MLP.logits", 40-49 in "MLP.hidden" again.
+class ModuleSource : public FakeSource
+{
+public:
+    using FakeSource::FakeSource;
+    std::uint32_t group(std::uint64_t item) const override
+    {
+        if (item < 10)
+            return 0;
+        return item < 30 || item >= 40 ? 1 : 2;
+    }
+    QString groupName(std::uint32_t group) const override
+    {
+        return group == 1 ? QStringLiteral("MLP.hidden") : QStringLiteral("MLP.logits");
+    }
+};
+
 std::vector<TimelineCategory> fourCategories()
 {
     return {{QStringLiteral("a"), Qt::lightGray},
@@ -53,7 +71,53 @@ private Q_SLOTS:
     void zoomKeysAndFit();
     void appendedItemsKeepTheStripFitted();
     void paintsEveryZoomLevel();
+    void groupsAreRunsDrawnAsBands();
 };
+
+void TestTimelineStrip::groupsAreRunsDrawnAsBands()
+{
+    FakeSource plain(50);
+    ModuleSource modules(50);
+    TimelineStrip strip;
+    strip.setCategories(fourCategories());
+    strip.setSource(&plain);
+    const int plainHeight = strip.sizeHint().height();
+    QVERIFY(strip.groupRuns().size() == 1 && strip.groupRuns().front().group == 0);
+
+    strip.setSource(&modules);
+    QVERIFY(strip.sizeHint().height() > plainHeight); // the band's row
+    const auto& runs = strip.groupRuns();
+    QCOMPARE(runs.size(), std::size_t(4));
+    QCOMPARE(runs[1].first, std::uint64_t(10));
+    QCOMPARE(runs[1].group, 1u);
+    QCOMPARE(runs[2].first, std::uint64_t(30));
+    QCOMPARE(runs[3].group, 1u);
+    QCOMPARE(strip.groupOf(5), 0u);
+    QCOMPARE(strip.groupOf(29), 1u);
+    QCOMPARE(strip.groupOf(35), 2u);
+    QCOMPARE(strip.groupOf(49), 1u);
+
+    strip.resize(1000, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    // Items sit below the band and are still hit where they are drawn.
+    QSignalSpy spy(&strip, &TimelineStrip::itemActivated);
+    QTest::mouseClick(strip.viewport(), Qt::LeftButton, {}, strip.pointOf(35));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(lastActivated(spy), quint64(35));
+    // The band is painted in its row: the pixel above item 20 is not the background.
+    const QImage image = strip.viewport()->grab().toImage();
+    const QPoint item = strip.pointOf(20);
+    const int bandY = strip.fontMetrics().height() + 4 + strip.fontMetrics().height() / 2 + 1;
+    QVERIFY(image.pixelColor(item.x(), bandY) != strip.palette().color(QPalette::Base));
+    QCOMPARE(image.pixelColor(strip.pointOf(5).x(), bandY), strip.palette().color(QPalette::Base));
+
+    // Appended items extend the last run or start new ones.
+    modules.m_count = 60;
+    strip.itemsAppended();
+    QCOMPARE(strip.groupRuns().size(), std::size_t(4));
+    QCOMPARE(strip.groupOf(59), 1u);
+}
 
 void TestTimelineStrip::clickActivatesTheItemUnderTheMouse()
 {

@@ -54,6 +54,8 @@ QString ExecutionStripSource::toolTip(std::uint64_t item) const
     const core::ExecutionDigest digest = m_snapshot->execution(item);
     QStringList lines;
     lines << QStringLiteral("Execution #%1").arg(item) << fromStd(digest.opType);
+    if (!digest.modulePath.empty())
+        lines << QStringLiteral("in module %1").arg(fromStd(digest.modulePath));
     namespace h = core::health;
     if (!digest.health.known()) {
         lines << QStringLiteral("health not recorded");
@@ -71,6 +73,23 @@ QString ExecutionStripSource::toolTip(std::uint64_t item) const
                                   : kinds.join(QStringLiteral(", ")));
     }
     return lines.join(u'\n');
+}
+
+std::uint32_t ExecutionStripSource::group(std::uint64_t item) const
+{
+    const std::string_view module = m_snapshot->execution(item).modulePath;
+    if (module.empty())
+        return 0;
+    auto [it, inserted] = m_groupOf.try_emplace(std::string(module),
+                                                static_cast<std::uint32_t>(m_modules.size() + 1));
+    if (inserted)
+        m_modules.emplace_back(module);
+    return it->second;
+}
+
+QString ExecutionStripSource::groupName(std::uint32_t group) const
+{
+    return group >= 1 && group <= m_modules.size() ? fromStd(m_modules[group - 1]) : QString();
 }
 
 } // namespace nanscope::views

@@ -6,6 +6,10 @@
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/widgets/timelinestrip.hpp"
 
+#include <string>
+#include <unordered_map>
+#include <vector>
+
 namespace nanscope::views {
 
 class ExecutionStripSource : public widgets::TimelineSource
@@ -28,9 +32,15 @@ public:
     std::uint8_t category(std::uint64_t item) const override;
     QString label(std::uint64_t item) const override;
     QString toolTip(std::uint64_t item) const override;
+    // The module an execution ran in (PyTorch), numbered in first-seen order.
+    std::uint32_t group(std::uint64_t item) const override;
+    QString groupName(std::uint32_t group) const override;
 
 private:
     items::SnapshotPtr m_snapshot;
+    // Module paths by group number - 1; filled as the strip reads items (GUI thread only).
+    mutable std::vector<std::string> m_modules;
+    mutable std::unordered_map<std::string, std::uint32_t> m_groupOf;
 };
 
 } // namespace nanscope::views

@@ -96,7 +96,7 @@ OpNodeItem::OpNodeItem(const PictureNode& node, std::size_t index, const QFont& 
     setPos(node.centre);
     setAcceptedMouseButtons(Qt::NoButton); // the view tells clicks from drags
     setZValue(node.focused ? 3 : 2);
-    if (node.op != core::kNoOp)
+    if (node.op != core::kNoOp || node.execution)
         setCursor(Qt::PointingHandCursor);
     updateToolTip();
 }
@@ -120,7 +120,7 @@ void OpNodeItem::setLatest(const core::OpTrace& latest)
 void OpNodeItem::updateToolTip()
 {
     QStringList lines{m_node.name, m_node.type};
-    if (m_node.op != core::kNoOp)
+    if (m_node.op != core::kNoOp || m_node.execution)
         lines << healthWords(m_node.latest);
     setToolTip(widgets::plainToolTip(lines.join(u'\n')));
 }

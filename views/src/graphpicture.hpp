@@ -19,6 +19,7 @@ struct PictureNode
     QString name;
     QString type;
     core::OpTrace latest; // what colours the box, and where a click takes the focus
+    std::optional<std::uint64_t> execution; // an eager execution's box: a click focuses it
     bool focused = false;
     QPointF centre;
     QSizeF size;

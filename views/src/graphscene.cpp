@@ -48,7 +48,20 @@ void GraphScene::setPicture(GraphPicture picture, const QFont& font, bool edgeLa
     }
     setSceneRect(bounds.adjusted(-40, -40, 40, 40));
     if (const auto focused = focusedNode())
-        setFocusedOp(m_picture.nodes[*focused].op);
+        setFocusedNode(*focused);
+}
+
+void GraphScene::setFocusedNode(std::size_t node)
+{
+    for (std::size_t i = 0; i < m_picture.nodes.size(); ++i) {
+        m_picture.nodes[i].focused = i == node;
+        m_nodes[i]->setFocusedOp(i == node);
+    }
+    for (std::size_t e = 0; e < m_picture.edges.size(); ++e) {
+        const PictureEdge& edge = m_picture.edges[e];
+        m_edges[e]->setHighlighted(static_cast<std::size_t>(edge.from) == node ||
+                                   static_cast<std::size_t>(edge.to) == node);
+    }
 }
 
 bool GraphScene::setFocusedOp(core::OpId op)

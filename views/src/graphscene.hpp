@@ -27,6 +27,8 @@ public:
 
     // Moves the highlight without laying anything out again; false if the op is not drawn.
     bool setFocusedOp(core::OpId op);
+    // Highlights one node by its index (eager pictures, whose boxes have no op).
+    void setFocusedNode(std::size_t node);
     // New health per node (in node order), e.g. after the focused trace moved.
     void setLatest(const std::vector<core::OpTrace>& latest);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/views/graphstructurepanel.hpp"
 
+#include "eagerpicture.hpp"
 #include "graphitems.hpp"
 #include "graphscene.hpp"
 #include "graphstructureview.hpp"
@@ -9,6 +10,7 @@
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 #include "neighbourhoodpicture.hpp"
+#include "snapshotjob.hpp"
 #include "viewhelpers.hpp"
 #include "wholegraphpicture.hpp"
 
@@ -123,6 +125,8 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     layout->addLayout(footer);
 
     connect(m_view, &GraphStructureView::nodeClicked, this, &GraphStructurePanel::nodeClicked);
+    m_eagerJob = std::make_unique<SnapshotJob<EagerPictureData>>(
+        [this](const EagerPictureData& found) { eagerNeighbourhoodFound(found); });
     rebuild();
 }
 
@@ -150,7 +154,7 @@ std::vector<GraphStructurePanel::NodeState> GraphStructurePanel::nodes() const
     for (const PictureNode& node : m_scene->picture().nodes)
         result.push_back({node.name, node.type,
                           fromStd(core::toString(core::nodeHealth(node.latest.health))),
-                          node.latest.trace, node.focused, node.centre});
+                          node.latest.trace, node.execution, node.focused, node.centre});
     return result;
 }
 
@@ -179,6 +183,7 @@ void GraphStructurePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         m_showingWholeGraph = false;
     if (!snapshot)
         m_showingWholeGraph = false;
+    m_eagerShown.reset(); // later executions may read its outputs
     rebuild();
 }
 
@@ -197,6 +202,8 @@ void GraphStructurePanel::showPlaceholder(const QString& text)
 {
     m_pendingJob = 0;
     m_showingWholeGraph = false;
+    m_eagerShown.reset();
+    m_eagerJob->cancel();
     m_scene->clearPicture();
     m_placeholder->setText(text);
     m_stack->setCurrentWidget(m_placeholder);
@@ -211,15 +218,15 @@ void GraphStructurePanel::rebuild()
     if (!snapshot)
         return showPlaceholder(QStringLiteral("No logdir is open."));
     if (focus.op == core::kNoOp || focus.op >= snapshot->graphs().ops().size()) {
-        if (focus.event && focus.event->source == core::EventSource::Eager)
-            return showPlaceholder(
-                QStringLiteral("Execution #%1 ran eagerly: it is not an op of a graph. Focus a "
-                               "graph execution or an alert inside a graph to see its op here.")
-                    .arg(focus.event->index));
+        if (focus.event && focus.event->source == core::EventSource::Eager &&
+            focus.event->index < snapshot->executionCount())
+            return showEagerNeighbourhood(focus.event->index);
         return showPlaceholder(
             QStringLiteral("No graph op is focused. Focus a graph execution or an alert to see "
                            "its op with the ops that feed it (above) and consume it (below)."));
     }
+    m_eagerShown.reset();
+    m_eagerJob->cancel();
     std::optional<std::uint64_t> trace;
     if (focus.event && focus.event->source == core::EventSource::Graph)
         trace = focus.event->index;
@@ -338,10 +345,47 @@ void GraphStructurePanel::wholeGraphLaidOut(std::uint64_t job, GraphPicture pict
     Q_EMIT layoutFinished();
 }
 
+void GraphStructurePanel::showEagerNeighbourhood(std::uint64_t execution)
+{
+    m_pendingJob = 0;
+    m_showingWholeGraph = false;
+    const items::SnapshotPtr& snapshot = navigator()->snapshot();
+    m_caption->setText(
+        QStringLiteral("%1, an eager execution").arg(executionNodeName(*snapshot, execution)));
+    if (m_eagerShown == execution && m_stack->currentWidget() == m_view)
+        return;
+    m_eagerShown = execution;
+    setStatus(QStringLiteral("Finding the executions around #%1…").arg(execution));
+    m_eagerJob->request(snapshot, [execution](const core::Snapshot& s, const std::atomic_bool&) {
+        return eagerPictureData(s, execution);
+    });
+}
+
+void GraphStructurePanel::eagerNeighbourhoodFound(const EagerPictureData& found)
+{
+    const items::SnapshotPtr& snapshot = navigator()->snapshot();
+    if (!snapshot || m_eagerShown != found.neighbourhood.execution)
+        return;
+    m_scene->setPicture(eagerNeighbourhoodPicture(*snapshot, found, NodeSizer(m_view->font())),
+                        m_view->font(), true);
+    m_stack->setCurrentWidget(m_view);
+    m_view->fitAll();
+    setStatus(QStringLiteral("Executions that produced its inputs (above) and read its outputs "
+                             "(below), through tensor ids. Colours: what each computed."));
+    Q_EMIT layoutFinished();
+}
+
 void GraphStructurePanel::nodeClicked(std::size_t index)
 {
     const std::vector<PictureNode>& nodes = m_scene->picture().nodes;
-    if (index >= nodes.size() || nodes[index].op == core::kNoOp)
+    if (index >= nodes.size())
+        return;
+    if (nodes[index].execution) {
+        const std::uint64_t execution = *nodes[index].execution;
+        navigator()->focusExecution(execution);
+        return;
+    }
+    if (nodes[index].op == core::kNoOp)
         return;
     const PictureNode node = nodes[index]; // the focus change rebuilds the scene
     if (node.latest.trace)

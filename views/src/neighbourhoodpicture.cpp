@@ -7,7 +7,6 @@
 namespace nanscope::views {
 namespace {
 
-constexpr std::size_t kMaxPerRow = 8;
 constexpr std::size_t kMaxPerSide = 48; // more than this is a list, not a picture
 constexpr qreal kGapX = 28;
 constexpr qreal kRowPitch = 112;
@@ -49,8 +48,8 @@ struct Side
     }
 };
 
-// Places `nodes[first, first + count)` in rows of at most kMaxPerRow, centred on x = 0; row 0
-// at `y`, later rows `step` further each.
+} // namespace
+
 void placeRows(std::vector<PictureNode>& nodes, std::size_t first, std::size_t count, qreal y,
                qreal step)
 {
@@ -67,8 +66,6 @@ void placeRows(std::vector<PictureNode>& nodes, std::size_t first, std::size_t c
         }
     }
 }
-
-} // namespace
 
 PictureEdge verticalEdge(const PictureNode& from, const PictureNode& to)
 {

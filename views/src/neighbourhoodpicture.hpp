@@ -12,6 +12,13 @@ GraphPicture neighbourhoodPicture(const core::Snapshot& snapshot, core::OpId op,
                                   std::optional<std::uint64_t> focusedTrace,
                                   const NodeSizer& sizer);
 
+inline constexpr std::size_t kMaxPerRow = 8;
+
+// Places `nodes[first, first + count)` in rows of at most kMaxPerRow, centred on x = 0; row 0
+// at `y`, later rows `step` further each.
+void placeRows(std::vector<PictureNode>& nodes, std::size_t first, std::size_t count, qreal y,
+               qreal step);
+
 // A downward edge from the bottom of one box to the top of another, with its arrow.
 PictureEdge verticalEdge(const PictureNode& from, const PictureNode& to);
 

@@ -79,9 +79,10 @@ std::vector<SnapshotNotice> snapshotNotices(const core::Snapshot& snapshot)
     } else if (snapshot.traceCount() == 0) {
         notices.push_back(
             {S::Info, tr("Eager-only run: no graph execution traces"),
-             tr("Every op ran eagerly (for example with tf.config.run_functions_eagerly(True), "
-                "or no tf.function at all), so Graph Execution and Graph Structure stay empty; "
-                "the execution timeline holds everything.")});
+             tr("Every op ran eagerly (PyTorch, or TensorFlow without tf.function or with "
+                "tf.config.run_functions_eagerly(True)), so Graph Execution stays empty: the "
+                "execution timeline holds everything, and Graph Structure shows the focused "
+                "execution with those that produced its inputs and read its outputs.")});
     }
     if (onlyModes(modes, core::modeBit(core::DebugMode::NoTensor) |
                              core::modeBit(core::DebugMode::Shape))) {

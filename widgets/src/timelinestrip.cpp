@@ -42,6 +42,7 @@ std::uint64_t tickStep(double pixelsPerItem, double labelWidth)
 struct TimelineStrip::Rows
 {
     QRect ruler;
+    QRect groups; // empty when no item has a group
     QRect markers;
     QRect items;
 };
@@ -115,8 +116,20 @@ void TimelineStrip::readCategories(std::uint64_t from)
     if (count < from)
         return;
     m_itemCategory.resize(count);
-    for (std::uint64_t i = from; i < count; ++i)
+    const bool hadGroups = m_hasGroups;
+    if (from == 0) {
+        m_groupRuns.clear();
+        m_hasGroups = false;
+    }
+    for (std::uint64_t i = from; i < count; ++i) {
         m_itemCategory[i] = std::min<std::uint8_t>(m_source->category(i), kMaxCategories - 1);
+        const std::uint32_t group = m_source->group(i);
+        if (m_groupRuns.empty() || m_groupRuns.back().group != group)
+            m_groupRuns.push_back({i, group});
+        m_hasGroups = m_hasGroups || group != 0;
+    }
+    if (m_hasGroups != hadGroups)
+        updateGeometry(); // the band's row appears
     // Blocks from the first one the new items touch.
     const std::uint64_t blocks = (count + kBlock - 1) / kBlock;
     m_blockCategory.resize(blocks);
@@ -227,13 +240,14 @@ QPoint TimelineStrip::pointOf(std::uint64_t item) const
 
 QSize TimelineStrip::sizeHint() const
 {
-    const int height = fontMetrics().height() + 4 + kMarkerRowHeight + 34;
+    const int height = fontMetrics().height() + 4 + groupRowHeight() + kMarkerRowHeight + 34;
     return {600, height + horizontalScrollBar()->sizeHint().height()};
 }
 
 QSize TimelineStrip::minimumSizeHint() const
 {
-    const int height = fontMetrics().height() + 4 + kMarkerRowHeight + kMinItemsHeight;
+    const int height =
+        fontMetrics().height() + 4 + groupRowHeight() + kMarkerRowHeight + kMinItemsHeight;
     return {120, height + horizontalScrollBar()->sizeHint().height()};
 }
 
@@ -315,7 +329,9 @@ TimelineStrip::Rows TimelineStrip::rows() const
     const QRect all = viewport()->rect();
     Rows r;
     r.ruler = QRect(all.left(), all.top(), all.width(), fontMetrics().height() + 4);
-    r.markers = QRect(all.left(), r.ruler.bottom() + 1, all.width(), kMarkerRowHeight);
+    r.groups = QRect(all.left(), r.ruler.bottom() + 1, all.width(), groupRowHeight());
+    r.markers =
+        QRect(all.left(), r.ruler.bottom() + 1 + groupRowHeight(), all.width(), kMarkerRowHeight);
     r.items = QRect(all.left(), r.markers.bottom() + 1, all.width(),
                     std::max(kMinItemsHeight, all.bottom() - r.markers.bottom() - 2));
     return r;
@@ -345,6 +361,7 @@ void TimelineStrip::paintEvent(QPaintEvent*)
         return;
     }
     paintRuler(painter, r);
+    paintGroups(painter, r);
     paintItems(painter, r);
     paintMarkers(painter, r);
     if (m_hovered && m_hovered != m_current)
@@ -371,6 +388,50 @@ void TimelineStrip::paintRuler(QPainter& painter, const Rows& r) const
     }
     painter.setPen(palette().color(QPalette::Midlight));
     painter.drawLine(r.ruler.bottomLeft(), r.ruler.bottomRight());
+}
+
+int TimelineStrip::groupRowHeight() const
+{
+    return m_hasGroups ? fontMetrics().height() + 2 : 0;
+}
+
+std::uint32_t TimelineStrip::groupOf(std::uint64_t item) const
+{
+    const auto after =
+        std::upper_bound(m_groupRuns.begin(), m_groupRuns.end(), item,
+                         [](std::uint64_t i, const GroupRun& run) { return i < run.first; });
+    return after == m_groupRuns.begin() ? 0 : std::prev(after)->group;
+}
+
+void TimelineStrip::paintGroups(QPainter& painter, const Rows& r) const
+{
+    if (r.groups.isEmpty() || !m_source)
+        return;
+    const TimelineScale::Range visible = m_scale.visibleRange();
+    const QFontMetrics metrics = fontMetrics();
+    const QColor shades[2] = {QColor(0xe8, 0xea, 0xed), QColor(0xd2, 0xe3, 0xfc)};
+    auto run = std::upper_bound(m_groupRuns.begin(), m_groupRuns.end(), visible.first,
+                                [](std::uint64_t i, const GroupRun& g) { return i < g.first; });
+    if (run != m_groupRuns.begin())
+        --run;
+    for (; run != m_groupRuns.end() && run->first < visible.last; ++run) {
+        const std::uint64_t end =
+            std::next(run) == m_groupRuns.end() ? itemCount() : std::next(run)->first;
+        if (run->group == 0)
+            continue;
+        const qreal x0 = std::max(0.0, m_scale.xOf(std::max(run->first, visible.first)));
+        const qreal x1 = std::min<qreal>(m_scale.width, m_scale.xOf(std::min(end, visible.last)));
+        if (x1 - x0 < 1)
+            continue;
+        const QRectF band(x0, r.groups.top() + 1, x1 - x0 - 1, r.groups.height() - 2);
+        painter.fillRect(band, shades[run->group % 2]);
+        if (band.width() > 24) {
+            painter.setPen(QColor(0x20, 0x21, 0x24)); // the bands are light in every theme
+            painter.drawText(band.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                             metrics.elidedText(m_source->groupName(run->group), Qt::ElideRight,
+                                                static_cast<int>(band.width()) - 6));
+        }
+    }
 }
 
 void TimelineStrip::paintItems(QPainter& painter, const Rows& r) const

@@ -30,6 +30,7 @@ void loadExecutions(FileState& file, IndexState& index)
         x.offset.push_back(offset);
         x.opType.push_back(index.strings.intern(e.opType));
         x.graphId.push_back(index.strings.intern(e.graphId));
+        x.module.push_back(index.strings.intern(e.modulePath));
         x.mode.push_back(static_cast<std::uint8_t>(e.mode));
         x.health.push_back(all.bits);
         x.idsBegin.push_back(x.tensorIds.size());

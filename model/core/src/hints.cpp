@@ -2,6 +2,7 @@
 #include "nanscope/core/hints.hpp"
 
 #include "healthrules.hpp"
+#include "torchhints.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -296,13 +297,14 @@ const std::vector<Rule>& rules()
     return table;
 }
 
-} // namespace
-
-Hint explainNonFinite(std::string_view opType, const std::vector<TensorHealth>& inputs,
-                      const TensorHealth& output)
+// The rules are keyed by TensorFlow's op types; an aten op uses the rule of its TensorFlow
+// counterpart.
+Hint explainInTensorFlowTerms(std::string_view opType, const std::vector<TensorHealth>& inputs,
+                              const TensorHealth& output)
 {
+    const std::string_view ruleOp = isAtenOp(opType) ? ruleOpOfAten(opType) : opType;
     for (const auto& rule : rules()) {
-        if (std::find(rule.ops.begin(), rule.ops.end(), opType) == rule.ops.end())
+        if (std::find(rule.ops.begin(), rule.ops.end(), ruleOp) == rule.ops.end())
             continue;
         if (auto hint = rule.explain(inputs, output))
             return *hint;
@@ -317,6 +319,17 @@ Hint explainNonFinite(std::string_view opType, const std::vector<TensorHealth>& 
                 "outside the op's domain",
             "check the inputs' ranges; clip, rescale or add an epsilon; compute in float32 "
             "rather than float16"};
+}
+
+} // namespace
+
+Hint explainNonFinite(std::string_view opType, const std::vector<TensorHealth>& inputs,
+                      const TensorHealth& output)
+{
+    Hint hint = explainInTensorFlowTerms(opType, inputs, output);
+    if (isAtenOp(opType))
+        rewordForPyTorch(hint);
+    return hint;
 }
 
 } // namespace nanscope::core

@@ -24,9 +24,9 @@ std::uint64_t TraceColumns::bytes() const
 std::uint64_t ExecutionColumns::bytes() const
 {
     return wallTime.usedBytes() + offset.usedBytes() + opType.usedBytes() + graphId.usedBytes() +
-           mode.usedBytes() + health.usedBytes() + idsBegin.usedBytes() + inputCount.usedBytes() +
-           outputCount.usedBytes() + healthBegin.usedBytes() + healthCount.usedBytes() +
-           tensorIds.usedBytes() + outputHealth.usedBytes();
+           module.usedBytes() + mode.usedBytes() + health.usedBytes() + idsBegin.usedBytes() +
+           inputCount.usedBytes() + outputCount.usedBytes() + healthBegin.usedBytes() +
+           healthCount.usedBytes() + tensorIds.usedBytes() + outputHealth.usedBytes();
 }
 
 bool FileState::ensureOpen()

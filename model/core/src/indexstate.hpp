@@ -49,6 +49,7 @@ struct ExecutionColumns
     ChunkedArray<std::uint64_t> offset;
     ChunkedArray<std::uint32_t> opType;  // StringPool id
     ChunkedArray<std::uint32_t> graphId; // StringPool id (0: none)
+    ChunkedArray<std::uint32_t> module;  // StringPool id of the module path (0: none)
     ChunkedArray<std::uint8_t> mode;
     ChunkedArray<std::uint8_t> health;    // all outputs together
     ChunkedArray<std::uint64_t> idsBegin; // into tensorIds: inputs, then outputs

@@ -178,8 +178,12 @@ Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
         }
     }
     o.health = snapshot.readHealth(o.event, o.outputSlot);
-    if (const auto details = snapshot.readExecution(e))
+    if (const auto details = snapshot.readExecution(e)) {
         o.stackFrameIds = details->stackFrameIds;
+        o.modulePath = details->modulePath;
+        o.forwardOpType = details->forwardOpType;
+        o.forwardStackFrameIds = details->forwardStackFrameIds;
+    }
     std::vector<TensorHealth> inputHealth;
     for (const auto id : snapshot.executionInputIds(e)) {
         OriginInput in;

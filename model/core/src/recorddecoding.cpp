@@ -139,6 +139,23 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
     return DecodeStatus::Ok;
 }
 
+namespace {
+
+// FrameworkContext.module_path (field 1); empty when the message is malformed, which costs the
+// execution nothing else.
+std::string_view contextModulePath(std::string_view context)
+{
+    wire::Reader reader(context);
+    Field field;
+    std::string_view path;
+    while (reader.next(field))
+        if (field.number == 1 && field.type == WireType::LengthDelimited)
+            path = field.bytes;
+    return reader.failed() ? std::string_view{} : path;
+}
+
+} // namespace
+
 DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
 {
     out.opType = {};
@@ -150,6 +167,7 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
     out.outputHealth.clear();
     out.alerts.clear();
     out.malformedSummary = false;
+    out.modulePath = {};
 
     EventKind envelope;
     const DecodeStatus status = scanEnvelope(payload, event::Execution, envelope);
@@ -201,6 +219,11 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
             if (field.type != WireType::LengthDelimited)
                 return DecodeStatus::Malformed;
             tensors.push_back(field.bytes);
+            break;
+        case 1000: // framework_context: only its module path is indexed
+            if (field.type != WireType::LengthDelimited)
+                return DecodeStatus::Malformed;
+            out.modulePath = contextModulePath(field.bytes);
             break;
         default:
             break;

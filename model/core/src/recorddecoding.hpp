@@ -46,6 +46,7 @@ struct DecodedExecution
     std::vector<TensorHealth> outputHealth; // one per tensor_protos entry
     std::vector<Alert> alerts;              // outputSlot set; event left to the caller
     bool malformedSummary = false;
+    std::string_view modulePath; // NaNscope's framework context (PyTorch); empty otherwise
 };
 
 DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out);

@@ -69,6 +69,8 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
         o.origin = *origin;
         const StackFolding folding(options.frameworkPatterns);
         o.stack = folding.fold(snapshot.resolveStack(origin->stackFrameIds));
+        if (!origin->forwardStackFrameIds.empty())
+            o.forwardStack = folding.fold(snapshot.resolveStack(origin->forwardStackFrameIds));
         if (o.stack.focusFrame) {
             const ResolvedFrame& frame = o.stack.frames[*o.stack.focusFrame].frame;
             if (frame.fileIndex)

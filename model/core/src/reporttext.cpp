@@ -131,7 +131,18 @@ std::string renderText(const Report& r)
             << o.outputSlot;
         if (!o.graphId.empty())
             out << ", graph " << graphLabel(o.graphName, o.graphId);
-        out << "\n    output: " << o.health.describe() << "\n";
+        out << "\n";
+        if (!o.modulePath.empty())
+            out << "    module: " << text(o.modulePath) << "\n";
+        if (!o.forwardOpType.empty()) {
+            out << "    backward of: " << text(o.forwardOpType);
+            if (const auto& fs = ro.forwardStack; fs.focusFrame) {
+                const ResolvedFrame& f = fs.frames[*fs.focusFrame].frame;
+                out << " at " << text(f.filePath) << ":" << f.line << " in " << text(f.function);
+            }
+            out << "\n";
+        }
+        out << "    output: " << o.health.describe() << "\n";
         if (!o.inputs.empty()) {
             out << "    inputs:\n";
             for (const auto& in : o.inputs) {

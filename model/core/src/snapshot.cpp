@@ -139,6 +139,7 @@ ExecutionDigest Snapshot::execution(std::uint64_t i) const
     d.offset = x.offset[i];
     d.opType = m_data->strings[x.opType[i]];
     d.graphId = m_data->strings[x.graphId[i]];
+    d.modulePath = m_data->strings[x.module[i]];
     d.mode = static_cast<DebugMode>(x.mode[i]);
     d.health.bits = x.health[i];
     d.numInputIds = x.inputCount[i];
@@ -381,6 +382,14 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
     d.hostName = e.code_location().host_name();
     d.stackFrameIds.assign(e.code_location().stack_frame_ids().begin(),
                            e.code_location().stack_frame_ids().end());
+    if (e.has_framework_context()) {
+        const auto& c = e.framework_context();
+        d.modulePath = c.module_path();
+        d.forwardOpType = c.forward_op_type();
+        d.forwardModulePath = c.forward_module_path();
+        d.forwardStackFrameIds.assign(c.forward_code_location().stack_frame_ids().begin(),
+                                      c.forward_code_location().stack_frame_ids().end());
+    }
     std::vector<std::optional<std::vector<double>>> values;
     for (const auto& proto : e.tensor_protos()) {
         const ParsedTensor tensor = parseTensor(proto.SerializeAsString(), d.mode);

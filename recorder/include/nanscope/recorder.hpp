@@ -147,6 +147,24 @@ struct TraceSpec
     TensorView tensor;
 };
 
+// What a framework knows about an eager op beyond TensorFlow's fields; written where
+// TensorFlow's readers skip it. Empty fields are not written.
+struct FrameworkContext
+{
+    // The module the op ran in, outermost first, joined by '.' ("MLP.layers.3.attn").
+    std::string modulePath;
+    // For an op of a backward pass, the forward op it differentiates, where the framework tells.
+    std::string forwardOpType;
+    std::string forwardModulePath;
+    std::vector<CodeLocation> forwardStack; // outermost first
+
+    bool empty() const
+    {
+        return modulePath.empty() && forwardOpType.empty() && forwardModulePath.empty() &&
+               forwardStack.empty();
+    }
+};
+
 struct ExecutionSpec
 {
     std::string opType;                  // op type, or a function name for a graph call
@@ -155,6 +173,7 @@ struct ExecutionSpec
     std::vector<std::int64_t> outputIds; // one per output
     std::vector<TensorView> outputs;     // one per output; values summarised per mode
     std::string device = "/job:localhost/replica:0/task:0/device:CPU:0";
+    FrameworkContext context;
 };
 
 class NANSCOPE_API Recorder
@@ -203,6 +222,10 @@ public:
     // recordTrace, all of them by one kernel launch.
     Status recordExecution(const ExecutionSpec& spec,
                            const CodeLocation& where = std::source_location::current());
+    // The same with the whole call stack, outermost first, as an interpreter knows it (the
+    // frames of a Python program, as TensorFlow records them). Every frame's source file is
+    // recorded once; the native stack option does not apply.
+    Status recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack);
 
     // A fresh eager tensor id (process-wide, increasing).
     std::int64_t newTensorId();
@@ -234,6 +257,8 @@ public:
 
 private:
     explicit Recorder(std::unique_ptr<Impl> impl);
+    Status recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack,
+                           bool callerOnly);
     std::unique_ptr<Impl> m_impl;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's graph structure, as a picture: the focused op with its inputs above and its
-// consumers below, or the whole graph laid out by Graphviz.
+// consumers below, or the whole graph laid out by Graphviz. An eager execution (no graph) shows
+// the executions that produced its inputs and consumed its outputs, through tensor ids.
 #pragma once
 
 #include "nanscope/views/panel.hpp"
@@ -8,6 +9,7 @@
 #include <QPointF>
 #include <QStringList>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -22,6 +24,9 @@ namespace nanscope::views {
 class GraphScene;
 class GraphStructureView;
 struct GraphPicture;
+struct EagerPictureData;
+template <typename T>
+class SnapshotJob;
 
 class GraphStructurePanel : public Panel
 {
@@ -46,8 +51,9 @@ public:
     {
         QString name;
         QString type;
-        QString health;                     // "nan", "inf", "finite" or "unknown"
-        std::optional<std::uint64_t> trace; // the trace that coloured it; a click focuses it
+        QString health;                         // "nan", "inf", "finite" or "unknown"
+        std::optional<std::uint64_t> trace;     // the trace that coloured it; a click focuses it
+        std::optional<std::uint64_t> execution; // an eager execution's box; a click focuses it
         bool focused = false;
         QPointF centre; // scene coordinates
     };
@@ -60,7 +66,8 @@ public:
     bool isLayingOut() const { return m_pendingJob != 0; }
 
 Q_SIGNALS:
-    // A whole-graph layout finished, failed or was refused; tests wait for it.
+    // A whole-graph layout finished, failed or was refused, or an eager neighbourhood arrived;
+    // tests wait for it.
     void layoutFinished();
 
 protected:
@@ -73,6 +80,8 @@ private:
     void showNeighbourhood(core::OpId op, std::optional<std::uint64_t> trace,
                            const QString& note = {});
     void showWholeGraph(core::OpId op, std::optional<std::uint64_t> trace);
+    void showEagerNeighbourhood(std::uint64_t execution);
+    void eagerNeighbourhoodFound(const EagerPictureData& found);
     void wholeGraphLaidOut(std::uint64_t job, GraphPicture picture);
     void nodeClicked(std::size_t node);
     void setStatus(const QString& text);
@@ -95,6 +104,9 @@ private:
     std::uint64_t m_nextJob = 1;
     std::uint64_t m_pendingJob = 0;
     core::GraphIndex m_pendingGraph = core::kNoGraph;
+    // An eager execution's neighbourhood is found by scanning the index, off the GUI thread.
+    std::unique_ptr<SnapshotJob<EagerPictureData>> m_eagerJob;
+    std::optional<std::uint64_t> m_eagerShown; // the execution whose neighbourhood is shown
 };
 
 } // namespace nanscope::views

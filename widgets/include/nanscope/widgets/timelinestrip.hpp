@@ -27,6 +27,10 @@ public:
     virtual std::uint8_t category(std::uint64_t item) const = 0;
     virtual QString label(std::uint64_t item) const = 0;   // drawn inside wide items
     virtual QString toolTip(std::uint64_t item) const = 0; // plain text
+    // Items may belong to groups (0: none), e.g. the module an op ran in; runs of one group are
+    // drawn as a named band above the items. Read once per item, like categories.
+    virtual std::uint32_t group(std::uint64_t) const { return 0; }
+    virtual QString groupName(std::uint32_t) const { return {}; } // plain text
 };
 
 struct TimelineCategory
@@ -60,6 +64,16 @@ public:
     // The source now has more items: reads only the new ones.
     void itemsAppended();
     std::uint64_t itemCount() const { return m_itemCategory.size(); }
+
+    // Runs of items of one group, in item order (a group of 0 is a run outside any group).
+    struct GroupRun
+    {
+        std::uint64_t first = 0;
+        std::uint32_t group = 0;
+    };
+    const std::vector<GroupRun>& groupRuns() const { return m_groupRuns; }
+    // The group of an item (0: none).
+    std::uint32_t groupOf(std::uint64_t item) const;
 
     // Items flagged above the strip (sorted, unique), e.g. the ones that raised an alert.
     void setMarkers(std::vector<std::uint64_t> items);
@@ -113,6 +127,8 @@ private:
     void activate(std::uint64_t item);
     void syncScrollBar();
     void paintRuler(QPainter& painter, const Rows& rows) const;
+    void paintGroups(QPainter& painter, const Rows& rows) const;
+    int groupRowHeight() const;
     void paintItems(QPainter& painter, const Rows& rows) const;
     void paintMarkers(QPainter& painter, const Rows& rows) const;
     void paintOutline(QPainter& painter, const Rows& rows, std::uint64_t item, const QColor& colour,
@@ -121,6 +137,8 @@ private:
     const TimelineSource* m_source = nullptr;
     std::vector<TimelineCategory> m_categories;
     std::vector<std::uint8_t> m_itemCategory;
+    std::vector<GroupRun> m_groupRuns; // runs, not one entry per item: groups change rarely
+    bool m_hasGroups = false;
     std::vector<std::uint8_t> m_blockCategory; // the highest of each block of kBlock items
     // Items per category in each block (a block has at most 64 items: a byte each).
     std::vector<std::array<std::uint8_t, kMaxCategories>> m_blockCounts;

@@ -83,6 +83,12 @@ struct ExecutionDetails
     std::vector<TensorHealth> outputHealth; // one per tensor_protos entry
     std::string hostName;
     std::vector<std::string> stackFrameIds; // outermost first
+    // NaNscope's framework context (PyTorch): the module the op ran in, and for a backward op
+    // the forward op it differentiates. Empty for TensorFlow's executions.
+    std::string modulePath;
+    std::string forwardOpType;
+    std::string forwardModulePath;
+    std::vector<std::string> forwardStackFrameIds; // outermost first
 };
 
 } // namespace nanscope::core

@@ -44,6 +44,8 @@ struct ExecutionDigest
     std::uint64_t offset = 0; // of the record in the main .execution file
     std::string_view opType;  // valid as long as the snapshot lives
     std::string_view graphId; // empty for a plain op
+    // The module it ran in (PyTorch's framework context), e.g. "MLP.hidden"; empty otherwise.
+    std::string_view modulePath;
     DebugMode mode = DebugMode::Unspecified;
     HealthDigest health;               // all outputs together
     std::uint32_t numInputIds = 0;     // input_tensor_ids

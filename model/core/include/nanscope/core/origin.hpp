@@ -56,6 +56,11 @@ struct Origin
     std::vector<OriginInput> inputs;
     Hint hint;
     std::vector<std::string> stackFrameIds; // creation stack (graph) or call stack (eager)
+    // An eager op's framework context (PyTorch): its module, and for a backward op the forward
+    // op it differentiates with that op's stack.
+    std::string modulePath;
+    std::string forwardOpType;
+    std::vector<std::string> forwardStackFrameIds;
 };
 
 // Hop counts of every non-finite tensor, computed in one pass over the whole index.

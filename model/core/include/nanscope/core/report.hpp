@@ -53,6 +53,7 @@ struct ReportOrigin
 {
     Origin origin;
     FoldedStack stack;
+    FoldedStack forwardStack;            // a backward op's forward op's stack (PyTorch), else empty
     std::optional<SourceExcerpt> source; // around the focus frame (the user's, if any)
     std::uint64_t producers = 0;         // in the whole logdir (see Propagation)
     std::uint64_t entries = 0;

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// PyTorch's side of the hints: which rule an aten op falls under, and the fixes in PyTorch's
+// words. The rules themselves (hints.cpp) are the same for both frameworks.
+#pragma once
+
+#include "nanscope/core/hints.hpp"
+
+#include <string_view>
+
+namespace nanscope::core {
+
+// Whether an op type is PyTorch's ("aten::log", "aten::add_").
+bool isAtenOp(std::string_view opType);
+
+// The TensorFlow op type whose rule explains an aten op ("aten::log_" -> "Log"); empty when none
+// does.
+std::string_view ruleOpOfAten(std::string_view opType);
+
+// Rewrites a hint's fix (and a cause that names TensorFlow) in PyTorch's terms.
+void rewordForPyTorch(Hint& hint);
+
+} // namespace nanscope::core

@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Records a PyTorch program's aten ops into a tfdbg2 logdir, with TensorFlow's interface.
+
+    import nanscope.torch
+    nanscope.torch.enable_dump_debug_info("/tmp/logdir")   # or: with nanscope.torch.enable_…(…):
+
+From then on every aten op the thread runs (forward, backward and optimizer) is recorded as an
+eager execution: its op type ("aten::log"), the nn.Module it ran in ("MLP.fc1"), the ids of its
+input and output tensors, the Python stack with its source files, and the summaries of the
+tensor debug mode, computed in C++ on the tensor's memory. A backward op names the forward op it
+differentiates (found through hooks on the autograd node that the forward op created).
+
+Module paths start at the class name of the outermost module called ("MLP.layers.3.attn"); a
+module shared by several parents keeps the first path it was called under. Ops of other threads
+are recorded inside ``with nanscope.torch.record_thread():`` in that thread.
+"""
+
+import atexit
+import os
+import re
+import threading
+import weakref
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from . import _nanscope
+
+__all__ = [
+    "enable_dump_debug_info",
+    "disable_dump_debug_info",
+    "record_thread",
+    "DumpDebugInfo",
+]
+
+# torch dtypes and TensorFlow's DataType numbers (the tfdbg2 wire values). Others (quantized
+# types, complex32) have no TensorFlow equivalent: their tensors are skipped, with a count.
+_DTYPES = {
+    torch.float32: 1,
+    torch.float64: 2,
+    torch.int32: 3,
+    torch.uint8: 4,
+    torch.int16: 5,
+    torch.int8: 6,
+    torch.complex64: 8,
+    torch.int64: 9,
+    torch.bool: 10,
+    torch.bfloat16: 14,
+    torch.complex128: 18,
+    torch.float16: 19,
+}
+
+# What anomaly detection itself runs after each backward node: not the program's ops.
+_ANOMALY_OPS = frozenset({"aten::isnan", "aten::any", "aten::_local_scalar_dense"})
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _current_stream(device_index):
+    return torch.cuda.current_stream(device_index).cuda_stream
+
+
+_nanscope.configure(
+    torch.Tensor,
+    torch.strided,
+    _DTYPES,
+    _current_stream,
+    _PACKAGE_DIR,
+    torch.nn.Module._call_impl.__code__,
+)
+
+_lock = threading.Lock()
+_session = None
+
+
+def _dtype_numbers(tensor_dtypes):
+    """TensorFlow's tensor_dtypes argument: a list of dtypes or names, or a predicate."""
+    if tensor_dtypes is None:
+        return []
+    if callable(tensor_dtypes):
+        chosen = [n for d, n in _DTYPES.items() if tensor_dtypes(d)]
+        if not chosen:
+            raise ValueError("tensor_dtypes selects no dtype that can be recorded")
+        return chosen
+    if isinstance(tensor_dtypes, (str, torch.dtype)):
+        tensor_dtypes = [tensor_dtypes]
+    numbers = []
+    for d in tensor_dtypes:
+        if isinstance(d, str):
+            name = d[len("torch."):] if d.startswith("torch.") else d
+            d = getattr(torch, name, None)
+        if not isinstance(d, torch.dtype) or d not in _DTYPES:
+            raise ValueError(f"tensor_dtypes: {d!r} is not a dtype that can be recorded")
+        numbers.append(_DTYPES[d])
+    return numbers
+
+
+def _op_regex_text(op_regex):
+    if op_regex is None:
+        return ""
+    if isinstance(op_regex, re.Pattern):
+        op_regex = op_regex.pattern
+    if not isinstance(op_regex, str):
+        raise TypeError("op_regex must be a str or a compiled pattern")
+    try:
+        re.compile(op_regex)
+    except re.error as e:
+        raise ValueError(f"op_regex {op_regex!r} is not a valid regular expression: {e}") from e
+    return op_regex
+
+
+class _Mode(TorchDispatchMode):
+    """Sees every aten op below autograd: forward, backward and optimizer alike."""
+
+    def __init__(self, session):
+        super().__init__()
+        self._session = session
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        session = self._session
+        if session.recorder is not None:
+            session.on_op(func, args, kwargs, out)
+        return out
+
+
+class DumpDebugInfo:
+    """The recording that enable_dump_debug_info started; a context manager that disables it."""
+
+    def __init__(self, dump_root, tensor_debug_mode, circular_buffer_size, op_regex,
+                 tensor_dtypes):
+        self.dump_root = os.fspath(dump_root)
+        self.tensor_debug_mode = tensor_debug_mode
+        self.circular_buffer_size = circular_buffer_size
+        self._key = (self.dump_root, tensor_debug_mode, circular_buffer_size, op_regex,
+                     tuple(tensor_dtypes))
+        self.recorder = _nanscope.Recorder(self.dump_root, tensor_debug_mode,
+                                           circular_buffer_size, op_regex, tensor_dtypes)
+        self._local = threading.local()
+        self._op_types = {}
+        self._module_names = weakref.WeakKeyDictionary()
+        self._errors = {}
+        self._thread = threading.get_ident()
+        self._mode = _Mode(self)
+        self._hooks = [
+            torch.nn.modules.module.register_module_forward_pre_hook(self._module_enter),
+            torch.nn.modules.module.register_module_forward_hook(self._module_exit),
+        ]
+        self._mode.__enter__()
+
+    # ---- the public face ------------------------------------------------------------------
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        disable_dump_debug_info()
+        return False
+
+    def flush(self):
+        """Writes what the recorder holds in memory (the circular buffers too)."""
+        if self.recorder is not None:
+            self.recorder.flush()
+
+    def skipped(self):
+        """Tensors recorded without values, and ops not recorded, counted by reason."""
+        if self.recorder is not None:
+            counts = dict(self.recorder.skipped())
+        else:
+            counts = dict(getattr(self, "_final_skipped", {}))
+        for reason, n in self._errors.items():
+            counts[reason] = counts.get(reason, 0) + n
+        return counts
+
+    def stats(self):
+        """The recorder's counters (executions recorded, bytes written, …)."""
+        if self.recorder is not None:
+            return self.recorder.stats()
+        return dict(getattr(self, "_final_stats", {}))
+
+    # ---- per op ---------------------------------------------------------------------------
+
+    def _state(self):
+        local = self._local
+        try:
+            return local.names
+        except AttributeError:
+            local.names = []
+            local.modules = []
+            local.current = None
+            local.pending = None
+            return local.names
+
+    def on_op(self, func, args, kwargs, out):
+        try:
+            names = self._state()
+            local = self._local
+            if local.pending is not None:
+                self._link_backward(local)
+            op_type = self._op_types.get(func)
+            if op_type is None:
+                op_type = self._op_types.setdefault(func, func._schema.name)
+            if op_type in _ANOMALY_OPS and torch.is_anomaly_enabled():
+                return
+            current = local.current
+            want_forward = current is None and torch.is_grad_enabled()
+            forward = self.recorder.record(op_type, args, kwargs, out, names, current,
+                                           want_forward)
+            if forward is not None:
+                # Weak references: a strong one held past the op makes torch 1.13 hand the
+                # program a detached alias of a factory's result, an op it would not have run.
+                outputs = out if isinstance(out, (tuple, list)) else (out,)
+                local.pending = ([weakref.ref(t) for t in outputs if isinstance(t, torch.Tensor)],
+                                 forward)
+        except Exception as e:  # the program's own work must go on
+            reason = f"not recorded: {type(e).__name__}: {e}"
+            self._errors[reason] = self._errors.get(reason, 0) + 1
+
+    def _link_backward(self, local):
+        """Hooks the autograd nodes that the previous op's outputs got, now that they have them:
+        the node's pre-hook marks the backward ops that follow as differentiating that op, its
+        post-hook ends the mark."""
+        outputs, forward = local.pending
+        local.pending = None
+        seen = []
+        for ref in outputs:
+            t = ref()
+            if t is None:
+                continue
+            node = t.grad_fn
+            if node is None or any(node is s for s in seen):
+                continue
+            seen.append(node)
+            node.register_prehook(_EnterNode(local, forward))
+            node.register_hook(_LeaveNode(local))
+
+    # ---- modules ----------------------------------------------------------------------------
+
+    def _module_name(self, module, parent, parent_name):
+        name = self._module_names.get(module)
+        if name is None:
+            if parent is None:
+                name = type(module).__name__
+            else:
+                attribute = next((k for k, m in parent._modules.items() if m is module), None)
+                name = parent_name + "." + (attribute or type(module).__name__)
+            self._module_names[module] = name
+        return name
+
+    def _module_enter(self, module, inputs):
+        if self.recorder is None:
+            return None
+        try:
+            names = self._state()
+            modules = self._local.modules
+            # The module calls on the Python stack, this one included: entries of calls that
+            # ended by an exception are dropped here.
+            depth = _nanscope.module_call_depth()
+            del names[max(depth - 1, 0):]
+            del modules[max(depth - 1, 0):]
+            parent = modules[-1] if modules else None
+            names.append(self._module_name(module, parent, names[-1] if names else ""))
+            modules.append(module)
+        except Exception as e:
+            reason = f"module path lost: {type(e).__name__}: {e}"
+            self._errors[reason] = self._errors.get(reason, 0) + 1
+        return None
+
+    def _module_exit(self, module, inputs, output):
+        if self.recorder is None:
+            return None
+        names = self._state()
+        depth = _nanscope.module_call_depth()
+        del names[max(depth - 1, 0):]
+        del self._local.modules[max(depth - 1, 0):]
+        return None
+
+    # ---- the end ----------------------------------------------------------------------------
+
+    def _close(self):
+        recorder, self.recorder = self.recorder, None
+        for h in self._hooks:
+            h.remove()
+        self._hooks = []
+        if threading.get_ident() == self._thread:
+            current = torch.utils._python_dispatch._get_current_dispatch_mode()
+            if current is self._mode:
+                self._mode.__exit__(None, None, None)
+        if recorder is not None:
+            self._final_skipped = dict(recorder.skipped())
+            recorder.close()
+            self._final_stats = recorder.stats()
+
+
+class _EnterNode:
+    __slots__ = ("local", "forward")
+
+    def __init__(self, local, forward):
+        self.local = local
+        self.forward = forward
+
+    def __call__(self, grad_outputs):
+        self.local.current = self.forward
+
+
+class _LeaveNode:
+    __slots__ = ("local",)
+
+    def __init__(self, local):
+        self.local = local
+
+    def __call__(self, grad_inputs, grad_outputs):
+        self.local.current = None
+
+
+def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_buffer_size=1000,
+                           op_regex=None, tensor_dtypes=None):
+    """Starts recording this thread's aten ops into `dump_root`, as TensorFlow's
+    tf.debugging.experimental.enable_dump_debug_info does for TensorFlow's ops.
+
+    tensor_debug_mode: NO_TENSOR, CURT_HEALTH, CONCISE_HEALTH, FULL_HEALTH, SHAPE or FULL_TENSOR.
+    circular_buffer_size: > 0 keeps only the last N executions, written at flush and exit;
+      <= 0 writes every execution as it comes.
+    op_regex: only ops whose type ("aten::log") matches from its start are summarised.
+    tensor_dtypes: only tensors of these dtypes (torch dtypes or names, or a predicate) are.
+
+    A second call with the same arguments returns the running recording; with other arguments
+    it raises ValueError. Returns a DumpDebugInfo, which is also a context manager.
+    """
+    global _session
+    if not isinstance(tensor_debug_mode, str):
+        raise TypeError("tensor_debug_mode must be a str such as \"FULL_HEALTH\"")
+    if not isinstance(circular_buffer_size, int):
+        raise TypeError("circular_buffer_size must be an int")
+    regex = _op_regex_text(op_regex)
+    dtypes = _dtype_numbers(tensor_dtypes)
+    with _lock:
+        key = (os.fspath(dump_root), tensor_debug_mode, circular_buffer_size, regex, tuple(dtypes))
+        if _session is not None:
+            if _session._key == key:
+                return _session
+            raise ValueError(
+                "NaNscope is already recording into %s with tensor_debug_mode %s; call "
+                "disable_dump_debug_info() first to record with other arguments"
+                % (_session.dump_root, _session.tensor_debug_mode))
+        _session = DumpDebugInfo(dump_root, tensor_debug_mode, circular_buffer_size, regex,
+                                 dtypes)
+        return _session
+
+
+def disable_dump_debug_info():
+    """Stops recording and writes everything recorded. Does nothing when not recording."""
+    global _session
+    with _lock:
+        session, _session = _session, None
+    if session is not None:
+        session._close()
+
+
+class record_thread:
+    """Records the ops of the thread that enters it (threads other than the one that called
+    enable_dump_debug_info run unrecorded otherwise)."""
+
+    def __enter__(self):
+        session = _session
+        self._mode = _Mode(session) if session is not None else None
+        if self._mode is not None:
+            self._mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self._mode is not None:
+            self._mode.__exit__(*exc)
+        return False
+
+
+atexit.register(disable_dump_debug_info)

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// _nanscope: the recorder for Python frameworks. One call per op does everything per-op in C++:
+// finding the tensors, their ids, their memory, the Python stack and the summaries. The Python
+// package (nanscope.torch) only hooks the framework and calls it.
+#include "nanscope/recorder.hpp"
+#include "pystack.hpp"
+#include "tensorids.hpp"
+#include "tensorwalk.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace nanscope::python {
+namespace {
+
+// The error a Status becomes in Python.
+[[noreturn]] void raise(const Status& status)
+{
+    switch (status.code()) {
+    case ErrorCode::InvalidArgument:
+        throw py::value_error(status.message());
+    case ErrorCode::AlreadyExists:
+        PyErr_SetString(PyExc_FileExistsError, status.message().c_str());
+        throw py::error_already_set();
+    case ErrorCode::IoError:
+        PyErr_SetString(PyExc_OSError, status.message().c_str());
+        throw py::error_already_set();
+    default:
+        throw std::runtime_error(status.message());
+    }
+}
+
+// The forward op a backward op differentiates, kept by the autograd node's hooks.
+struct ForwardOp
+{
+    std::string opType;
+    std::string modulePath;
+    std::vector<CodeLocation> stack;
+};
+
+TorchVocabulary g_torch;
+StackOptions g_stack;
+
+class PyRecorder
+{
+public:
+    PyRecorder(const std::string& dumpRoot, const std::string& mode, int circularBufferSize,
+               const std::string& opRegex, const std::vector<int>& dtypes)
+    {
+        RecorderOptions options;
+        options.dumpRoot = dumpRoot;
+        const auto parsed = parseTensorDebugMode(mode);
+        if (!parsed)
+            throw py::value_error("unknown tensor_debug_mode \"" + mode +
+                                  "\": use NO_TENSOR, CURT_HEALTH, CONCISE_HEALTH, FULL_HEALTH, "
+                                  "SHAPE or FULL_TENSOR");
+        options.mode = *parsed;
+        options.circularBufferSize = circularBufferSize;
+        options.opTypeRegex = opRegex;
+        for (const int d : dtypes)
+            options.tensorDtypes.push_back(static_cast<DType>(d));
+        // Python programs end through the interpreter's own exit, which the package hooks.
+        options.closeAtExit = true;
+        auto recorder = Recorder::open(std::move(options));
+        if (!recorder)
+            raise(recorder.status());
+        m_recorder = std::move(*recorder);
+        m_readValues = *parsed != TensorDebugMode::NoTensor && *parsed != TensorDebugMode::Shape;
+        m_deviceSupported = deviceTensorsSupported();
+        m_ids = std::make_unique<TensorIds>([this] { return m_recorder->newTensorId(); });
+    }
+
+    ~PyRecorder() { m_ids.reset(); }
+
+    // Records one op. `moduleNames` is the thread's stack of module paths (a list of str), of
+    // which the entry at the current module-call depth names the op's module. Returns the
+    // forward op's description when `wantForward` (for the autograd hooks), else None.
+    py::object record(const std::string& opType, py::handle args, py::handle kwargs,
+                      py::handle outputs, py::handle moduleNames, py::handle forward,
+                      bool wantForward)
+    {
+        std::vector<PyObject*> inputs;
+        collectTensors(args.ptr(), g_torch.tensorType, inputs);
+        collectTensors(kwargs.ptr(), g_torch.tensorType, inputs);
+        std::vector<PyObject*> results;
+        collectTensors(outputs.ptr(), g_torch.tensorType, results);
+
+        ExecutionSpec spec;
+        spec.opType = opType;
+        spec.inputIds.reserve(inputs.size());
+        for (PyObject* t : inputs)
+            spec.inputIds.push_back(m_ids->idOf(t));
+        std::vector<std::unique_ptr<DescribedTensor>> described;
+        described.reserve(results.size());
+        const DescribeOptions options{m_readValues, m_deviceSupported};
+        bool onDevice = false;
+        for (PyObject* t : results) {
+            spec.outputIds.push_back(m_ids->idOf(t));
+            described.push_back(describeTensor(t, g_torch, options));
+            if (!described.back()->skipReason.empty())
+                ++m_skipped[described.back()->skipReason];
+            onDevice = onDevice || described.back()->view.space == MemorySpace::Device;
+            spec.outputs.push_back(described.back()->view);
+        }
+        if (onDevice)
+            spec.device = "/job:localhost/replica:0/task:0/device:GPU:0";
+
+        PythonStack stack = capturePythonStack(g_stack);
+        spec.context.modulePath = modulePath(moduleNames, stack.moduleCalls);
+        if (!forward.is_none()) {
+            const auto& f = *forward.cast<std::shared_ptr<ForwardOp>>();
+            spec.context.forwardOpType = f.opType;
+            spec.context.forwardModulePath = f.modulePath;
+            spec.context.forwardStack = f.stack;
+            if (spec.context.modulePath.empty())
+                spec.context.modulePath = f.modulePath;
+        }
+        Status status;
+        {
+            // The tensors stay alive: the caller holds them.
+            py::gil_scoped_release release;
+            status = m_recorder->recordExecution(spec, std::span<const CodeLocation>(stack.frames));
+        }
+        if (!status.ok()) {
+            // The program goes on; the reason is counted (and an I/O error kept by firstError).
+            ++m_skipped["not recorded: " + status.message()];
+        }
+        // Only an op with an input that requires grad gets an autograd node to hook.
+        if (!wantForward || !anyRequiresGrad(inputs))
+            return py::none();
+        auto f = std::make_shared<ForwardOp>();
+        f->opType = opType;
+        f->modulePath = std::move(spec.context.modulePath);
+        f->stack = std::move(stack.frames);
+        return py::cast(std::move(f));
+    }
+
+    void flush()
+    {
+        py::gil_scoped_release release;
+        if (Status s = m_recorder->flush(); !s.ok())
+            raise(s);
+    }
+
+    void close()
+    {
+        m_ids->clear();
+        py::gil_scoped_release release;
+        if (Status s = m_recorder->close(); !s.ok() && s.code() != ErrorCode::Closed)
+            raise(s);
+    }
+
+    std::map<std::string, std::uint64_t> skipped() const { return m_skipped; }
+
+    py::dict stats() const
+    {
+        const auto s = m_recorder->stats();
+        py::dict d;
+        d["executions_recorded"] = s.executionsRecorded;
+        d["bytes_written"] = s.bytesWritten;
+        d["records_dropped"] = s.recordsDropped;
+        d["live_tensor_ids"] = m_ids->size();
+        return d;
+    }
+
+    std::string firstError() const { return m_recorder->firstError().message(); }
+    std::string filePrefix() const { return m_recorder->filePrefix().string(); }
+
+private:
+    static bool anyRequiresGrad(const std::vector<PyObject*>& tensors)
+    {
+        for (PyObject* t : tensors) {
+            PyObject* value = PyObject_GetAttrString(t, "requires_grad");
+            const bool needsGrad = value && PyObject_IsTrue(value) == 1;
+            Py_XDECREF(value);
+            PyErr_Clear();
+            if (needsGrad)
+                return true;
+        }
+        return false;
+    }
+
+    static std::string modulePath(py::handle names, int depth)
+    {
+        if (depth <= 0 || !PyList_Check(names.ptr()))
+            return {};
+        const Py_ssize_t size = PyList_GET_SIZE(names.ptr());
+        const Py_ssize_t index = std::min<Py_ssize_t>(depth, size) - 1;
+        if (index < 0)
+            return {};
+        PyObject* name = PyList_GET_ITEM(names.ptr(), index);
+        const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+        PyErr_Clear();
+        return text ? text : std::string();
+    }
+
+    std::unique_ptr<Recorder> m_recorder;
+    std::unique_ptr<TensorIds> m_ids;
+    std::map<std::string, std::uint64_t> m_skipped;
+    bool m_readValues = false;
+    bool m_deviceSupported = false;
+};
+
+void configure(py::handle tensorType, py::handle strided, const py::dict& dtypes,
+               py::handle currentStream, const std::string& skipPrefix, py::handle moduleCallCode)
+{
+    // Kept for the life of the process: the walk compares against them on every op.
+    g_torch.tensorType = tensorType.inc_ref().ptr();
+    g_torch.strided = strided.inc_ref().ptr();
+    g_torch.currentStream = currentStream.is_none() ? nullptr : currentStream.inc_ref().ptr();
+    g_torch.dtypes.clear();
+    for (auto [key, value] : dtypes)
+        g_torch.dtypes.emplace(key.inc_ref().ptr(), static_cast<DType>(value.cast<int>()));
+    g_stack.skipPrefix = skipPrefix;
+    g_stack.moduleCallCode = moduleCallCode.is_none() ? nullptr : moduleCallCode.inc_ref().ptr();
+}
+
+} // namespace
+} // namespace nanscope::python
+
+PYBIND11_MODULE(_nanscope, m)
+{
+    using namespace nanscope::python;
+    m.doc() = "NaNscope's recorder for Python frameworks (use nanscope.torch)";
+    m.def("configure", &configure);
+    m.def("recorder_version", [] { return std::string(nanscope::recorderVersion()); });
+    m.def("device_tensors_supported", &nanscope::deviceTensorsSupported);
+    m.def("module_call_depth", [] { return moduleCallDepth(g_stack.moduleCallCode); });
+    py::class_<ForwardOp, std::shared_ptr<ForwardOp>>(m, "ForwardOp")
+        .def_readonly("op_type", &ForwardOp::opType)
+        .def_readonly("module_path", &ForwardOp::modulePath);
+    py::class_<PyRecorder>(m, "Recorder")
+        .def(py::init<const std::string&, const std::string&, int, const std::string&,
+                      const std::vector<int>&>(),
+             py::arg("dump_root"), py::arg("tensor_debug_mode"), py::arg("circular_buffer_size"),
+             py::arg("op_regex"), py::arg("tensor_dtypes"))
+        .def("record", &PyRecorder::record)
+        .def("flush", &PyRecorder::flush)
+        .def("close", &PyRecorder::close)
+        .def("skipped", &PyRecorder::skipped)
+        .def("stats", &PyRecorder::stats)
+        .def("first_error", &PyRecorder::firstError)
+        .def_property_readonly("file_prefix", &PyRecorder::filePrefix);
+}

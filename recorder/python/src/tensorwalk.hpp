@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// Finds the tensors in an op's arguments and results, and describes each one's memory for the
+// recorder without running any torch op on it. Needs the GIL.
+#pragma once
+
+#include "nanscope/recorder.hpp"
+
+#include <Python.h>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace nanscope::python {
+
+// The objects of torch that the walk compares against, set once by the package.
+struct TorchVocabulary
+{
+    PyObject* tensorType = nullptr;              // torch.Tensor
+    PyObject* strided = nullptr;                 // torch.strided
+    PyObject* currentStream = nullptr;           // callable(device_index) -> int (cudaStream_t)
+    std::unordered_map<PyObject*, DType> dtypes; // torch.float32 -> Float32, …
+};
+
+// Appends the tensors found in `object` (a tensor, or tuples, lists and dict values holding
+// tensors, to `maxDepth` levels), in order.
+void collectTensors(PyObject* object, PyObject* tensorType, std::vector<PyObject*>& tensors,
+                    int maxDepth = 8);
+
+struct DescribedTensor
+{
+    std::vector<std::int64_t> shape;
+    TensorView view;                     // view.shape points into `shape`
+    std::vector<unsigned char> gathered; // the values of a non-contiguous tensor, in order
+    std::string skipReason;              // set: recorded without values, counted
+};
+
+// Non-contiguous tensors larger than this are not gathered (an expanded view may span far
+// more elements than its storage holds).
+inline constexpr std::size_t kMaxGatherBytes = std::size_t{256} << 20;
+
+struct DescribeOptions
+{
+    bool readValues = false;      // the mode reads values: gather non-contiguous tensors
+    bool deviceSupported = false; // this build and machine read CUDA memory
+};
+
+// Describes one tensor. A tensor the recorder cannot read gets a skip reason and an Invalid
+// dtype (the recorder then writes no values for it).
+std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVocabulary& torch,
+                                                const DescribeOptions& options);
+
+// Copies the elements of a strided tensor into `out` in row-major order.
+void gatherStrided(const unsigned char* base, std::size_t elementSize,
+                   const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+                   std::vector<unsigned char>& out);
+
+} // namespace nanscope::python
