@@ -7,8 +7,11 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/elidedlabel.hpp
     include/nanscope/widgets/findbar.hpp
     include/nanscope/widgets/healthbardelegate.hpp
+    include/nanscope/widgets/numberdelegate.hpp
+    include/nanscope/widgets/numberformat.hpp
     include/nanscope/widgets/plainlabel.hpp
     include/nanscope/widgets/plaintextdelegate.hpp
+    include/nanscope/widgets/scopenamedelegate.hpp
     include/nanscope/widgets/startpage.hpp
     src/banner.cpp
     src/chiplabel.cpp
@@ -16,6 +19,9 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/elidedlabel.cpp
     src/findbar.cpp
     src/healthbardelegate.cpp
+    src/numberdelegate.cpp
+    src/numberformat.cpp
     src/plainlabel.cpp
     src/plaintextdelegate.cpp
+    src/scopenamedelegate.cpp
     src/startpage.cpp)

@@ -2,10 +2,14 @@
 // The domain-free widgets: the health bar delegate (a single NaN among a million values still
 // shows), the find bar's keys, the banner, the elided label, the start page and copying rows.
 #include "nanscope/widgets/banner.hpp"
+#include "nanscope/widgets/chiplabel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/elidedlabel.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/healthbardelegate.hpp"
+#include "nanscope/widgets/numberdelegate.hpp"
+#include "nanscope/widgets/numberformat.hpp"
+#include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/startpage.hpp"
 
 #include <QAbstractButton>
@@ -14,10 +18,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QTableView>
 #include <QTest>
 
 using namespace nanscope::widgets;
@@ -43,6 +49,10 @@ private Q_SLOTS:
     void elidedLabelKeepsTheWholeTextInItsTooltip();
     void startPageListsRecentItems();
     void tableCopiesSelectedRows();
+    void numbersAreShortenedNeverCut();
+    void scopeNamesKeepTheirLastSegment();
+    void healthTextDropsWholeParts();
+    void checkableChipToggles();
 };
 
 void TestWidgets::healthBarShowsTinyCounts()
@@ -178,4 +188,107 @@ void TestWidgets::tableCopiesSelectedRows()
 }
 
 QTEST_MAIN(TestWidgets)
+void TestWidgets::numbersAreShortenedNeverCut()
+{
+    const QLocale locale;
+    QCOMPARE(compactCount(99999), locale.toString(99999));
+    QCOMPARE(compactCount(123456), locale.toString(123.0, 'f', 0) + QLatin1Char('k'));
+    QCOMPARE(compactCount(1234567), locale.toString(1.2, 'f', 1) + QLatin1Char('M'));
+    QCOMPARE(compactCount(5e9), locale.toString(5.0, 'f', 1) + QLatin1Char('G'));
+    QCOMPARE(compactCount(-2.5e6), QStringLiteral("-") + locale.toString(2.5, 'f', 1) + 'M');
+    const QFontMetrics metrics(QApplication::font());
+    const double millions = 5'123'456;
+    const QString whole = locale.toString(qlonglong{5'123'456});
+    QCOMPARE(countThatFits(millions, metrics, metrics.horizontalAdvance(whole)), whole);
+    QCOMPARE(countThatFits(millions, metrics, metrics.horizontalAdvance(whole) - 1),
+             compactCount(millions));
+
+    // In a table: right-aligned, shortened when the column is narrow, exact in the tooltip.
+    QStandardItemModel model(1, 1);
+    model.setData(model.index(0, 0), QVariant::fromValue(qulonglong{5'123'456}));
+    QTableView view;
+    view.setModel(&model);
+    NumberDelegate delegate;
+    view.setItemDelegateForColumn(0, &delegate);
+    QStyleOptionViewItem option;
+    option.initFrom(&view);
+    option.fontMetrics = metrics;
+    option.rect = QRect(0, 0, 40, 20);
+    QString shown;
+    Qt::Alignment alignment;
+    struct Probe : NumberDelegate
+    {
+        using NumberDelegate::initStyleOption;
+    };
+    Probe probe;
+    probe.initStyleOption(&option, model.index(0, 0));
+    shown = option.text;
+    alignment = option.displayAlignment;
+    QCOMPARE(shown, compactCount(millions));
+    QVERIFY(alignment & Qt::AlignRight);
+    option.rect = QRect(0, 0, 400, 20);
+    probe.initStyleOption(&option, model.index(0, 0));
+    QCOMPARE(option.text, whole);
+}
+
+void TestWidgets::scopeNamesKeepTheirLastSegment()
+{
+    const QFontMetrics metrics(QApplication::font());
+    const QString name = QStringLiteral("model/encoder/layer_3/attention/MatMul:0");
+    QCOMPARE(elideScopeName(name, metrics, metrics.horizontalAdvance(name)), name);
+    for (const QString& keep : {QStringLiteral("/MatMul:0")}) {
+        const int width = metrics.horizontalAdvance(QStringLiteral("model/enc…") + keep);
+        const QString elided = elideScopeName(name, metrics, width);
+        QVERIFY2(elided.endsWith(keep) && elided.startsWith(QStringLiteral("m")),
+                 qPrintable(elided));
+        QVERIFY2(elided.contains(QStringLiteral("…")), qPrintable(elided));
+        QVERIFY(metrics.horizontalAdvance(elided) <= width);
+    }
+    // No room for the outer scopes: the op alone, marked as a part.
+    const int tight = metrics.horizontalAdvance(QStringLiteral("…/MatMul:0"));
+    QCOMPARE(elideScopeName(name, metrics, tight), QStringLiteral("…/MatMul:0"));
+    // Not even for the op: its end.
+    const QString end =
+        elideScopeName(name, metrics, metrics.horizontalAdvance(QStringLiteral("…l:0")));
+    QVERIFY2(end.endsWith(QStringLiteral(":0")), qPrintable(end));
+    QCOMPARE(elideScopeName(QStringLiteral("Log:0"), metrics, 1000), QStringLiteral("Log:0"));
+}
+
+void TestWidgets::healthTextDropsWholeParts()
+{
+    HealthBarDelegate delegate({{kNanRole, kNan, QStringLiteral("NaN")},
+                                {kPositiveRole, kPositive, QStringLiteral("zero")}});
+    const QList<double> counts{3, 899};
+    const QFontMetrics metrics(QApplication::font());
+    const QString all = delegate.countsText(counts);
+    QCOMPARE(delegate.fittingCountsText(counts, metrics, metrics.horizontalAdvance(all)), all);
+    const QString first = delegate.countsText({3, 0});
+    const QString some = delegate.fittingCountsText(
+        counts, metrics, metrics.horizontalAdvance(first + QStringLiteral("  …")));
+    QCOMPARE(some, first + QStringLiteral("  …")); // "899 zer" never appears
+    QCOMPARE(delegate.fittingCountsText(counts, metrics, 5), QStringLiteral("…"));
+}
+
+void TestWidgets::checkableChipToggles()
+{
+    ChipLabel chip;
+    chip.setText(QStringLiteral("NaN 3"));
+    QSignalSpy toggled(&chip, &ChipLabel::toggled);
+    QTest::mouseClick(&chip, Qt::LeftButton); // not checkable: nothing
+    QCOMPARE(toggled.count(), 0);
+    chip.setCheckable(true);
+    chip.show();
+    QTest::mouseClick(&chip, Qt::LeftButton);
+    QCOMPARE(toggled.count(), 1);
+    QVERIFY(chip.isChecked());
+    QTest::keyClick(&chip, Qt::Key_Space);
+    QVERIFY(!chip.isChecked());
+    chip.setChecked(true); // a program's change emits nothing
+    QCOMPARE(toggled.count(), 2);
+    // Checking never changes the chip's size, so the header never jumps.
+    const QSize size = chip.sizeHint();
+    chip.setChecked(false);
+    QCOMPARE(chip.sizeHint(), size);
+}
+
 #include "tst_widgets.moc"

@@ -7,8 +7,10 @@
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/chiplabel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
+#include "nanscope/widgets/scopenamedelegate.hpp"
 #include "snapshotjob.hpp"
 
 #include <QHBoxLayout>
@@ -189,9 +191,14 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     m_view = new widgets::CopyableTableView(this);
     m_view->setModel(m_rows);
     m_view->setColumnsMenuEnabled(true);
-    // Op names keep their tail ("…/gradient_tape/mul"), as tensor names do in Debugger V2.
+    // Op names keep their last scope ("gradient_tape/…/mul"); numbers are never cut.
     m_view->setItemDelegateForColumn(items::AlertModel::OpNameColumn,
-                                     new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
+                                     new widgets::ScopeNameDelegate(m_view));
+    for (const int column :
+         {int(items::AlertModel::IndexColumn), int(items::AlertModel::SizeColumn),
+          int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
+          int(items::AlertModel::NanColumn)})
+        m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     QHeaderView* header = m_view->horizontalHeader();
     // Sorted by the proxy only when asked: the list's own order (TensorBoard's) costs nothing,

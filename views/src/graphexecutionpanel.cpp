@@ -8,7 +8,9 @@
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
+#include "nanscope/widgets/scopenamedelegate.hpp"
 #include "snapshotjob.hpp"
 
 #include <QCheckBox>
@@ -106,9 +108,10 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_view = new widgets::CopyableTableView(this);
     m_view->setModel(m_proxy);
     m_view->setColumnsMenuEnabled(true);
-    // Long tensor names keep their tail ("…/dense/MatMul:0"), as in Debugger V2.
-    m_view->setItemDelegateForColumn(Model::TensorColumn,
-                                     new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
+    // Long tensor names keep their op ("model/…/dense/MatMul:0"); numbers are never cut.
+    m_view->setItemDelegateForColumn(Model::TensorColumn, new widgets::ScopeNameDelegate(m_view));
+    for (const int column : {int(Model::IndexColumn), int(Model::ShapeColumn)})
+        m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
     m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::graphExecutionSegments(), this);
     m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));

@@ -16,7 +16,7 @@ namespace {
 constexpr qreal kMinZoom = 0.02;
 constexpr qreal kMaxZoom = 4;
 constexpr qreal kStep = 1.25;
-constexpr qreal kReadableZoom = 1;  // labels at the UI font's size
+constexpr qreal kReadableZoom = 1; // labels at the UI font's size
 constexpr qreal kMaxFitZoom = 1.6; // what Fit may enlarge a small picture to
 
 } // namespace

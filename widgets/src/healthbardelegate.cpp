@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/widgets/healthbardelegate.hpp"
 
+#include "nanscope/widgets/numberformat.hpp"
+
 #include <QApplication>
 #include <QLocale>
 #include <QPainter>
@@ -16,21 +18,6 @@ constexpr int kBarHeight = 8;
 constexpr int kGap = 6;
 // A single NaN among a million values must still show: every non-zero count gets this much.
 constexpr double kMinSegment = 2.0;
-
-QString compactCount(double value)
-{
-    const QLocale locale;
-    if (value < 100000)
-        return locale.toString(static_cast<qlonglong>(std::llround(value)));
-    constexpr char kUnits[] = {'k', 'M', 'G', 'T'};
-    double scaled = value / 1000;
-    int unit = 0;
-    while (scaled >= 999.5 && unit < 3) {
-        scaled /= 1000;
-        ++unit;
-    }
-    return locale.toString(scaled, 'f', scaled < 9.95 ? 1 : 0) + QLatin1Char(kUnits[unit]);
-}
 
 } // namespace
 
@@ -53,13 +40,37 @@ QList<double> HealthBarDelegate::counts(const QModelIndex& index) const
     return counts;
 }
 
-QString HealthBarDelegate::countsText(const QList<double>& counts) const
+QStringList HealthBarDelegate::countParts(const QList<double>& counts) const
 {
     QStringList parts;
     for (qsizetype i = 0; i < counts.size() && i < m_segments.size(); ++i)
         if (counts[i] > 0)
             parts << compactCount(counts[i]) + QChar(0x202f) + m_segments[i].label;
-    return parts.join(QStringLiteral("  "));
+    return parts;
+}
+
+QString HealthBarDelegate::countsText(const QList<double>& counts) const
+{
+    return countParts(counts).join(QStringLiteral("  "));
+}
+
+// Whole parts only ("3 NaN  899 zero …"): a count is never cut in the middle.
+QString HealthBarDelegate::fittingCountsText(const QList<double>& counts,
+                                             const QFontMetrics& metrics, int width) const
+{
+    const QStringList parts = countParts(counts);
+    const QString all = parts.join(QStringLiteral("  "));
+    if (metrics.horizontalAdvance(all) <= width)
+        return all;
+    const QString more = QStringLiteral("  …");
+    QString shown;
+    for (const QString& part : parts) {
+        const QString next = shown.isEmpty() ? part : shown + QStringLiteral("  ") + part;
+        if (metrics.horizontalAdvance(next + more) > width)
+            break;
+        shown = next;
+    }
+    return shown.isEmpty() ? QStringLiteral("…") : shown + more;
 }
 
 void HealthBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
@@ -115,8 +126,7 @@ void HealthBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     const QRect textRect = content.adjusted(barWidth + kGap, 0, 0, 0);
     const QPalette::ColorRole role =
         (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text;
-    const QString text =
-        opt.fontMetrics.elidedText(countsText(values), Qt::ElideRight, textRect.width());
+    const QString text = fittingCountsText(values, opt.fontMetrics, textRect.width());
     style->drawItemText(painter, textRect, Qt::AlignLeft | Qt::AlignVCenter, opt.palette, true,
                         text, role);
 }

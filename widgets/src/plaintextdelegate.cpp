@@ -4,7 +4,9 @@
 #include "nanscope/widgets/plaintooltip.hpp"
 
 #include <QAbstractItemView>
+#include <QApplication>
 #include <QHelpEvent>
+#include <QStyle>
 #include <QToolTip>
 
 namespace nanscope::widgets {
@@ -19,6 +21,13 @@ void PlainTextDelegate::initStyleOption(QStyleOptionViewItem* option,
     QStyledItemDelegate::initStyleOption(option, index);
     if (m_elideMode)
         option->textElideMode = *m_elideMode;
+}
+
+int PlainTextDelegate::textWidth(const QStyleOptionViewItem& option)
+{
+    const QStyle* style = option.widget ? option.widget->style() : QApplication::style();
+    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, option.widget) + 1;
+    return option.rect.width() - 2 * margin;
 }
 
 bool PlainTextDelegate::helpEvent(QHelpEvent* event, QAbstractItemView* view,

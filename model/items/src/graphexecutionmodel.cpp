@@ -11,17 +11,18 @@
 namespace nanscope::items {
 namespace {
 
-QString shapeText(const core::TraceDetails& d)
+// The Size column: the shape of a full tensor, the element count of a summarised one.
+QVariant sizeValue(const core::TraceDetails& d)
 {
     if (d.fullTensor) {
         QStringList dims;
         for (const auto dim : d.fullTensor->shape)
             dims << QString::number(dim);
-        return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
+        return QString(QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']'));
     }
     if (d.health.known() && d.health.detail != core::TensorHealth::Detail::Flag) {
         if (const auto size = core::exactCount(d.health.size))
-            return QObject::tr("%1 elements").arg(static_cast<qulonglong>(*size));
+            return static_cast<qulonglong>(*size); // a number: the view shortens, never cuts
         return QObject::tr("invalid size (%1)").arg(d.health.size);
     }
     return {};
@@ -181,7 +182,7 @@ QVariant GraphExecutionModel::data(const QModelIndex& index, int role) const
                     : QString();
     case ShapeColumn:
         full = details(index.row());
-        return full ? shapeText(*full) : QString();
+        return full ? sizeValue(*full) : QVariant(QString());
     case HealthColumn:
         return role == SortRole ? QVariant(t.health.bits) : QVariant(digestText(t.health));
     }

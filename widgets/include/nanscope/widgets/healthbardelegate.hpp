@@ -8,6 +8,9 @@
 #include <QColor>
 #include <QList>
 #include <QString>
+#include <QStringList>
+
+class QFontMetrics;
 
 namespace nanscope::widgets {
 
@@ -31,12 +34,17 @@ public:
     QList<double> counts(const QModelIndex& index) const;
     // The text painted after the bar: the non-zero counts with their labels.
     QString countsText(const QList<double>& counts) const;
+    // As much of it as fits `width`, in whole parts, with "…" when some are left out.
+    QString fittingCountsText(const QList<double>& counts, const QFontMetrics& metrics,
+                              int width) const;
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
 private:
+    QStringList countParts(const QList<double>& counts) const;
+
     QList<Segment> m_segments;
 };
 

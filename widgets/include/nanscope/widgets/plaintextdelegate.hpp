@@ -23,6 +23,8 @@ public:
 
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+    // The pixels a cell has for its text: its width less the style's text margins.
+    static int textWidth(const QStyleOptionViewItem& option);
 
 private:
     std::optional<Qt::TextElideMode> m_elideMode;
