@@ -3,6 +3,7 @@
 // them, graphs and ops, frames, and what NaNscope does where TensorFlow gives up.
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/tracequery.hpp"
 #include "nanscope/recorder.hpp"
 
 #include <algorithm>
@@ -488,4 +489,8 @@ TEST_CASE("two recorders of one run write TensorFlow's multi-host layout", "[rea
     CHECK(traceOp(*s, 1).declared);
     REQUIRE(s->alertCount() == 1);
     CHECK(s->alert(0).event.index == 1);
+    // A filter by host: the traces of one file set.
+    CHECK(matchingRows(*s, TraceMatcher(*s, {.host = 1u}), 0, 2) == std::vector<int>{1});
+    CHECK(matchingRows(*s, TraceMatcher(*s, {.host = 0u}), 0, 2) == std::vector<int>{0});
+    CHECK(matchingRows(*s, TraceMatcher(*s, {.nonFiniteOnly = true, .host = 0u}), 0, 2).empty());
 }

@@ -7,6 +7,7 @@
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
+#include "nanscope/recorder.hpp"
 #include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
@@ -27,7 +28,9 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 using namespace nanscope;
 using test::PyLogdir;
@@ -95,6 +98,7 @@ private Q_SLOTS:
     void sourceShowsTheLogdirsTextWithMarks();
     void logdirStringsArePlainText();
     void noticesExplainEmptyData();
+    void severalHostsAreColumnsAndFilters();
 };
 
 void TestPanels::alertsListEveryAlertAndSort()
@@ -570,4 +574,100 @@ void TestPanels::noticesExplainEmptyData()
 }
 
 QTEST_MAIN(TestPanels)
+// Two hosts of one run, TensorFlow's layout: host-a declares the graph; each host records traces
+// of its own; host-a's Log gives -inf at step 1, host-b's Log NaN at steps 1 and 2.
+void TestPanels::severalHostsAreColumnsAndFilters()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+        auto open = [&](const char* host) {
+            return Recorder::open({.dumpRoot = dir.path().toStdString(),
+                                   .mode = TensorDebugMode::FullHealth,
+                                   .circularBufferSize = -1,
+                                   .runId = "hosts",
+                                   .hostName = host,
+                                   .closeAtExit = false});
+        };
+        auto a = open("host-a");
+        QVERIFY(a.ok());
+        QTest::qWait(20); // a later metadata record: host-a is the first host
+        auto b = open("host-b");
+        QVERIFY(b.ok());
+        auto graph = (*a)->declareGraph("step");
+        auto x = (*a)->declareOp({.graph = *graph, .type = "Placeholder", .name = "x"});
+        auto log =
+            (*a)->declareOp({.graph = *graph, .type = "Log", .name = "Log", .inputs = {"x"}});
+        QVERIFY(x.ok() && log.ok());
+        const std::int64_t shape[1] = {2};
+        const float good[2] = {1.0F, 2.0F};
+        const float negInf[2] = {-INFINITY, 2.0F};
+        const float nan[2] = {NAN, 2.0F};
+        for (int step = 0; step < 3; ++step) {
+            QVERIFY((*a)->recordTrace(*log, 0, {.data = step == 1 ? negInf : good, .shape = shape})
+                        .ok());
+            QVERIFY(
+                (*b)->recordTrace(*log, 0, {.data = step > 0 ? nan : good, .shape = shape}).ok());
+        }
+        QVERIFY((*b)->close().ok());
+        QVERIFY((*a)->close().ok());
+    }
+    core::LogdirReader reader(dir.path().toStdString());
+    const items::SnapshotPtr snapshot = reader.update();
+    QCOMPARE(snapshot->layout().fileSets.size(), std::size_t{2});
+    QCOMPARE(snapshot->traceCount(), std::uint64_t{6});
+
+    views::Navigator navigator;
+    views::GraphExecutionPanel traces(&navigator);
+    traces.resize(1000, 600);
+    traces.show();
+    views::AlertsPanel alerts(&navigator);
+    alerts.resize(800, 600);
+    alerts.show();
+    navigator.setSnapshot(snapshot);
+    QVERIFY(!traces.view()->isColumnHidden(items::GraphExecutionModel::HostColumn));
+    QStringList hosts;
+    for (int row = 0; row < traces.proxy()->rowCount(); ++row)
+        hosts
+            << traces.proxy()->index(row, items::GraphExecutionModel::HostColumn).data().toString();
+    QCOMPARE(hosts.count(QStringLiteral("host-a")), 3);
+    QCOMPARE(hosts.count(QStringLiteral("host-b")), 3);
+    traces.setFilter({.host = 1u});
+    QTRY_COMPARE_WITH_TIMEOUT(traces.proxy()->rowCount(), 3, kWait);
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(
+            traces.proxy()->index(row, items::GraphExecutionModel::HostColumn).data().toString(),
+            QStringLiteral("host-b"));
+    traces.setFilter({.nonFiniteOnly = true, .host = 0u});
+    QTRY_COMPARE_WITH_TIMEOUT(traces.proxy()->rowCount(), 1, kWait);
+
+    QTRY_VERIFY_WITH_TIMEOUT(!alerts.isBusy(), kWait);
+    QCOMPARE(alerts.proxy()->rowCount(), 3);
+    QVERIFY(!alerts.view()->isColumnHidden(items::AlertModel::HostColumn));
+    alerts.setHostFilter(1u);
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 2, kWait);
+    for (int row = 0; row < 2; ++row)
+        QCOMPARE(alerts.proxy()->index(row, items::AlertModel::HostColumn).data().toString(),
+                 QStringLiteral("host-b"));
+    // The first of the host's alerts is focused.
+    QTRY_VERIFY_WITH_TIMEOUT(navigator.focus().event.has_value(), kWait);
+    QCOMPARE(snapshot->trace(navigator.focus().event->index).fileIndex, 1u);
+    // With a kind too: host-a has no NaN alert.
+    alerts.setHostFilter(0u);
+    alerts.setKindFilter(views::AlertsPanel::KindFilter::NaN);
+    QTRY_VERIFY_WITH_TIMEOUT(!alerts.isBusy(), kWait);
+    QCOMPARE(alerts.proxy()->rowCount(), 0);
+    alerts.setHostFilter(std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 2, kWait);
+    alerts.setKindFilter(views::AlertsPanel::KindFilter::All);
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 3, kWait);
+
+    // One host: no host column, no choice.
+    PyLogdir single;
+    core::LogdirReader singleReader(single.path().toStdString());
+    navigator.setSnapshot(singleReader.update());
+    QVERIFY(traces.view()->isColumnHidden(items::GraphExecutionModel::HostColumn));
+    QVERIFY(alerts.view()->isColumnHidden(items::AlertModel::HostColumn));
+}
+
 #include "tst_panels.moc"

@@ -13,6 +13,7 @@
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "snapshotjob.hpp"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -73,7 +74,7 @@ class AlertsPanel::Jobs
 public:
     explicit Jobs(AlertsPanel* panel)
         : analysis([panel](const Analysis& result) { panel->showAnalysis(result); }),
-          kinds([panel](std::vector<int> rows) { panel->showKindRows(std::move(rows)); })
+          kinds([panel](std::vector<int> rows) { panel->showFilterRows(std::move(rows)); })
     {}
     SnapshotJob<Analysis> analysis;
     SnapshotJob<std::vector<int>> kinds; // the alerts of one kind, for the badge filter
@@ -142,6 +143,16 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     chips->addWidget(m_negInf);
     chips->addWidget(m_posInf);
     chips->addStretch();
+    m_host = new QComboBox(this);
+    m_host->setToolTip(tr("List only the alerts of one host"));
+    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_host->hide();
+    chips->addWidget(m_host);
+    connect(m_host, &QComboBox::currentIndexChanged, this, [this] {
+        const int host = m_host->currentData().toInt();
+        setHostFilter(host < 0 ? std::nullopt
+                               : std::optional<std::uint32_t>(static_cast<std::uint32_t>(host)));
+    });
 
     // The origin: where the first non-finite value was made, why, and what fixes it.
     auto* box = new QFrame(this);
@@ -250,8 +261,8 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
             focusChanged(this->navigator()->focus());
     });
     // A rebuilt or longer list needs the kind filter's rows again.
-    connect(m_rows, &RowListProxyModel::sourceReset, this, &AlertsPanel::requestKindRows);
-    connect(m_rows, &RowListProxyModel::sourceRowsAppended, this, &AlertsPanel::requestKindRows);
+    connect(m_rows, &RowListProxyModel::sourceReset, this, &AlertsPanel::requestFilterRows);
+    connect(m_rows, &RowListProxyModel::sourceRowsAppended, this, &AlertsPanel::requestFilterRows);
     connect(m_model, &QAbstractItemModel::modelReset, this, &AlertsPanel::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::updateEmptyState);
     snapshotChanged(nullptr);
@@ -281,7 +292,7 @@ void AlertsPanel::sortBy(int column, Qt::SortOrder order)
         if (m_rows->sourceModel() != m_sorter)
             m_rows->setSourceModel(m_sorter);
     }
-    applyKindRows(); // in the new order, and focuses again
+    applyFilterRows(); // in the new order, and focuses again
 }
 
 int AlertsPanel::modelRow(const QModelIndex& shown) const
@@ -319,9 +330,19 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     if (!sameLogdir) {
         m_view->scrollToTop();
         m_kindFilter = KindFilter::All;
-        m_kindRows.clear();
+        m_hostFilter.reset();
+        m_filterRows.clear();
         m_jobs->kinds.cancel();
         updateChipStates();
+        // The hosts of this logdir, to choose among when there are several.
+        const QSignalBlocker quiet(m_host);
+        m_host->clear();
+        m_host->addItem(tr("All hosts"), -1);
+        const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
+        for (std::size_t h = 0; h < hosts; ++h)
+            m_host->addItem(fromStd(snapshot->layout().fileSets[h].hostName), static_cast<int>(h));
+        m_host->setVisible(hosts > 1);
+        m_view->setColumnHidden(items::AlertModel::HostColumn, hosts <= 1);
         m_hasOrigin = false;
         m_originBox->hide();
         for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
@@ -486,7 +507,7 @@ void AlertsPanel::stepAlert(int delta)
     for (std::size_t tried = 0; tried < count; ++tried) {
         position = (position + count + static_cast<std::size_t>(delta > 0 ? 1 : count - 1)) % count;
         const int row = static_cast<int>(order[position]);
-        if (!passesKindFilter(row))
+        if (!passesFilter(row))
             continue;
         const QModelIndex shown = shownIndex(row);
         if (!shown.isValid())
@@ -497,25 +518,46 @@ void AlertsPanel::stepAlert(int delta)
     }
 }
 
-bool AlertsPanel::passesKindFilter(int modelRow) const
+bool AlertsPanel::filtering() const
 {
-    return m_kindFilter == KindFilter::All ||
-           std::binary_search(m_kindRows.begin(), m_kindRows.end(), modelRow);
+    return m_kindFilter != KindFilter::All || m_hostFilter.has_value();
+}
+
+bool AlertsPanel::passesFilter(int modelRow) const
+{
+    return !filtering() || std::binary_search(m_filterRows.begin(), m_filterRows.end(), modelRow);
 }
 
 void AlertsPanel::setKindFilter(KindFilter filter)
 {
     m_kindFilter = filter;
     updateChipStates();
-    m_kindRows.clear();
-    if (filter == KindFilter::All) {
+    m_focusFirstOfKind = filter != KindFilter::All;
+    refilter();
+}
+
+void AlertsPanel::setHostFilter(std::optional<std::uint32_t> host)
+{
+    m_hostFilter = host;
+    const int row = host ? m_host->findData(static_cast<int>(*host)) : 0;
+    if (m_host->currentIndex() != row) {
+        const QSignalBlocker quiet(m_host);
+        m_host->setCurrentIndex(std::max(row, 0));
+    }
+    m_focusFirstOfKind = host.has_value();
+    refilter();
+}
+
+void AlertsPanel::refilter()
+{
+    m_filterRows.clear();
+    if (!filtering()) {
         m_jobs->kinds.cancel();
         m_focusFirstOfKind = false;
-        applyKindRows();
+        applyFilterRows();
         return;
     }
-    m_focusFirstOfKind = true;
-    requestKindRows();
+    requestFilterRows();
 }
 
 void AlertsPanel::updateChipStates()
@@ -526,29 +568,38 @@ void AlertsPanel::updateChipStates()
     m_posInf->setChecked(m_kindFilter == KindFilter::PositiveInfinity);
 }
 
-void AlertsPanel::requestKindRows()
+void AlertsPanel::requestFilterRows()
 {
     const auto& snapshot = m_model->snapshot();
-    if (!snapshot || m_kindFilter == KindFilter::All)
+    if (!snapshot || !filtering())
         return;
-    const std::uint8_t bit = healthBit(m_kindFilter);
+    const std::uint8_t bit = healthBit(m_kindFilter); // 0: any kind
+    const std::optional<std::uint32_t> host = m_hostFilter;
     const int rows = m_model->rowCount(); // the list's alerts, which may trail the snapshot's
     m_jobs->kinds.request(
-        snapshot, [bit, rows](const core::Snapshot& s, const std::atomic_bool& stop) {
+        snapshot, [bit, host, rows](const core::Snapshot& s, const std::atomic_bool& stop) {
             std::vector<int> matching;
-            for (int k = 0; k < rows && !stop; ++k)
-                if (s.health(s.alert(static_cast<std::uint64_t>(k)).event).has(bit))
-                    matching.push_back(k);
+            for (int k = 0; k < rows && !stop; ++k) {
+                const core::EventRef event = s.alert(static_cast<std::uint64_t>(k)).event;
+                if (bit != 0 && !s.health(event).has(bit))
+                    continue;
+                // Executions come from the first host's files only, as TensorFlow reads them.
+                const std::uint32_t set =
+                    event.source == core::EventSource::Graph ? s.trace(event.index).fileIndex : 0;
+                if (host && set != *host)
+                    continue;
+                matching.push_back(k);
+            }
             return matching;
         });
 }
 
-void AlertsPanel::showKindRows(std::vector<int> rows)
+void AlertsPanel::showFilterRows(std::vector<int> rows)
 {
-    if (m_kindFilter == KindFilter::All)
+    if (!filtering())
         return;
-    m_kindRows = std::move(rows);
-    applyKindRows();
+    m_filterRows = std::move(rows);
+    applyFilterRows();
     if (!m_focusFirstOfKind)
         return;
     m_focusFirstOfKind = false;
@@ -556,7 +607,7 @@ void AlertsPanel::showKindRows(std::vector<int> rows)
     const auto& snapshot = m_model->snapshot();
     for (const std::uint64_t k : snapshot->alertsByWallTime()) {
         if (k < static_cast<std::uint64_t>(m_model->rowCount()) &&
-            passesKindFilter(static_cast<int>(k))) {
+            passesFilter(static_cast<int>(k))) {
             const QModelIndex shown = shownIndex(static_cast<int>(k));
             if (shown.isValid())
                 activateRow(shown.row());
@@ -566,22 +617,22 @@ void AlertsPanel::showKindRows(std::vector<int> rows)
 }
 
 // The row list of the proxy: every alert, or those of the kind, in the list's sort order.
-void AlertsPanel::applyKindRows()
+void AlertsPanel::applyFilterRows()
 {
-    if (m_kindFilter == KindFilter::All) {
+    if (!filtering()) {
         if (m_rows->isFiltered())
             m_rows->setRows(std::nullopt);
         focusChanged(navigator()->focus());
         return;
     }
     std::vector<int> rows;
-    rows.reserve(m_kindRows.size());
+    rows.reserve(m_filterRows.size());
     if (m_rows->sourceModel() == m_sorter) {
-        for (const int row : m_kindRows)
+        for (const int row : m_filterRows)
             rows.push_back(m_sorter->mapFromSource(m_model->index(row, 0)).row());
         std::sort(rows.begin(), rows.end());
     } else {
-        rows = m_kindRows;
+        rows = m_filterRows;
     }
     m_rows->setRows(std::move(rows));
     focusChanged(navigator()->focus());

@@ -86,6 +86,10 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_opType = new QComboBox(this);
     m_opType->setToolTip(tr("Show only ops of one type"));
     m_opType->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_host = new QComboBox(this);
+    m_host->setToolTip(tr("Show only the traces one host recorded"));
+    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_host->hide();
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setForegroundRole(QPalette::PlaceholderText);
@@ -101,6 +105,7 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     tools->addWidget(m_nonFinite);
     tools->addWidget(m_graph);
     tools->addWidget(m_opType);
+    tools->addWidget(m_host);
     tools->addStretch();
     tools->addWidget(m_status);
     tools->addWidget(m_goTo);
@@ -122,6 +127,13 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_view->setColumnWidth(Model::DTypeColumn, digit * 8);
     m_view->setColumnWidth(Model::ShapeColumn, digit * 13);
     m_view->setColumnWidth(Model::GraphColumn, digit * 10);
+    m_view->setColumnWidth(Model::HostColumn, digit * 10);
+    m_view->setColumnWidth(Model::DeviceColumn, digit * 16);
+    // Devices elide to their last part ("…/device:GPU:0"); hosts show once there are several.
+    m_view->setItemDelegateForColumn(Model::DeviceColumn,
+                                     new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
+    m_view->hideColumn(Model::HostColumn);
+    m_view->hideColumn(Model::DeviceColumn);
     // What a row is and whether it is healthy first; the details after.
     QHeaderView* header = m_view->horizontalHeader();
     header->moveSection(header->visualIndex(Model::HealthColumn),
@@ -165,6 +177,14 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
         m_filter.graph =
             graph < 0 ? std::nullopt
                       : std::optional<core::GraphIndex>(static_cast<core::GraphIndex>(graph));
+        applyFilter();
+    });
+    connect(m_host, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        const int host = m_host->currentData().toInt();
+        m_filter.host = host < 0 ? std::nullopt
+                                 : std::optional<std::uint32_t>(static_cast<std::uint32_t>(host));
         applyFilter();
     });
     connect(m_opType, &QComboBox::currentIndexChanged, this, [this] {
@@ -241,6 +261,14 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
     m_graph->addItem(tr("All graphs"), -1);
     m_opType->clear();
     m_opType->addItem(tr("All op types"));
+    m_host->clear();
+    m_host->addItem(tr("All hosts"), -1);
+    const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
+    for (std::size_t h = 0; h < hosts; ++h)
+        m_host->addItem(fromStd(snapshot->layout().fileSets[h].hostName), static_cast<int>(h));
+    // One host: nothing to tell apart.
+    m_host->setVisible(hosts > 1);
+    m_view->setColumnHidden(Model::HostColumn, hosts <= 1);
     if (snapshot) {
         const auto& table = snapshot->graphs();
         for (std::size_t g = 0; g < graphs; ++g) {
@@ -270,6 +298,8 @@ void GraphExecutionPanel::showFilterInControls()
     m_graph->setCurrentIndex(std::max(graphRow, 0));
     const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
     m_opType->setCurrentIndex(std::max(typeRow, 0));
+    const int hostRow = m_filter.host ? m_host->findData(static_cast<int>(*m_filter.host)) : 0;
+    m_host->setCurrentIndex(std::max(hostRow, 0));
 }
 
 void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)

@@ -86,6 +86,12 @@ QVariant AlertModel::data(const QModelIndex& index, int role) const
         return opType;
     case OpNameColumn:
         return opName;
+    case HostColumn: {
+        // Executions are read from the first host only (as TensorFlow reads them).
+        const auto& sets = snap.layout().fileSets;
+        const std::uint32_t set = graph ? snap.trace(alert.event.index).fileIndex : 0;
+        return set < sets.size() ? fromStd(sets[set].hostName) : QString();
+    }
     case SlotColumn:
         return alert.outputSlot;
     case SizeColumn:
@@ -103,9 +109,9 @@ QVariant AlertModel::data(const QModelIndex& index, int role) const
 QVariant AlertModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     static constexpr const char* titles[] = {
-        QT_TR_NOOP("#"),    QT_TR_NOOP("Event"), QT_TR_NOOP("Op type"),
-        QT_TR_NOOP("Op"),   QT_TR_NOOP("Slot"),  QT_TR_NOOP("Size"),
-        QT_TR_NOOP("-inf"), QT_TR_NOOP("+inf"),  QT_TR_NOOP("NaN")};
+        QT_TR_NOOP("#"),    QT_TR_NOOP("Event"), QT_TR_NOOP("Op type"), QT_TR_NOOP("Op"),
+        QT_TR_NOOP("Host"), QT_TR_NOOP("Slot"),  QT_TR_NOOP("Size"),    QT_TR_NOOP("-inf"),
+        QT_TR_NOOP("+inf"), QT_TR_NOOP("NaN")};
     static_assert(std::size(titles) == ColumnCount);
     const QVariant title =
         columnTitle(metaObject()->className(), titles, section, orientation, role);

@@ -176,6 +176,13 @@ QVariant GraphExecutionModel::data(const QModelIndex& index, int role) const
         return op ? fromStd(op->type) : QString();
     case GraphColumn:
         return op ? fromStd(snap.graphs().graph(op->graph).name) : QString();
+    case HostColumn: {
+        const auto& sets = snap.layout().fileSets;
+        return t.fileIndex < sets.size() ? fromStd(sets[t.fileIndex].hostName) : QString();
+    }
+    case DeviceColumn:
+        full = details(index.row());
+        return full ? fromStd(full->deviceName) : QString();
     case DTypeColumn:
         full = details(index.row());
         return full ? dtypeText(full->fullTensor ? full->fullTensor->dtype : full->health.dtype)
@@ -192,7 +199,8 @@ QVariant GraphExecutionModel::data(const QModelIndex& index, int role) const
 QVariant GraphExecutionModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     static constexpr const char* titles[] = {
-        QT_TR_NOOP("#"),     QT_TR_NOOP("Tensor"), QT_TR_NOOP("Op type"), QT_TR_NOOP("Graph"),
+        QT_TR_NOOP("#"),     QT_TR_NOOP("Tensor"), QT_TR_NOOP("Op type"),
+        QT_TR_NOOP("Graph"), QT_TR_NOOP("Host"),   QT_TR_NOOP("Device"),
         QT_TR_NOOP("DType"), QT_TR_NOOP("Size"),   QT_TR_NOOP("Health")};
     static_assert(std::size(titles) == ColumnCount);
     const QVariant title =

@@ -8,9 +8,12 @@
 
 #include <QElapsedTimer>
 #include <QString>
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 class QAbstractItemModel;
+class QComboBox;
 class QLabel;
 class QModelIndex;
 class QPushButton;
@@ -55,6 +58,9 @@ public:
     // alert type).
     enum class KindFilter { All, NaN, NegativeInfinity, PositiveInfinity };
     KindFilter kindFilter() const { return m_kindFilter; }
+    // The host whose alerts the list shows (an index into the logdir's file sets); all when
+    // unset. The choice is in the header for logdirs of several hosts.
+    std::optional<std::uint32_t> hostFilter() const { return m_hostFilter; }
 
 public Q_SLOTS:
     // Focuses the alert in row `row` of the list as shown (sorted): what a double-click does.
@@ -66,6 +72,7 @@ public Q_SLOTS:
     // Shows only the alerts of one kind and focuses the first of them in execution order, as a
     // click on its badge does; All shows every alert again.
     void setKindFilter(KindFilter filter);
+    void setHostFilter(std::optional<std::uint32_t> host);
     bool goToOrigin();
 
 Q_SIGNALS:
@@ -79,10 +86,12 @@ private:
     struct Analysis;
     void showAnalysis(const Analysis& analysis);
     void stepAlert(int delta);
-    void requestKindRows();
-    void showKindRows(std::vector<int> rows);
-    void applyKindRows();
-    bool passesKindFilter(int modelRow) const;
+    void requestFilterRows();
+    void showFilterRows(std::vector<int> rows);
+    void applyFilterRows();
+    bool filtering() const;
+    bool passesFilter(int modelRow) const;
+    void refilter();
     void updateChipStates();
     int rowForEvent(const core::EventRef& event) const; // model row, or -1
     int modelRow(const QModelIndex& shown) const;       // -1 when none
@@ -111,7 +120,9 @@ private:
     bool m_hasOrigin = false;
     bool m_applyingFocus = false;
     KindFilter m_kindFilter = KindFilter::All;
-    std::vector<int> m_kindRows;     // model rows of the filter's kind, ascending
+    std::optional<std::uint32_t> m_hostFilter;
+    QComboBox* m_host = nullptr;
+    std::vector<int> m_filterRows;   // model rows that pass the filters, ascending
     bool m_focusFirstOfKind = false; // after the user's click, once the rows arrive
     std::size_t m_stepPosition = 0;  // where the last step was in execution order
 

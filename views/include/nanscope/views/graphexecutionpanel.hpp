@@ -90,6 +90,7 @@ private:
     QCheckBox* m_nonFinite = nullptr;
     QComboBox* m_graph = nullptr;
     QComboBox* m_opType = nullptr;
+    QComboBox* m_host = nullptr; // shown for logdirs of several hosts only
     QLabel* m_status = nullptr;
     QLineEdit* m_goTo = nullptr;
 

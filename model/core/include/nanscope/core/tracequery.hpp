@@ -20,8 +20,12 @@ struct TraceFilter
     std::optional<GraphIndex> graph; // only ops of this graph
     std::string opType;              // exactly this op type; empty: any
     std::string text;                // a piece of the op name or type, case-insensitive; empty: any
+    std::optional<std::uint32_t> host; // only traces of this file set (LogdirLayout::fileSets)
 
-    bool active() const { return nonFiniteOnly || graph || !opType.empty() || !text.empty(); }
+    bool active() const
+    {
+        return nonFiniteOnly || graph || !opType.empty() || !text.empty() || host;
+    }
     friend bool operator==(const TraceFilter&, const TraceFilter&) = default;
 };
 
@@ -33,6 +37,8 @@ public:
     bool matches(const TraceDigest& trace) const
     {
         if (m_filter.nonFiniteOnly && !trace.health.nonFinite())
+            return false;
+        if (m_filter.host && trace.fileIndex != *m_filter.host)
             return false;
         if (m_allOps)
             return true;

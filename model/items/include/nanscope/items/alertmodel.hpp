@@ -16,6 +16,7 @@ public:
         EventColumn,
         OpTypeColumn,
         OpNameColumn,
+        HostColumn, // the host that recorded the alert's event
         SlotColumn,
         SizeColumn,
         NegInfColumn,

@@ -24,6 +24,8 @@ public:
         TensorColumn,
         OpTypeColumn,
         GraphColumn,
+        HostColumn,   // the host whose file set holds the trace
+        DeviceColumn, // the device it ran on (from the record)
         DTypeColumn,
         ShapeColumn,
         HealthColumn,
