@@ -72,6 +72,7 @@ private Q_SLOTS:
     void appendedItemsKeepTheStripFitted();
     void paintsEveryZoomLevel();
     void groupsAreRunsDrawnAsBands();
+    void sharedColumnsShowTheAlarmDensity();
 };
 
 void TestTimelineStrip::groupsAreRunsDrawnAsBands()
@@ -266,6 +267,54 @@ void TestTimelineStrip::paintsEveryZoomLevel()
     }
     // Zoomed in, the current item is a box with its label.
     QVERIFY(strip.scale().pixelsPerItem >= 11);
+}
+
+// Far more items than pixels: a column with a few alarms shows them as a short bar over its
+// ordinary colour; a column of alarms only is alarm colour from top to bottom.
+void TestTimelineStrip::sharedColumnsShowTheAlarmDensity()
+{
+    class DensitySource : public FakeSource
+    {
+    public:
+        using FakeSource::FakeSource;
+        // The first half: one alarm in a hundred; the second half: alarms only.
+        std::uint8_t category(std::uint64_t item) const override
+        {
+            if (item >= m_count / 2)
+                return 3;
+            return item % 100 == 0 ? 3 : 0;
+        }
+    };
+    DensitySource source(400'000);
+    std::vector<TimelineCategory> categories = fourCategories();
+    categories[3].alarm = true;
+    TimelineStrip strip;
+    strip.setCategories(categories);
+    strip.resize(400, strip.sizeHint().height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    strip.setSource(&source);
+    strip.fit();
+    QVERIFY(strip.scale().aggregated());
+    const QImage image = strip.viewport()->grab().toImage();
+    const int width = image.width();
+    // Down the middle of a column of the first quarter, and of the last quarter.
+    auto columnColours = [&](int x) {
+        QList<QRgb> colours;
+        for (int y = 0; y < image.height(); ++y)
+            colours << image.pixel(x, y);
+        return colours;
+    };
+    const QRgb red = QColor(Qt::red).rgb();
+    const QRgb grey = QColor(Qt::lightGray).rgb();
+    const QList<QRgb> sparse = columnColours(width / 8);
+    const QList<QRgb> dense = columnColours(width * 7 / 8);
+    const auto redInSparse = sparse.count(red);
+    QVERIFY2(redInSparse >= 3, "one alarm in a hundred still shows");
+    QVERIFY2(sparse.count(grey) > 3 * redInSparse, "the ordinary items fill most of the column");
+    QVERIFY2(sparse.lastIndexOf(red) > sparse.lastIndexOf(grey), "the alarms rise from the bottom");
+    QVERIFY(dense.count(red) > 3 * redInSparse);
+    QCOMPARE(dense.count(grey), 0);
 }
 
 QTEST_MAIN(TestTimelineStrip)

@@ -165,11 +165,8 @@ QColor TimelineStrip::categoryColour(std::size_t category) const
                                           : palette().color(QPalette::Mid);
 }
 
-QColor TimelineStrip::columnColour(TimelineScale::Range range) const
+TimelineStrip::ColumnSummary TimelineStrip::columnSummary(TimelineScale::Range range) const
 {
-    const std::uint8_t highest = highestCategory(range);
-    if (highest < m_categories.size() && m_categories[highest].alarm)
-        return m_categories[highest].colour;
     std::array<std::uint64_t, kMaxCategories> counts{};
     std::uint64_t i = range.first;
     for (; i < range.last && i % kBlock != 0; ++i)
@@ -179,18 +176,31 @@ QColor TimelineStrip::columnColour(TimelineScale::Range range) const
             counts[c] += m_blockCounts[i / kBlock][c];
     for (; i < range.last; ++i)
         ++counts[m_itemCategory[i]];
+    ColumnSummary summary;
+    std::uint64_t alarms = 0, ordinary = 0;
     double red = 0, green = 0, blue = 0;
     for (std::size_t c = 0; c < kMaxCategories; ++c) {
         if (counts[c] == 0)
             continue;
         const QColor colour = categoryColour(c);
-        const double weight = static_cast<double>(counts[c]) / static_cast<double>(range.size());
-        red += colour.redF() * weight;
-        green += colour.greenF() * weight;
-        blue += colour.blueF() * weight;
+        if (c < m_categories.size() && m_categories[c].alarm) {
+            alarms += counts[c];
+            summary.alarm = colour; // categories are ordered: the last is the worst
+            continue;
+        }
+        ordinary += counts[c];
+        red += colour.redF() * static_cast<double>(counts[c]);
+        green += colour.greenF() * static_cast<double>(counts[c]);
+        blue += colour.blueF() * static_cast<double>(counts[c]);
     }
-    return QColor::fromRgbF(static_cast<float>(red), static_cast<float>(green),
-                            static_cast<float>(blue));
+    if (ordinary > 0) {
+        const auto n = static_cast<double>(ordinary);
+        summary.base = QColor::fromRgbF(static_cast<float>(red / n), static_cast<float>(green / n),
+                                        static_cast<float>(blue / n));
+    }
+    summary.alarmShare =
+        range.size() ? static_cast<double>(alarms) / static_cast<double>(range.size()) : 0;
+    return summary;
 }
 
 void TimelineStrip::setMarkers(std::vector<std::uint64_t> items)
@@ -443,24 +453,24 @@ void TimelineStrip::paintItems(QPainter& painter, const Rows& r) const
     const qreal top = r.items.top() + 2;
     const qreal height = r.items.height() - 4;
     if (m_scale.aggregated()) {
-        // One line per pixel column; runs of one colour become one rectangle.
+        // One pixel column stands for many items: its ordinary items' blended colour fills it,
+        // and a bar from the bottom, as tall as the share of items in alarm, shows the worst
+        // alarm (at least a few pixels, so one NaN in ten thousand still shows). A run of
+        // alarms stays a wall; scattered ones read as a density, not a solid bar.
         painter.setPen(Qt::NoPen);
-        int runStart = 0;
-        QColor runColour;
-        auto flush = [&](int end) {
-            if (runColour.isValid() && end > runStart)
-                painter.fillRect(QRectF(runStart, top, end - runStart, height), runColour);
-        };
+        constexpr qreal kMinAlarm = 3;
         for (int column = 0; column < m_scale.width; ++column) {
             const TimelineScale::Range range = m_scale.itemsInColumn(column);
-            const QColor colour = range.empty() ? QColor() : columnColour(range);
-            if (colour != runColour) {
-                flush(column);
-                runStart = column;
-                runColour = colour;
+            if (range.empty())
+                continue;
+            const ColumnSummary summary = columnSummary(range);
+            if (summary.base.isValid())
+                painter.fillRect(QRectF(column, top, 1, height), summary.base);
+            if (summary.alarm.isValid()) {
+                const qreal alarm = std::max(kMinAlarm, height * summary.alarmShare);
+                painter.fillRect(QRectF(column, top + height - alarm, 1, alarm), summary.alarm);
             }
         }
-        flush(m_scale.width);
         return;
     }
     const TimelineScale::Range visible = m_scale.visibleRange();

@@ -37,10 +37,10 @@ struct TimelineCategory
 {
     QString name;
     QColor colour;
-    // Where items share a pixel column, an alarm category present among them colours the whole
-    // column (the highest such wins); otherwise the column mixes its categories' colours by how
-    // many items each has, so that a few function calls among thousands of ops do not paint the
-    // strip blue.
+    // Where items share a pixel column, the column mixes its ordinary categories' colours by how
+    // many items each has (a few function calls among thousands of ops do not paint the strip
+    // blue), and an alarm category present among them rises from the bottom as tall as the
+    // share of alarm items (the highest category's colour; a few pixels at least).
     bool alarm = false;
 };
 
@@ -121,7 +121,15 @@ private:
     Rows rows() const;
     void readCategories(std::uint64_t from);
     std::uint8_t highestCategory(TimelineScale::Range range) const;
-    QColor columnColour(TimelineScale::Range range) const;
+    // What one pixel column of many items shows: the blend of its ordinary items' colours, and
+    // its worst alarm category with the share of items in alarm categories.
+    struct ColumnSummary
+    {
+        QColor base;           // invalid when every item is an alarm
+        QColor alarm;          // invalid when none is
+        double alarmShare = 0; // 0..1
+    };
+    ColumnSummary columnSummary(TimelineScale::Range range) const;
     QColor categoryColour(std::size_t category) const;
     void zoomBy(double x, double factor);
     void activate(std::uint64_t item);
