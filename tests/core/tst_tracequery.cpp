@@ -4,8 +4,11 @@
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/tracequery.hpp"
+#include "nanscope/recorder.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -208,4 +211,57 @@ TEST_CASE("find: an empty logdir has nothing; a long scan stops when asked", "[t
     stop = true;
     CHECK_FALSE(findTrace(*s, nonFinite, 0, false, &stop));
     CHECK(matchingRows(*s, nonFinite, 1, kTraces, &stop).empty());
+}
+
+TEST_CASE("a function call's traces: its graph and the graphs in it, since its previous call",
+          "[tracequery]")
+{
+    test::TempDir dir;
+    {
+        auto recorder = Recorder::open({.dumpRoot = dir.path(),
+                                        .mode = TensorDebugMode::ConciseHealth,
+                                        .circularBufferSize = -1,
+                                        .closeAtExit = false});
+        REQUIRE(recorder.ok());
+        auto& r = **recorder;
+        auto outer = r.declareGraph("train_step");
+        auto inner = r.declareGraph("while_body", &*outer);
+        auto other = r.declareGraph("eval");
+        auto a = r.declareOp({.graph = *outer, .type = "Placeholder", .name = "a"});
+        auto b = r.declareOp({.graph = *inner, .type = "Exp", .name = "b"});
+        auto c = r.declareOp({.graph = *other, .type = "Placeholder", .name = "c"});
+        REQUIRE((a.ok() && b.ok() && c.ok()));
+        const std::int64_t shape[1] = {1};
+        const float one[1] = {1.0F};
+        const TensorView tensor{.data = one, .shape = shape};
+        // TensorFlow's order: a call's traces, then the call's Execution. The pauses keep the
+        // wall times apart, as a real call's run does.
+        const auto pause = [] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); };
+        for (int step = 0; step < 2; ++step) {
+            pause();
+            REQUIRE(r.recordTrace(*a, 0, tensor).ok()); // traces 0, 3
+            REQUIRE(r.recordTrace(*b, 0, tensor).ok()); // traces 1, 4
+            REQUIRE(r.recordTrace(*c, 0, tensor).ok()); // traces 2, 5: another graph's
+            pause();
+            REQUIRE(r.recordExecution(
+                         {.opType = "Cast", .outputIds = {r.newTensorId()}, .outputs = {tensor}})
+                        .ok()); // executions 0, 2
+            REQUIRE(r.recordExecution({.opType = "__inference_train_step_1",
+                                       .graph = &*outer,
+                                       .outputIds = {r.newTensorId()},
+                                       .outputs = {tensor}})
+                        .ok()); // executions 1, 3
+        }
+        REQUIRE(r.close().ok());
+    }
+    const auto s = LogdirReader(dir.path()).update();
+    REQUIRE(s->traceCount() == 6);
+    REQUIRE(s->executionCount() == 4);
+    CHECK(tracesOfCall(*s, 1, 100) == std::vector<std::uint64_t>{0, 1});
+    CHECK(tracesOfCall(*s, 3, 100) == std::vector<std::uint64_t>{3, 4});
+    CHECK(tracesOfCall(*s, 3, 1) == std::vector<std::uint64_t>{3});
+    CHECK(tracesOfCall(*s, 0, 100).empty()); // a plain op calls nothing
+    CHECK(tracesOfCall(*s, 99, 100).empty());
+    std::atomic_bool stop{true};
+    CHECK(tracesOfCall(*s, 3, 100, &stop).empty());
 }

@@ -7,6 +7,7 @@
 #include "nanscope/recorder.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
 #include "nanscope/views/executiontimelinepanel.hpp"
+#include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/widgets/timelinestrip.hpp"
 #include "screenshot.hpp"
 
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void keysMoveTheFocus();
     void graphTraceFocusShowsNothingFocused();
     void closingTheLogdirEmptiesTheStrip();
+    void aFunctionCallShowsItsGraphExecutions();
     void aHundredThousandExecutions();
     void wallTimesNoClockShows();
 
@@ -267,6 +269,35 @@ void TestExecutionTimelinePanel::aHundredThousandExecutions()
     QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-zoomed")));
     strip->fit();
     QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-fit")));
+}
+
+// Focusing a tf.function call (in the strip, or anywhere) highlights the graph executions that
+// call ran in Graph Execution, and puts them in sight; a plain op highlights nothing.
+void TestExecutionTimelinePanel::aFunctionCallShowsItsGraphExecutions()
+{
+    views::GraphExecutionPanel traces(m_navigator.get());
+    traces.resize(900, 400);
+    traces.show();
+    m_navigator->setSnapshot(nullptr);
+    m_navigator->setSnapshot(m_logdir->snapshot());
+    const int call = LossLogdir::kExecutionsPerStep + LossLogdir::kCall; // step 1's call
+    m_navigator->focusExecution(call);
+    QList<quint64> expected;
+    for (int t = 0; t < LossLogdir::kTracesPerStep; ++t)
+        expected << quint64(LossLogdir::kTracesPerStep + t);
+    QTRY_COMPARE_WITH_TIMEOUT(traces.highlightedInputs(), expected, 15000);
+    QVERIFY2(traces.statusText().contains(QStringLiteral("5 graph executions")),
+             qPrintable(traces.statusText()));
+    // Step 0's call: step 0's traces.
+    m_navigator->focusExecution(LossLogdir::kCall);
+    expected.clear();
+    for (int t = 0; t < LossLogdir::kTracesPerStep; ++t)
+        expected << quint64(t);
+    QTRY_COMPARE_WITH_TIMEOUT(traces.highlightedInputs(), expected, 15000);
+    // A plain eager op: nothing, and no note.
+    m_navigator->focusExecution(LossLogdir::kCast);
+    QTRY_VERIFY_WITH_TIMEOUT(traces.highlightedInputs().isEmpty(), 15000);
+    QVERIFY(!traces.statusText().contains(QStringLiteral("graph executions")));
 }
 
 QTEST_MAIN(TestExecutionTimelinePanel)

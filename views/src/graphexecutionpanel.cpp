@@ -63,11 +63,15 @@ public:
               } else {
                   panel->m_findBar->setStatus(GraphExecutionPanel::tr("No match"));
               }
+          }),
+          callTraces([panel](std::vector<std::uint64_t> traces) {
+              panel->showCallTraces(std::move(traces));
           })
     {}
 
     SnapshotJob<FilterResult> filter;
     SnapshotJob<FindResult> find;
+    SnapshotJob<std::vector<std::uint64_t>> callTraces; // of the focused tf.function call
 };
 
 GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
@@ -496,12 +500,46 @@ void GraphExecutionPanel::updateInputs()
 {
     const Focus& focus = navigator()->focus();
     const items::SnapshotPtr snapshot = m_model->snapshot();
+    m_jobs->callTraces.cancel();
+    if (!m_message.isEmpty()) { // a note about the previous focus
+        m_message.clear();
+        updateStatus();
+    }
     QSet<int> rows;
     if (snapshot && focus.event && focus.event->source == core::EventSource::Graph)
         for (const core::InputTrace& input : core::findInputTraces(*snapshot, focus.event->index))
             if (input.trace < static_cast<quint64>(m_model->rowCount()))
                 rows.insert(static_cast<int>(input.trace));
     m_proxy->setHighlightedRows(rows);
+    // A focused tf.function call: the graph executions it ran are what this table has to say.
+    if (snapshot && focus.event && focus.event->source == core::EventSource::Eager &&
+        !snapshot->execution(focus.event->index).graphId.empty()) {
+        const std::uint64_t call = focus.event->index;
+        m_jobs->callTraces.request(snapshot,
+                                   [call](const core::Snapshot& s, const std::atomic_bool& stop) {
+                                       return core::tracesOfCall(s, call, kMaxCallTraces, &stop);
+                                   });
+    }
+}
+
+void GraphExecutionPanel::showCallTraces(std::vector<std::uint64_t> traces)
+{
+    QSet<int> rows;
+    for (const std::uint64_t trace : traces)
+        if (trace < static_cast<quint64>(m_model->rowCount()))
+            rows.insert(static_cast<int>(trace));
+    m_proxy->setHighlightedRows(rows);
+    m_message = traces.empty()
+                    ? tr("No graph execution of this call was recorded")
+                    : tr("The call's %L1 graph executions are highlighted").arg(rows.size());
+    updateStatus();
+    if (rows.isEmpty())
+        return;
+    // Its first one in sight, without moving the focus off the call.
+    const QModelIndex first = m_proxy->mapFromSource(
+        m_model->index(static_cast<int>(traces.front()), Model::TensorColumn));
+    if (first.isValid())
+        m_view->scrollTo(first, QAbstractItemView::PositionAtTop);
 }
 
 void GraphExecutionPanel::onCurrentRowChanged(const QModelIndex& current)

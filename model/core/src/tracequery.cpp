@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <limits>
 
 namespace nanscope::core {
 namespace {
@@ -81,6 +82,53 @@ std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatc
             return i;
     }
     return std::nullopt;
+}
+
+std::vector<std::uint64_t> tracesOfCall(const Snapshot& snapshot, std::uint64_t execution,
+                                        std::size_t limit, const std::atomic_bool* stop)
+{
+    std::vector<std::uint64_t> traces;
+    if (execution >= snapshot.executionCount())
+        return traces;
+    const ExecutionDigest call = snapshot.execution(execution);
+    const GraphTable& graphs = snapshot.graphs();
+    const std::optional<GraphIndex> called = graphs.findGraph(call.graphId);
+    if (call.graphId.empty() || !called)
+        return traces;
+    // Per op: whether its graph is the called one or nested in it.
+    std::vector<std::uint8_t> inCall(graphs.ops().size(), 0);
+    std::vector<int> graphInCall(graphs.graphs().size(), -1);
+    for (std::size_t op = 0; op < inCall.size(); ++op) {
+        const GraphIndex graph = graphs.op(static_cast<OpId>(op)).graph;
+        if (graph >= graphInCall.size())
+            continue;
+        if (graphInCall[graph] < 0) {
+            const std::vector<GraphIndex> chain = graphs.chain(graph);
+            graphInCall[graph] = std::find(chain.begin(), chain.end(), *called) != chain.end();
+        }
+        inCall[op] = static_cast<std::uint8_t>(graphInCall[graph]);
+    }
+    double after = -std::numeric_limits<double>::infinity(); // the previous call's end
+    for (std::uint64_t e = execution; e-- > 0;) {
+        if ((e & (kStopCheckInterval - 1)) == 0 && stopped(stop))
+            return {};
+        const ExecutionDigest earlier = snapshot.execution(e);
+        if (earlier.graphId == call.graphId) {
+            after = earlier.wallTime;
+            break;
+        }
+    }
+    const double until = call.wallTime;
+    const std::uint64_t count = snapshot.traceCount();
+    for (std::uint64_t i = 0; i < count && traces.size() < limit; ++i) {
+        if ((i & (kStopCheckInterval - 1)) == 0 && stopped(stop))
+            return {};
+        const TraceDigest trace = snapshot.trace(i);
+        if (trace.op < inCall.size() && inCall[trace.op] && trace.wallTime > after &&
+            trace.wallTime <= until)
+            traces.push_back(i);
+    }
+    return traces;
 }
 
 MatchPosition matchPosition(const Snapshot& snapshot, const TraceMatcher& matcher,

@@ -9,7 +9,9 @@
 #include "nanscope/views/panel.hpp"
 
 #include <QList>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -77,6 +79,7 @@ private:
     void showFilterResult(FilterResult result);
     void showFocus(bool scroll);
     void updateInputs();
+    void showCallTraces(std::vector<std::uint64_t> traces);
     void updateFilterChoices(const items::SnapshotPtr& snapshot);
     void showFilterInControls(); // m_filter, without applying it (m_updatingChoices is set)
     void updateStatus();
@@ -100,6 +103,7 @@ private:
     std::size_t m_knownOps = 0;
     std::size_t m_knownGraphs = 0;
     QString m_message; // a transient note shown instead of the row counts
+    static constexpr std::size_t kMaxCallTraces = 1 << 20; // highlighted for one call at most
     bool m_applyingFocus = false;
     bool m_userMovedFocus = false; // the focus moves because of a click or a key in this table
     bool m_updatingChoices = false;

@@ -63,6 +63,13 @@ std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatc
                                        std::optional<std::uint64_t> from, bool backward,
                                        const std::atomic_bool* stop = nullptr);
 
+// The graph execution traces one tf.function call (an eager execution with a graph id) ran: those
+// of ops in the called graph, or in graphs nested in it, after the previous call of that graph
+// and up to this call's wall time (TensorFlow records a call's Execution once the call has run,
+// after its traces). Ascending; at most `limit`; empty for a plain op or when stopped.
+std::vector<std::uint64_t> tracesOfCall(const Snapshot& snapshot, std::uint64_t execution,
+                                        std::size_t limit, const std::atomic_bool* stop = nullptr);
+
 // Where a matching trace stands among all matches: "ordinal of total", as find bars say.
 struct MatchPosition
 {
