@@ -38,6 +38,7 @@ private Q_SLOTS:
     void graphTraceFocusShowsNothingFocused();
     void closingTheLogdirEmptiesTheStrip();
     void aFunctionCallShowsItsGraphExecutions();
+    void detailsStackWhenThePaneIsNarrow();
     void aHundredThousandExecutions();
     void wallTimesNoClockShows();
 
@@ -298,6 +299,16 @@ void TestExecutionTimelinePanel::aFunctionCallShowsItsGraphExecutions()
     m_navigator->focusExecution(LossLogdir::kCast);
     QTRY_VERIFY_WITH_TIMEOUT(traces.highlightedInputs().isEmpty(), 15000);
     QVERIFY(!traces.statusText().contains(QStringLiteral("graph executions")));
+}
+
+void TestExecutionTimelinePanel::detailsStackWhenThePaneIsNarrow()
+{
+    m_navigator->focusExecution(LossLogdir::kExecutionsPerStep + LossLogdir::kCall);
+    m_panel->resize(1000, 360);
+    QTRY_VERIFY(m_panel->detailsSideBySide());
+    m_panel->resize(480, 360);
+    QTRY_VERIFY(!m_panel->detailsSideBySide());
+    QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-narrow")));
 }
 
 QTEST_MAIN(TestExecutionTimelinePanel)

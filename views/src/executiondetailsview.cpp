@@ -4,8 +4,8 @@
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 
+#include <QBoxLayout>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
@@ -58,15 +58,15 @@ ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
     m_outputs->header()->setStretchLastSection(true);
     m_outputs->header()->setSectionResizeMode(QHeaderView::Interactive);
 
-    auto* columns = new QHBoxLayout;
-    columns->setContentsMargins(0, 0, 0, 0);
-    columns->addWidget(factsScroll, 2);
-    columns->addWidget(m_outputs, 3);
+    m_columns = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_columns->setContentsMargins(0, 0, 0, 0);
+    m_columns->addWidget(factsScroll, 2);
+    m_columns->addWidget(m_outputs, 3);
     auto* pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(6, 4, 6, 4);
     pageLayout->setSpacing(4);
     pageLayout->addWidget(m_title);
-    pageLayout->addLayout(columns, 1);
+    pageLayout->addLayout(m_columns, 1);
 
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_message);
@@ -74,6 +74,20 @@ ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
+}
+
+bool ExecutionDetailsView::sideBySide() const
+{
+    return m_columns->direction() == QBoxLayout::LeftToRight;
+}
+
+void ExecutionDetailsView::resizeEvent(QResizeEvent* event)
+{
+    // Facts and outputs each need about 360 px to be read without scrolling sideways.
+    constexpr int kSideBySideWidth = 760;
+    m_columns->setDirection(width() >= kSideBySideWidth ? QBoxLayout::LeftToRight
+                                                        : QBoxLayout::TopToBottom);
+    QWidget::resizeEvent(event);
 }
 
 void ExecutionDetailsView::showMessage(const QString& message)

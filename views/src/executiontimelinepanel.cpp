@@ -81,6 +81,11 @@ QString ExecutionTimelinePanel::detailsText() const
     return m_details->text();
 }
 
+bool ExecutionTimelinePanel::detailsSideBySide() const
+{
+    return m_details->sideBySide();
+}
+
 void ExecutionTimelinePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
     // More executions of the same logdir: read only the new ones.

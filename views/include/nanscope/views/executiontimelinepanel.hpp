@@ -31,6 +31,8 @@ public:
     widgets::TimelineStrip* strip() const { return m_strip; }
     // The details of the focused execution as plain text ("" when no execution is focused).
     QString detailsText() const;
+    // Whether the details' facts and outputs stand side by side (a wide pane) or stacked.
+    bool detailsSideBySide() const;
 
 protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
