@@ -9,6 +9,11 @@
 // as payloads framed with valid CRCs; byte 1 = options (bit 0: two decoding threads; bit 1: a
 // first update with a byte budget of 64 + 37 * (byte 1 >> 2)); then the files' contents
 // separated by fuzz::kFileSeparator, each a list of payloads separated by kRecordSeparator.
+//
+// The files live in a core::MemoryFileSystem, never on disk: the reader runs the same code on it
+// as on real files (discovery, the index, details read on demand), thousands of times a second.
+// Run with -rss_limit_mb and -malloc_limit_mb (scripts/fuzz.sh does): the reader's memory limit
+// here is 64 MiB, so a record that makes it allocate far more is a finding.
 #include "fuzzinput.hpp"
 #include "jsonreport.hpp"
 #include "nanscope/core/logdirreader.hpp"
@@ -16,7 +21,6 @@
 
 #include <cstdlib>
 #include <string>
-#include <system_error>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -66,21 +70,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     const std::uint8_t rawFiles = data[0];
     const std::uint8_t options = data[1];
-    static const auto dir = [] {
-        auto d = fuzz::scratchDirectory() / "logdir";
-        std::filesystem::create_directories(d);
-        return d;
-    }();
-    std::error_code ec;
-    for (std::size_t i = 0; i < kMaxFiles; ++i)
-        std::filesystem::remove(fileOf(dir, i), ec);
+    const std::filesystem::path dir = "/logdir";
+    auto files = std::make_shared<MemoryFileSystem>();
     const auto parts = fuzz::split(fuzz::asText({data + 2, size - 2}), fuzz::kFileSeparator);
     for (std::size_t i = 0; i < parts.size() && i < kMaxFiles; ++i) {
         const bool raw = (rawFiles >> (i % 6)) & 1;
-        fuzz::writeFile(fileOf(dir, i), raw ? std::string(parts[i]) : fuzz::frameAll(parts[i]));
+        files->add(fileOf(dir, i), raw ? std::string(parts[i]) : fuzz::frameAll(parts[i]));
     }
 
     ReaderOptions readerOptions;
+    readerOptions.discovery.fileSystem = files;
     readerOptions.threads = 1 + (options & 1);
     readerOptions.maxMemoryBytes = 64u << 20;
     LogdirReader reader(dir, readerOptions);

@@ -29,19 +29,18 @@ std::uint64_t ExecutionColumns::bytes() const
            tensorIds.usedBytes() + outputHealth.usedBytes();
 }
 
-bool FileState::ensureOpen()
+bool FileState::ensureOpen(const FileSystem& files)
 {
     if (handle.isOpen())
         return true;
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
+    if (files.kind(path) == FileSystem::Kind::Missing) {
         missing = true;
         openError.clear();
         return false;
     }
     missing = false;
     openError.clear();
-    return handle.open(path, &openError);
+    return handle.open(files, path, &openError);
 }
 
 void FileState::noteSkip(std::uint64_t begin, std::uint64_t end)

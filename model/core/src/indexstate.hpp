@@ -100,7 +100,7 @@ struct FileState
     void noteRecordsRead(std::uint64_t count);
 
     // Opens the file if needed; false (with missing/openError set) when it cannot be read.
-    bool ensureOpen();
+    bool ensureOpen(const FileSystem& files);
 };
 
 struct Snapshot::Data
@@ -120,6 +120,8 @@ struct Snapshot::Data
     std::uint64_t generation = 0;
     bool complete = true;
     std::uint64_t maxRecordBytes = format::kMaxRecordPayload; // for records read on demand
+    std::uint64_t maxDecodedBytes = UINT64_MAX;               // likewise, once decoded
+    std::shared_ptr<const FileSystem> files = realFileSystem();
     // Where TensorFlow's reader stops each file for good (its first corrupt record): one per
     // trace file, and the executions file; kNoStop where it reads the whole file.
     static constexpr std::uint64_t kNoStop = ~std::uint64_t{0};
@@ -164,9 +166,14 @@ struct IndexState
     std::shared_ptr<const GraphTable> publishedGraphs;
     std::shared_ptr<const CodeTable> publishedCode;
 
+    // Where the files are read from.
+    std::shared_ptr<const FileSystem> files = realFileSystem();
+
     // The reader's limits (ReaderOptions::maxMemoryBytes and the record length derived from it).
     std::uint64_t maxMemoryBytes = UINT64_MAX;
     std::uint64_t maxRecordBytes = format::kMaxRecordPayload;
+    // The most one record may take once decoded (a quarter of the memory limit).
+    std::uint64_t maxDecodedBytes = UINT64_MAX;
 
     void appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex);
 

@@ -42,12 +42,12 @@ struct MetadataRead
     std::string error;
 };
 
-MetadataRead readMetadata(const fs::path& path, FileSet& set)
+MetadataRead readMetadata(const FileSystem& files, const fs::path& path, FileSet& set)
 {
     MetadataRead result;
     FileHandle file;
     std::string error;
-    if (!file.open(path, &error)) {
+    if (!file.open(files, path, &error)) {
         result.error = "cannot open the metadata file: " + error;
         return result;
     }
@@ -102,37 +102,35 @@ fs::path FileSet::file(std::string_view suffix) const
 LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& options)
 {
     LogdirLayout layout;
-    std::error_code ec;
+    const auto files = options.fileSystem ? options.fileSystem : realFileSystem();
     auto warn = [&](Severity severity, const fs::path& file, std::string message) {
         layout.diagnostics.push_back({severity, file.string(), std::nullopt, std::move(message)});
     };
 
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status)) {
+    const auto kind = files->kind(path);
+    if (kind == FileSystem::Kind::Missing) {
         warn(Severity::Error, path, "no such file or directory");
         return layout;
     }
-    layout.directory = fs::is_directory(status) ? path : path.parent_path();
+    layout.directory = kind == FileSystem::Kind::Directory ? path : path.parent_path();
     if (layout.directory.empty())
         layout.directory = ".";
 
     // Like TensorFlow's glob("<dir>/*.metadata"): not recursive, no hidden files.
     std::map<std::string, fs::path> metadataFiles; // by prefix, sorted for stable results
     std::map<std::string, std::vector<std::string>> orphanFiles; // prefix → suffixes present
-    fs::directory_iterator it(layout.directory, ec);
-    if (ec) {
-        warn(Severity::Error, layout.directory, "cannot list the directory: " + ec.message());
+    std::vector<FileSystem::Entry> entries;
+    std::string listError;
+    if (!files->list(layout.directory, entries, listError)) {
+        warn(Severity::Error, layout.directory, "cannot list the directory: " + listError);
         return layout;
     }
-    for (const auto& entry : it) {
-        const std::string name = entry.path().filename().string();
-        if (name.empty() || name.front() == '.')
-            continue;
-        std::error_code typeError;
-        if (!entry.is_regular_file(typeError))
+    for (const auto& entry : entries) {
+        const std::string& name = entry.name;
+        if (name.empty() || name.front() == '.' || !entry.regularFile)
             continue;
         if (endsWith(name, ".metadata")) {
-            metadataFiles.emplace(name.substr(0, name.size() - 9), entry.path());
+            metadataFiles.emplace(name.substr(0, name.size() - 9), layout.directory / name);
             continue;
         }
         if (name.substr(0, kStem.size()) != kStem)
@@ -153,7 +151,7 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
         FileSet set;
         set.prefix = layout.directory / stem;
         set.hostName = hostFromPrefix(stem);
-        const auto read = readMetadata(file, set);
+        const auto read = readMetadata(*files, file, set);
         if (read.ok) {
             withMetadata.push_back(std::move(set));
         } else {
@@ -247,7 +245,8 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
         for (const auto suffix :
              {kSourceFilesSuffix, kStackFramesSuffix, kGraphsSuffix, kExecutionSuffix}) {
             const auto file = sets[i].file(suffix);
-            if (fs::file_size(file, ec) > 0 && !ec)
+            FileHandle handle;
+            if (handle.open(*files, file, nullptr) && handle.size() > 0)
                 warn(Severity::Info, file,
                      "only the traces of a secondary host are read (as TensorFlow's reader "
                      "does); this file's records are ignored");

@@ -320,6 +320,8 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->generation = generation++;
     data->complete = complete;
     data->maxRecordBytes = index.maxRecordBytes;
+    data->maxDecodedBytes = index.maxDecodedBytes;
+    data->files = index.files;
     const auto stopOf = [](const FileState& f) {
         return f.tensorBoardStop.value_or(Snapshot::Data::kNoStop);
     };
@@ -343,9 +345,13 @@ LogdirReader::LogdirReader(std::filesystem::path path, ReaderOptions options)
 {
     m_impl->path = std::move(path);
     m_impl->options = std::move(options);
+    if (!m_impl->options.discovery.fileSystem)
+        m_impl->options.discovery.fileSystem = realFileSystem();
+    m_impl->index.files = m_impl->options.discovery.fileSystem;
     m_impl->index.maxMemoryBytes = m_impl->options.maxMemoryBytes;
     m_impl->index.maxRecordBytes =
         std::min(m_impl->options.maxMemoryBytes / 4, format::kMaxRecordPayload);
+    m_impl->index.maxDecodedBytes = m_impl->options.maxMemoryBytes / 4;
     m_impl->publish(true); // generation 0: nothing read yet
 }
 

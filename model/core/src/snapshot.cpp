@@ -4,6 +4,7 @@
 #include "eventparse.hpp"
 #include "healthrules.hpp"
 #include "indexstate.hpp"
+#include "loaders.hpp"
 #include "originanalysis.hpp"
 #include "tensorproto.hpp"
 
@@ -28,16 +29,37 @@ struct ParsedTensor
     bool numeric = false;
 };
 
-ParsedTensor parseTensor(std::string bytes)
+// `elementBudget`: the values all tensors of one record may still expand to (a short typed field
+// can claim any number of elements); each tensor takes its values out of it.
+ParsedTensor parseTensor(std::string bytes, std::uint64_t& elementBudget)
 {
     ParsedTensor t;
     t.bytes = std::move(bytes);
     t.parsed = parseTensorProto(t.bytes, t.view);
     if (t.parsed) {
         std::string ignored;
-        t.numeric = readAllDoubles(t.view, t.values, &ignored);
+        t.numeric = readAllDoubles(t.view, t.values, &ignored, elementBudget);
+        elementBudget -= std::min<std::uint64_t>(elementBudget, t.values.size());
     }
     return t;
+}
+
+// The tensor's values, moved out of `t`.
+TensorValue tensorValue(ParsedTensor& t)
+{
+    TensorValue value;
+    value.dtype = t.view.dtype;
+    value.shape = dimensions(t.view);
+    value.numeric = t.numeric;
+    if (t.numeric)
+        value.values = std::move(t.values);
+    return value;
+}
+
+// Doubles a record's tensors may expand to in memory: 8 bytes each, twice while a vector grows.
+std::uint64_t elementBudgetOf(std::uint64_t maxDecodedBytes)
+{
+    return maxDecodedBytes / 16;
 }
 
 TensorHealth healthOf(DebugMode mode, const ParsedTensor& t)
@@ -297,10 +319,15 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index) const
         return result;
     }
     const TraceDigest digest = trace(index);
-    const auto record =
-        readRecord(m_data->traceFile(digest.fileIndex), digest.offset, m_data->maxRecordBytes);
+    const auto record = readRecord(*m_data->files, m_data->traceFile(digest.fileIndex),
+                                   digest.offset, m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
+        return result;
+    }
+    if (!decodedEventBytes(*record, m_data->maxDecodedBytes)) {
+        result.error =
+            "trace #" + std::to_string(index) + ": " + overShare(m_data->maxDecodedBytes);
         return result;
     }
     tfdbg::DebugEvent event;
@@ -325,10 +352,11 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index) const
         for (const GraphIndex i : g.chain(*graph))
             d.graphIds.push_back(g.graph(i).id);
     if (t.has_tensor_proto()) {
-        const ParsedTensor tensor = parseTensor(t.tensor_proto().SerializeAsString());
+        std::uint64_t budget = elementBudgetOf(m_data->maxDecodedBytes);
+        ParsedTensor tensor = parseTensor(t.tensor_proto().SerializeAsString(), budget);
         d.health = healthOf(d.mode, tensor);
         if (d.mode == DebugMode::FullTensor && tensor.parsed)
-            d.fullTensor = toTensorValue(tensor.view);
+            d.fullTensor = tensorValue(tensor);
         else if (d.mode != DebugMode::FullTensor && tensor.numeric && !tensor.values.empty())
             d.debugTensorValue = tensor.values;
     }
@@ -343,10 +371,15 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
         result.error = "no execution #" + std::to_string(index);
         return result;
     }
-    const auto record = readRecord(m_data->mainFile(kExecutionSuffix), execution(index).offset,
-                                   m_data->maxRecordBytes);
+    const auto record = readRecord(*m_data->files, m_data->mainFile(kExecutionSuffix),
+                                   execution(index).offset, m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
+        return result;
+    }
+    if (!decodedEventBytes(*record, m_data->maxDecodedBytes)) {
+        result.error =
+            "execution #" + std::to_string(index) + ": " + overShare(m_data->maxDecodedBytes);
         return result;
     }
     tfdbg::DebugEvent event;
@@ -370,15 +403,18 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
     d.stackFrameIds.assign(e.code_location().stack_frame_ids().begin(),
                            e.code_location().stack_frame_ids().end());
     std::vector<std::optional<std::vector<double>>> values;
+    std::uint64_t budget = elementBudgetOf(m_data->maxDecodedBytes);
     for (const auto& proto : e.tensor_protos()) {
-        const ParsedTensor tensor = parseTensor(proto.SerializeAsString());
+        ParsedTensor tensor = parseTensor(proto.SerializeAsString(), budget);
         d.outputHealth.push_back(healthOf(d.mode, tensor));
-        if (d.mode == DebugMode::FullTensor)
-            d.fullTensors.push_back(tensor.parsed ? toTensorValue(tensor.view) : TensorValue{});
-        if (tensor.numeric)
-            values.emplace_back(tensor.values);
-        else
+        if (d.mode == DebugMode::FullTensor) {
+            d.fullTensors.push_back(tensor.parsed ? tensorValue(tensor) : TensorValue{});
             values.emplace_back(std::nullopt);
+        } else if (tensor.numeric) {
+            values.emplace_back(std::move(tensor.values));
+        } else {
+            values.emplace_back(std::nullopt);
+        }
     }
     if (d.mode != DebugMode::NoTensor && d.mode != DebugMode::FullTensor && !values.empty())
         d.debugTensorValues = std::move(values);
@@ -406,10 +442,15 @@ ReadResult<std::vector<std::string>> Snapshot::readSourceLines(std::size_t fileI
         result.error = "no source file #" + std::to_string(fileIndex);
         return result;
     }
-    const auto record = readRecord(m_data->mainFile(kSourceFilesSuffix), files[fileIndex].offset,
-                                   m_data->maxRecordBytes);
+    const auto record = readRecord(*m_data->files, m_data->mainFile(kSourceFilesSuffix),
+                                   files[fileIndex].offset, m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
+        return result;
+    }
+    if (!decodedEventBytes(*record, m_data->maxDecodedBytes)) {
+        result.error =
+            "source file #" + std::to_string(fileIndex) + ": " + overShare(m_data->maxDecodedBytes);
         return result;
     }
     tfdbg::DebugEvent event;

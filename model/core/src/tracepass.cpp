@@ -402,7 +402,7 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
                            ThreadPool& pool, std::uint64_t byteBudget)
 {
     TracePassResult total;
-    if (!file.ensureOpen())
+    if (!file.ensureOpen(*index.files))
         return total;
     file.size = file.handle.size();
     do {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include "nanscope/core/diagnostic.hpp"
+#include "nanscope/core/filesystem.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +49,9 @@ struct DiscoveryOptions
 {
     // The run to read when the directory holds several; empty: the most recent one.
     std::string runId;
+    // Where the logdir's files are read from (the reader reads everything through it); null:
+    // the real file system.
+    std::shared_ptr<const FileSystem> fileSystem;
 };
 
 // Finds the file sets of `path`, which may be the logdir or any file in it. Never throws; every
