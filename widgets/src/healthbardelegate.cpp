@@ -20,6 +20,8 @@ constexpr double kMinSegment = 2.0;
 QString compactCount(double value)
 {
     const QLocale locale;
+    if (!(value >= 0) || !std::isfinite(value)) // not a count: as it is, never converted
+        return QString::number(value);
     if (value < 100000)
         return locale.toString(static_cast<qlonglong>(std::llround(value)));
     constexpr char kUnits[] = {'k', 'M', 'G', 'T'};
