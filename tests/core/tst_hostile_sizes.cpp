@@ -385,3 +385,29 @@ TEST_CASE("records that expand in memory are refused, and reading goes on", "[ho
     CHECK_THAT(report.output, Catch::Contains("once decoded"));
     CHECK_THAT(report.output, Catch::Contains("log"));
 }
+
+// The memory stop ends reading, not the report: what was read before it, alerts included, is
+// reported, and the exit status says that reading was incomplete.
+TEST_CASE("after the memory stop, the alerts read before it are reported", "[hostile][sizes]")
+{
+    test::TempDir dir;
+    FileSetWriter set = test::runWithOneOp(dir.path());
+    std::string bytes;
+    for (int i = 0; i < 10; ++i)
+        bytes += test::framed(ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, true)));
+    for (int i = 10; i < 200'000; ++i)
+        bytes += test::framed(ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    set.appendBytes("graph_execution_traces", bytes);
+
+    const auto s = LogdirReader(dir.path(), {.maxMemoryBytes = 1u << 20}).update();
+    REQUIRE(test::findDiagnostic(*s, Severity::Error, "memory limit of 1 MiB"));
+    CHECK(s->alertCount() == 10);
+    const auto report = test::runReport("--max-memory 1 " + test::shellQuoted(dir.path()));
+    CHECK(report.status == 3);
+    CHECK_THAT(report.output, Catch::Contains("10 InfNanAlert"));
+    const auto json = test::runReport("--json --max-memory 1 " + test::shellQuoted(dir.path()));
+    CHECK_THAT(json.output, Catch::Contains("\"total\": 10"));
+    CHECK(
+        test::runReport("--allow-partial --max-memory 1 " + test::shellQuoted(dir.path())).status ==
+        1); // alerts
+}

@@ -96,6 +96,17 @@ bool IndexState::wouldExceedMemory(std::uint64_t recordBytes) const
     return used > maxMemoryBytes || growth > maxMemoryBytes - used;
 }
 
+void IndexState::countOpsWithUnknownFrames()
+{
+    opsWithUnknownFrames = {};
+    for (const auto& op : graphs.ops())
+        for (const auto& id : op.stackFrameIds)
+            if (!code.findFrame(id)) {
+                opsWithUnknownFrames.note(id);
+                break;
+            }
+}
+
 void IndexState::appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex)
 {
     if (!segments.empty() && segments.back().fileIndex == fileIndex)

@@ -162,6 +162,21 @@ struct IndexState
     // Traces that named an op no GraphOpCreation declared, per placeholder op.
     std::unordered_map<OpId, std::uint64_t> tracesOfUndeclaredOps;
     std::uint64_t clampedSlots = 0;
+    // References to what no record declares: each kind counted, with the first name met.
+    struct Unknowns
+    {
+        std::uint64_t count = 0;
+        std::string first;
+        void note(std::string_view name)
+        {
+            if (count++ == 0)
+                first = std::string(name.substr(0, 200));
+        }
+    };
+    Unknowns executionsOfUndeclaredGraphs; // counted as executions are read
+    Unknowns executionsWithUnknownFrames;  // likewise (stack frames are read first)
+    Unknowns opsWithUnknownFrames;         // recounted when graphs or frames change
+    void countOpsWithUnknownFrames();
 
     std::shared_ptr<const GraphTable> publishedGraphs;
     std::shared_ptr<const CodeTable> publishedCode;

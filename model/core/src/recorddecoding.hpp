@@ -46,6 +46,7 @@ struct DecodedExecution
     std::vector<TensorHealth> outputHealth; // one per tensor_protos entry
     std::vector<Alert> alerts;              // outputSlot set; event left to the caller
     bool malformedSummary = false;
+    std::string_view codeLocation; // the CodeLocation's bytes (host name, stack frame ids)
 };
 
 DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out);

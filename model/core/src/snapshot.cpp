@@ -71,7 +71,7 @@ TensorHealth healthOf(DebugMode mode, const ParsedTensor& t)
     if (!t.numeric)
         return {};
     bool malformed = false;
-    return healthFromSummary(mode, t.values, malformed);
+    return healthFromSummary(mode, t.values, t.view.elementCount, malformed);
 }
 
 } // namespace

@@ -210,6 +210,10 @@ void TraceJob::run(const GraphTable& graphs, const std::string& path)
             problems.add({Severity::Warning, path, chunk.recordOffset(r),
                           "the summary vector is too short for its tensor debug mode; its health "
                           "is unknown"});
+        else if (!t.health.invalid.empty())
+            problems.add({Severity::Warning, path, chunk.recordOffset(r),
+                          "inconsistent summary vector: " + t.health.invalid +
+                              "; shown as an invalid summary"});
         ++written;
     }
 }

@@ -17,6 +17,8 @@ QString shapeText(const core::TraceDetails& d)
             dims << QString::number(dim);
         return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
     }
+    if (!d.health.invalid.empty())
+        return QObject::tr("invalid summary");
     if (d.health.known() && d.health.detail != core::TensorHealth::Detail::Flag) {
         if (const auto size = core::exactCount(d.health.size))
             return QObject::tr("%1 elements").arg(static_cast<qulonglong>(*size));
@@ -40,6 +42,8 @@ QString dtypeText(int dtype)
 QVariant countOrNothing(const core::TensorHealth& h, double value, bool fullOnly)
 {
     using D = core::TensorHealth::Detail;
+    if (!h.invalid.empty())
+        return {}; // not counts: the health text says why
     if (h.detail == D::Full || (!fullOnly && h.detail == D::Counts))
         return value;
     return {};
