@@ -14,6 +14,7 @@
 #include "nanscope/recorder.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -244,9 +245,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // that are not what their file holds).
     nanscope::core::LogdirReader reader(root);
     const auto snapshot = reader.update();
-    for (const auto& d : snapshot->diagnostics())
-        if (d.severity == nanscope::core::Severity::Error)
+    for (const auto& d : snapshot->diagnostics()) {
+        if (d.severity == nanscope::core::Severity::Error) {
+            std::fprintf(stderr, "error diagnostic: %s: %s\n", d.file.c_str(), d.message.c_str());
             std::abort();
+        }
+    }
     std::error_code ec;
     std::filesystem::remove_all(root, ec);
     return 0;

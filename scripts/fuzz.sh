@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-runs="${2:--1}"
+max_runs="${2:--1}"
 shift $(( $# > 2 ? 2 : $# ))
 targets=(record_framing event_index logdir recorder_api)
 if [ $# -gt 0 ]; then targets=("$@"); fi
@@ -36,7 +36,7 @@ for t in "${targets[@]}"; do
   log="$out/$t.log"
   mkdir -p "$work" "$seeds/$t"
   echo "== $t: fuzzing for ${seconds}s (log: $log)"
-  if ! "$out/nanscope_fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
+  if ! "$out/nanscope_fuzz_$t" -max_total_time="$seconds" -runs="$max_runs" -timeout=10 \
       -rss_limit_mb=2048 -malloc_limit_mb=64 -max_len=65536 -print_final_stats=1 \
       -dict=fuzz/nanscope.dict \
       -artifact_prefix="$out/artifacts/$t-" "$work" "fuzz/corpus/$t" "$seeds/$t" >"$log" 2>&1; then
@@ -54,6 +54,6 @@ for t in "${targets[@]}"; do
 done
 
 echo
-echo "Fuzzing, ${seconds}s or ${runs} executions per target:"
+echo "Fuzzing, ${seconds}s or ${max_runs} executions per target:"
 printf '  %s\n' "${summary[@]}"
 exit $status

@@ -5,6 +5,7 @@
 #include "ids.hpp"
 #include "nanscope/format/record.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
+#include "utf8text.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -237,7 +238,7 @@ void EventWriter::noteLossesInMetadata()
     for (FileKind kind : kDataFiles)
         if (file(kind).frozen())
             losses->add_stopped_files(suffix(kind));
-    losses->set_first_error(firstError().message());
+    losses->set_first_error(validUtf8(firstError().message())); // it may hold a path
     EventFile& metadata = file(FileKind::Metadata);
     metadata.append(framed(event.SerializeAsString()));
     (void)metadata.sync(); // a metadata file that cannot take it either has nothing more to say
