@@ -3,8 +3,11 @@
 // picks the file kind (source files, stack frames, graphs, executions, graph execution traces);
 // the rest are record payloads separated by fuzz::kRecordSeparator, framed with valid CRCs, so
 // that every mutation reaches the decoders: the hand-written wire reader, the tensor parser and
-// health rules, libprotobuf for the rare records, and the index builders.
+// health rules, libprotobuf for the rare records, and the index builders. The file is held in
+// memory (core::MemoryFileSystem); the index has a memory limit of 2 MiB, and a heap that grows
+// by more than 32 MiB while one input is indexed is a finding (amplification; see heapwatch.hpp).
 #include "fuzzinput.hpp"
+#include "heapwatch.hpp"
 #include "indexstate.hpp"
 #include "loaders.hpp"
 #include "recorddecoding.hpp"
@@ -41,9 +44,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view payloads = fuzz::asText({data + 1, size - 1});
     decodeDirectly(payloads);
 
-    const auto path = fuzz::scratchDirectory() / "events";
-    fuzz::writeFile(path, fuzz::frameAll(payloads));
+    fuzz::HeapWatch::start();
+    const std::filesystem::path path = "/events";
+    auto files = std::make_shared<MemoryFileSystem>();
+    files->add(path, fuzz::frameAll(payloads));
     IndexState index;
+    index.files = files;
+    index.maxMemoryBytes = 2u << 20;
+    index.maxRecordBytes = index.maxMemoryBytes / 4;
+    index.maxDecodedBytes = index.maxMemoryBytes / 4;
     FileState file;
     file.path = path;
     // Twice: the second pass finds nothing new and must change nothing.
@@ -79,5 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::abort();
     for (GraphIndex g = 0; g < index.graphs.graphs().size(); ++g)
         (void)index.graphs.chain(g);
+    if (fuzz::HeapWatch::peakGrowth() > (32u << 20))
+        std::abort(); // amplification
     return 0;
 }

@@ -9,14 +9,21 @@
 // as payloads framed with valid CRCs; byte 1 = options (bit 0: two decoding threads; bit 1: a
 // first update with a byte budget of 64 + 37 * (byte 1 >> 2)); then the files' contents
 // separated by fuzz::kFileSeparator, each a list of payloads separated by kRecordSeparator.
+//
+// The files live in a core::MemoryFileSystem, never on disk: the reader runs the same code on it
+// as on real files (discovery, the index, details read on demand), thousands of times a second.
+// Amplification is a finding: the reader's memory limit here is 2 MiB, and an input whose
+// reading makes the heap's peak rise by more than kMaxHeapGrowth aborts (HeapWatch, under
+// AddressSanitizer); scripts/fuzz.sh also runs it with -rss_limit_mb and -malloc_limit_mb.
 #include "fuzzinput.hpp"
+#include "heapwatch.hpp"
 #include "jsonreport.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <system_error>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -24,6 +31,10 @@ using namespace nanscope::core;
 namespace {
 
 constexpr std::size_t kMaxFiles = 12;
+constexpr std::uint64_t kMemoryLimit = 2u << 20;
+// The limit, the records and chunk buffers being read (4 MiB each at most), a snapshot's copy of
+// the index, the report: a fixed margin over the limit that no input may pass.
+constexpr std::uint64_t kMaxHeapGrowth = 32u << 20;
 
 std::filesystem::path fileOf(const std::filesystem::path& dir, std::size_t i)
 {
@@ -66,28 +77,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     const std::uint8_t rawFiles = data[0];
     const std::uint8_t options = data[1];
-    static const auto dir = [] {
-        auto d = fuzz::scratchDirectory() / "logdir";
-        std::filesystem::create_directories(d);
-        return d;
-    }();
-    std::error_code ec;
-    for (std::size_t i = 0; i < kMaxFiles; ++i)
-        std::filesystem::remove(fileOf(dir, i), ec);
+    fuzz::HeapWatch::start();
+    const std::filesystem::path dir = "/logdir";
+    auto files = std::make_shared<MemoryFileSystem>();
     const auto parts = fuzz::split(fuzz::asText({data + 2, size - 2}), fuzz::kFileSeparator);
     for (std::size_t i = 0; i < parts.size() && i < kMaxFiles; ++i) {
         const bool raw = (rawFiles >> (i % 6)) & 1;
-        fuzz::writeFile(fileOf(dir, i), raw ? std::string(parts[i]) : fuzz::frameAll(parts[i]));
+        files->add(fileOf(dir, i), raw ? std::string(parts[i]) : fuzz::frameAll(parts[i]));
     }
 
     ReaderOptions readerOptions;
+    readerOptions.discovery.fileSystem = files;
     readerOptions.threads = 1 + (options & 1);
-    readerOptions.maxMemoryBytes = 64u << 20;
+    readerOptions.maxMemoryBytes = kMemoryLimit;
     LogdirReader reader(dir, readerOptions);
     if (options & 2) {
         const auto partial = reader.update({.maxTraceBytes = 64 + 37u * (options >> 2)});
         exercise(*partial);
     }
     exercise(*reader.update());
+    if (fuzz::HeapWatch::peakGrowth() > kMaxHeapGrowth) {
+        std::fprintf(stderr, "amplification: the heap grew by %llu bytes for a %zu-byte input\n",
+                     static_cast<unsigned long long>(fuzz::HeapWatch::peakGrowth()), size);
+        std::abort();
+    }
     return 0;
 }

@@ -99,7 +99,7 @@ Parsed parseWithChunks(const std::filesystem::path& file, std::size_t chunkBytes
     Parsed p;
     core::FileHandle handle;
     std::string error;
-    if (!handle.open(file, &error))
+    if (!handle.open(*core::realFileSystem(), file, &error))
         std::abort();
     const std::uint64_t size = handle.size();
     core::ChunkReader reader(handle, 0, size, chunkBytes);
@@ -128,7 +128,7 @@ Parsed parseWithStream(const std::filesystem::path& file)
     Parsed p;
     core::FileHandle handle;
     std::string error;
-    if (!handle.open(file, &error))
+    if (!handle.open(*core::realFileSystem(), file, &error))
         std::abort();
     core::RecordStream stream(handle, 0, handle.size());
     std::string_view payload;

@@ -47,6 +47,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     setWindowIcon(appIcon());
     setAcceptDrops(true);
     m_session = new items::LogdirSession(this);
+    m_session->setMaxMemoryBytes(m_settings.maxMemoryBytes());
     m_navigator = new views::Navigator(this);
     m_demo = new DemoRunner(this);
 

@@ -2,6 +2,7 @@
 #include "windowsettings.hpp"
 
 #include "docklayout.hpp"
+#include "nanscope/core/logdirreader.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
 
 #include <QMainWindow>
@@ -15,6 +16,8 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kDocksKey = QStringLiteral("mainWindow/docks");
 const QString kPatternsKey = QStringLiteral("stackTrace/frameworkPatterns");
+const QString kMaxMemoryKey = QStringLiteral("reader/maxMemoryMiB");
+constexpr quint64 kMaxMemoryMiB = quint64{1} << 24;
 
 } // namespace
 
@@ -52,6 +55,17 @@ void WindowSettings::save(const QMainWindow* window, const DockLayout& docks) co
     settings.setValue(kGeometryKey, window->saveGeometry());
     settings.setValue(kStateKey, window->saveState());
     settings.setValue(kDocksKey, docks.saveState());
+}
+
+quint64 WindowSettings::maxMemoryBytes() const
+{
+    if (m_enabled) {
+        bool ok = false;
+        const quint64 mib = QSettings().value(kMaxMemoryKey).toULongLong(&ok);
+        if (ok && mib >= 1 && mib <= kMaxMemoryMiB)
+            return mib << 20;
+    }
+    return core::kDefaultMaxMemoryBytes;
 }
 
 void WindowSettings::saveFrameworkPatterns(const QStringList& patterns) const

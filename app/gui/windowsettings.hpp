@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the main window keeps across runs in the application's settings: its geometry and
-// toolbar, the docks' arrangement and the stack trace's framework patterns.
+// toolbar, the docks' arrangement, the stack trace's framework patterns, and the reader's memory
+// limit.
 #pragma once
 
 #include <QRect>
 #include <QStringList>
+#include <QtGlobal>
 
 class QMainWindow;
 
@@ -30,6 +32,11 @@ public:
     bool restore(QMainWindow* window, DockLayout& docks, views::StackTracePanel* stackTrace) const;
     void save(const QMainWindow* window, const DockLayout& docks) const;
     void saveFrameworkPatterns(const QStringList& patterns) const;
+
+    // The reader's memory limit in bytes: the setting "reader/maxMemoryMiB" (as nanscope-report's
+    // --max-memory: 1 to 2^24 MiB), or the default of core::kDefaultMaxMemoryBytes when it is
+    // absent, disabled or out of range.
+    quint64 maxMemoryBytes() const;
 
 private:
     bool m_enabled;

@@ -20,7 +20,9 @@ ordered_json count(const core::Alert& a, double value)
     case core::Alert::Counts::Float:
         return value;
     case core::Alert::Counts::Integer:
-        return static_cast<std::int64_t>(value);
+        if (const auto exact = core::exactCount(value))
+            return *exact;
+        return value; // not a count: as it is, never cast
     }
     return nullptr;
 }
@@ -40,6 +42,8 @@ ordered_json firstAlert(const core::ReportAlert& r)
     j["num_neg_inf"] = count(a, a.negativeInfinity);
     j["num_pos_inf"] = count(a, a.positiveInfinity);
     j["num_nan"] = count(a, a.nan);
+    // Why the counts cannot be what TensorFlow writes; null when they can be.
+    j["invalid_summary"] = orNull(core::invalidSummaryReason(a));
     return j;
 }
 

@@ -66,7 +66,8 @@ int run(int argc, char** argv)
         ->check(CLI::Range(0, 100));
     app.add_option("--max-memory", maxMemoryMiB,
                    "the most memory the index may take, in MiB; reading stops there with an error "
-                   "diagnostic, and no record longer than a quarter of it is read")
+                   "diagnostic, and no record longer than a quarter of it, or taking more than a "
+                   "quarter of it once decoded, is read")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24))
         ->capture_default_str();
     try {

@@ -4,6 +4,7 @@
 #include "ids.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
 #include "nativestack.hpp"
+#include "utf8text.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -67,10 +68,11 @@ Result<int> CodeLocations::fileIndex(const std::string& path)
     tfdbg::DebugEvent event;
     event.set_wall_time(wallTimeSeconds());
     auto* file = event.mutable_source_file();
-    file->set_file_path(path);
+    // Paths and source files need not be UTF-8 (a Latin-1 comment); tfdbg2's strings must be.
+    file->set_file_path(validUtf8(path));
     file->set_host_name(m_options.hostName);
     for (auto& line : readSourceLines(path, m_options.maxSourceFileBytes))
-        file->add_lines(std::move(line));
+        file->add_lines(validUtf8(line));
     if (Status s = m_writer.write(FileKind::SourceFiles, event.SerializeAsString()); !s.ok())
         return s;
     const int index = static_cast<int>(m_fileIndices.size());
@@ -95,7 +97,7 @@ Result<std::string> CodeLocations::frameId(const std::string& path, int line,
     // file_index, line and func are always present, as current TensorFlow writes them.
     frame->mutable_file_line_col()->set_file_index(*index);
     frame->mutable_file_line_col()->set_line(line);
-    frame->mutable_file_line_col()->set_func(function);
+    frame->mutable_file_line_col()->set_func(validUtf8(function));
     if (Status s = m_writer.write(FileKind::StackFrames, event.SerializeAsString()); !s.ok())
         return s;
     m_frameIds.emplace(std::move(key), id);

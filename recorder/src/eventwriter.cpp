@@ -5,6 +5,7 @@
 #include "ids.hpp"
 #include "nanscope/format/record.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
+#include "utf8text.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -212,7 +213,35 @@ Status EventWriter::flushNow()
     if (Status s = writeOutInOrder(FileKind::GraphExecutionTraces, true); status.ok())
         status = s;
     noteError(status, true);
+    noteLossesInMetadata();
     return status;
+}
+
+void EventWriter::noteLossesInMetadata()
+{
+    std::lock_guard lock(m_lossesMutex);
+    // The data files' losses only: a note the metadata file could not take is no new loss.
+    std::uint64_t dropped = 0;
+    for (FileKind kind : kDataFiles)
+        dropped += file(kind).recordsDropped();
+    if (dropped == m_lossesNoted)
+        return;
+    m_lossesNoted = dropped;
+    tfdbg::DebugEvent event;
+    event.set_wall_time(wallTimeSeconds());
+    auto* m = event.mutable_debug_metadata();
+    m->set_tensorflow_version(m_options.version);
+    m->set_file_version("debug.Event:1");
+    m->set_tfdbg_run_id(m_options.runId);
+    auto* losses = event.mutable_nanscope_recorder_losses();
+    losses->set_records_dropped(dropped);
+    for (FileKind kind : kDataFiles)
+        if (file(kind).frozen())
+            losses->add_stopped_files(suffix(kind));
+    losses->set_first_error(validUtf8(firstError().message())); // it may hold a path
+    EventFile& metadata = file(FileKind::Metadata);
+    metadata.append(framed(event.SerializeAsString()));
+    (void)metadata.sync(); // a metadata file that cannot take it either has nothing more to say
 }
 
 Status EventWriter::close()
@@ -251,6 +280,7 @@ void EventWriter::flusherLoop()
         noteError(writeOutInOrder(m_options.circularBufferSize > 0 ? FileKind::Graphs
                                                                    : FileKind::GraphExecutionTraces,
                                   false));
+        noteLossesInMetadata();
         lock.lock();
     }
 }

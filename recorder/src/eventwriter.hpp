@@ -85,6 +85,10 @@ private:
     Status drainCircularBuffers();
     Status checkRemoved();
     Status flushNow();
+    // When records were dropped since the last call, appends a DebugEvent with the totals
+    // (RecorderLosses) to the metadata file and syncs it: so a logdir says that it lost records.
+    // TensorFlow's reader reads only the metadata file's first record and never sees it.
+    void noteLossesInMetadata();
     // `reported`: the caller is handed this status directly, so it need not be told again.
     void noteError(const Status& status, bool reported = false);
     void flusherLoop();
@@ -99,6 +103,9 @@ private:
     mutable std::mutex m_errorMutex;
     Status m_firstError;
     Status m_unreportedError;
+
+    std::mutex m_lossesMutex;
+    std::uint64_t m_lossesNoted = 0; // records dropped as of the last note
 
     std::mutex m_flusherMutex;
     std::condition_variable m_flusherWake;

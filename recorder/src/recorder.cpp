@@ -14,6 +14,7 @@
 #include "pendingevents.hpp"
 #include "tensornames.hpp"
 #include "tensorproto.hpp"
+#include "utf8text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -39,6 +40,11 @@ struct OpState
 } // namespace detail
 
 namespace {
+
+// Why names must be UTF-8: tfdbg2's text fields are protobuf strings.
+constexpr std::string_view kUtf8Reason =
+    "(tfdbg2 stores it as a protobuf string: libprotobuf and TensorFlow's reader refuse a record "
+    "whose string is not UTF-8)";
 
 constexpr std::string_view kDefaultDevice = "/job:localhost/replica:0/task:0/device:CPU:0";
 constexpr int kMaxOutputs = 1 << 20;
@@ -410,8 +416,11 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
                               "\" is not a valid regular expression: " + e.what()};
         }
     }
+    if (!detail::isValidUtf8(options.runId) || !detail::isValidUtf8(options.hostName))
+        return Status{ErrorCode::InvalidArgument,
+                      "the run id and the host name must be UTF-8 " + std::string(kUtf8Reason)};
     if (options.hostName.empty())
-        options.hostName = detail::localHostName();
+        options.hostName = detail::validUtf8(detail::localHostName());
     if (options.hostName.find('/') != std::string::npos)
         return Status{ErrorCode::InvalidArgument,
                       "the host name \"" + options.hostName + "\" contains '/'"};
@@ -468,6 +477,9 @@ Result<GraphHandle> Recorder::declareGraph(std::string_view name, const GraphHan
     if (d.closed)
         return closedStatus();
     std::lock_guard lock(d.graphMutex);
+    if (!detail::isValidUtf8(name))
+        return Status{ErrorCode::InvalidArgument,
+                      "a graph name must be UTF-8 " + std::string(kUtf8Reason)};
     if (outer && !d.opsByGraph.contains(outer->id))
         return Status{ErrorCode::NotFound,
                       "the outer graph " + outer->id + " was not declared by this recorder"};
@@ -490,6 +502,11 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
     auto& d = *m_impl;
     if (d.closed)
         return closedStatus();
+    if (!detail::isValidUtf8(spec.type) || !detail::isValidUtf8(spec.name) ||
+        !std::all_of(spec.inputs.begin(), spec.inputs.end(),
+                     [](const auto& input) { return detail::isValidUtf8(input); }))
+        return Status{ErrorCode::InvalidArgument,
+                      "an op's type, name and inputs must be UTF-8 " + std::string(kUtf8Reason)};
     if (spec.type.empty())
         return Status{ErrorCode::InvalidArgument, "op " + spec.name + " needs a type"};
     if (Status s = detail::checkOpName(spec.name); !s.ok())
@@ -652,6 +669,9 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
         return closedStatus();
     if (spec.opType.empty())
         return {ErrorCode::InvalidArgument, "an execution needs an op type"};
+    if (!detail::isValidUtf8(spec.opType))
+        return {ErrorCode::InvalidArgument,
+                "an execution's op type must be UTF-8 " + std::string(kUtf8Reason)};
     if (spec.outputIds.size() != spec.outputs.size())
         return {ErrorCode::InvalidArgument,
                 "execution of " + spec.opType + " has " + std::to_string(spec.outputIds.size()) +
@@ -746,6 +766,9 @@ Result<std::int32_t> Recorder::registerDevice(std::string_view deviceName)
         return closedStatus();
     if (deviceName.empty())
         return Status{ErrorCode::InvalidArgument, "a device needs a name"};
+    if (!detail::isValidUtf8(deviceName))
+        return Status{ErrorCode::InvalidArgument,
+                      "a device name must be UTF-8 " + std::string(kUtf8Reason)};
     std::lock_guard lock(d.deviceMutex);
     const std::string name(deviceName);
     if (auto it = d.deviceIds.find(name); it != d.deviceIds.end())

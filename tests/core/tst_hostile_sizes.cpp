@@ -278,3 +278,136 @@ TEST_CASE("the memory limit stops reading with a clear diagnostic", "[hostile][s
     const auto unlimited = test::runReport("--json " + test::shellQuoted(dir.path()));
     CHECK_THAT(unlimited.output, Catch::Contains("\"graph_execution_traces\": 200000"));
 }
+
+namespace {
+
+// DebugEvent{wall_time, <member>: body}, framed.
+std::string framedEvent(int member, const std::string& body, double wallTime)
+{
+    std::string event(1, '\x09');
+    event.append(reinterpret_cast<const char*>(&wallTime), 8);
+    appendBytesField(event, member, body);
+    std::string out;
+    format::appendRecord(out, event); // never parsed here: that is what would take the memory
+    return out;
+}
+
+// Records of a few megabytes that expand tens of times in memory once decoded.
+std::string manyEmptyInputNames(std::size_t n)
+{
+    std::string op;
+    appendBytesField(op, 1, "AddN");
+    appendBytesField(op, 2, "amplified");
+    appendBytesField(op, 4, "g");
+    op.reserve(op.size() + 2 * n);
+    for (std::size_t i = 0; i < n; ++i)
+        op += std::string_view("\x32\x00", 2); // input_names: ""
+    return op;
+}
+
+std::string manyEmptyTensorProtos(std::size_t n)
+{
+    std::string execution;
+    appendBytesField(execution, 1, "Amplified");
+    execution += std::string_view("\x30\x04", 2); // FULL_HEALTH
+    execution.reserve(execution.size() + 2 * n);
+    for (std::size_t i = 0; i < n; ++i)
+        execution += std::string_view("\x3a\x00", 2); // tensor_protos: {}
+    return execution;
+}
+
+std::string manyTensorIds(std::size_t n)
+{
+    std::string execution;
+    appendBytesField(execution, 1, "Amplified");
+    appendBytesField(execution, 4, std::string(n, '\x01')); // input_tensor_ids, packed: 1, 1, …
+    return execution;
+}
+
+} // namespace
+
+// A small record that would expand tens of times once decoded is refused before it is decoded,
+// with a diagnostic, and reading goes on with the next record; peak memory stays within the
+// limit. Without the bound these records took 40-60 times their size (a GraphOpCreation with
+// 6 M empty input names: ~400 MB from 12 MB).
+TEST_CASE("records that expand in memory are refused, and reading goes on", "[hostile][sizes]")
+{
+    constexpr std::uint64_t kLimit = 64u << 20;  // its share per record: 16 MiB
+    constexpr std::size_t kElements = 6'000'000; // 12 MB on disk, under the 16 MiB record limit
+    test::TempDir dir;
+    FileSetWriter set = test::runWithOneOp(dir.path());
+    std::string kind;
+    SECTION("a GraphOpCreation with millions of empty input names")
+    {
+        kind = "graphs";
+        set.appendBytes("graphs", framedEvent(7, manyEmptyInputNames(kElements), 2.0));
+    }
+    SECTION("an Execution with millions of empty tensor protos")
+    {
+        kind = "execution";
+        set.appendBytes("execution", framedEvent(9, manyEmptyTensorProtos(kElements), 2.0));
+    }
+    SECTION("an Execution with millions of one-byte tensor ids")
+    {
+        kind = "execution";
+        set.appendBytes("execution", framedEvent(9, manyTensorIds(2 * kElements), 2.0));
+    }
+    // After it, records that must still be read: an op, an execution, and a NaN in a trace.
+    set.append("graphs", ev::op("g", "Log", "log", {"r:0"}, {2}));
+    set.append("execution",
+               ev::execution(3.0, "Log", {1}, {2}, 3, {ev::conciseHealth(-1, 4, 0, 0, 1)}));
+    set.append("graph_execution_traces",
+               ev::trace(4.0, "g", "log", 0, 4, ev::fullHealth(2, 4, 1, 0, 0, 0, 0, 3)));
+
+    const auto result = test::runInChild(60, [&] {
+        const auto s = LogdirReader(dir.path(), {.maxMemoryBytes = kLimit}).update();
+        const Diagnostic* d = test::findDiagnostic(
+            *s, Severity::Error, "would take more than 16 MiB in memory once decoded");
+        if (!d || !d->file.ends_with("." + kind))
+            return 1;
+        if (s->graphs().findOp("g", "log") == kNoOp || s->executionCount() != 1 ||
+            s->traceCount() != 1)
+            return 2;
+        for (std::uint64_t i = 0; i < s->executionCount(); ++i)
+            if (!s->readExecution(i))
+                return 3;
+        return s->tensorBoardAlertCount() == 2 ? 0 : 4;
+    });
+    CHECK(result.code == 0);
+    CHECK(result.signal == 0);
+    // The limit plus a fixed margin: the record's own bytes are read (12 MB), never decoded.
+    CHECK(result.peakGrowthKiB < static_cast<long>((kLimit >> 10) + 16 * 1024));
+    WARN(kind << ": peak memory growth " << result.peakGrowthKiB / 1024 << " MiB");
+
+    // The report says so, exits 3 (not everything was read), and still shows the alerts.
+    const auto report = test::runReport("--max-memory 64 " + test::shellQuoted(dir.path()));
+    CHECK(report.status == 3);
+    CHECK_THAT(report.output, Catch::Contains("once decoded"));
+    CHECK_THAT(report.output, Catch::Contains("log"));
+}
+
+// The memory stop ends reading, not the report: what was read before it, alerts included, is
+// reported, and the exit status says that reading was incomplete.
+TEST_CASE("after the memory stop, the alerts read before it are reported", "[hostile][sizes]")
+{
+    test::TempDir dir;
+    FileSetWriter set = test::runWithOneOp(dir.path());
+    std::string bytes;
+    for (int i = 0; i < 10; ++i)
+        bytes += test::framed(ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, true)));
+    for (int i = 10; i < 200'000; ++i)
+        bytes += test::framed(ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    set.appendBytes("graph_execution_traces", bytes);
+
+    const auto s = LogdirReader(dir.path(), {.maxMemoryBytes = 1u << 20}).update();
+    REQUIRE(test::findDiagnostic(*s, Severity::Error, "memory limit of 1 MiB"));
+    CHECK(s->alertCount() == 10);
+    const auto report = test::runReport("--max-memory 1 " + test::shellQuoted(dir.path()));
+    CHECK(report.status == 3);
+    CHECK_THAT(report.output, Catch::Contains("10 InfNanAlert"));
+    const auto json = test::runReport("--json --max-memory 1 " + test::shellQuoted(dir.path()));
+    CHECK_THAT(json.output, Catch::Contains("\"total\": 10"));
+    CHECK(
+        test::runReport("--allow-partial --max-memory 1 " + test::shellQuoted(dir.path())).status ==
+        1); // alerts
+}

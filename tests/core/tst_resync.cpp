@@ -148,7 +148,7 @@ TEST_CASE("the search for the next record is bounded", "[resync]")
     bytes += traces(0, 1);
     test::writeBytes(file, bytes);
     FileHandle handle;
-    REQUIRE(handle.open(file, nullptr));
+    REQUIRE(handle.open(*realFileSystem(), file, nullptr));
 
     const ResyncResult patient = findNextRecord(handle, 0, bytes.size());
     REQUIRE(patient.next);
@@ -173,7 +173,7 @@ TEST_CASE("a search that finds nothing says where a later one may start", "[resy
     const std::string junk = garbage(5000, 3);
     test::writeBytes(file, junk);
     FileHandle handle;
-    REQUIRE(handle.open(file, nullptr));
+    REQUIRE(handle.open(*realFileSystem(), file, nullptr));
     const ResyncResult none = findNextRecord(handle, 0, junk.size());
     CHECK_FALSE(none.next);
     CHECK(none.searchedTo + format::kRecordOverhead >= junk.size());
@@ -183,7 +183,7 @@ TEST_CASE("a search that finds nothing says where a later one may start", "[resy
     const std::string open = junk + test::recordHeader(1000) + garbage(50, 4);
     test::writeBytes(file, open);
     FileHandle reopened;
-    REQUIRE(reopened.open(file, nullptr));
+    REQUIRE(reopened.open(*realFileSystem(), file, nullptr));
     const ResyncResult waiting = findNextRecord(reopened, 0, open.size());
     CHECK_FALSE(waiting.next);
     CHECK(waiting.searchedTo == junk.size());

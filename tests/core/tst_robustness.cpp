@@ -356,16 +356,16 @@ TEST_CASE("summary vectors whose dtype and rank slots no int can hold", "[robust
     const double nan = std::numeric_limits<double>::quiet_NaN();
     bool malformed = false;
     const std::vector<double> full = {1, -1, nan, 1e300, 4, 0, 0, 0, 0, 0, 4};
-    const TensorHealth h = healthFromSummary(DebugMode::FullHealth, full, malformed);
+    const TensorHealth h = healthFromSummary(DebugMode::FullHealth, full, full.size(), malformed);
     CHECK(h.dtype == DType::Invalid);
     CHECK(h.rank == -1);
     CHECK(h.size == 4);
     const std::vector<double> shape = {1, -3e231, std::numeric_limits<double>::infinity(), 4};
-    const TensorHealth s = healthFromSummary(DebugMode::Shape, shape, malformed);
+    const TensorHealth s = healthFromSummary(DebugMode::Shape, shape, shape.size(), malformed);
     CHECK(s.dtype == DType::Invalid);
     CHECK(s.rank == -1);
     const std::vector<double> valid = {1, 1, 2, 6};
-    const TensorHealth v = healthFromSummary(DebugMode::Shape, valid, malformed);
+    const TensorHealth v = healthFromSummary(DebugMode::Shape, valid, valid.size(), malformed);
     CHECK(v.dtype == DType::Float32);
     CHECK(v.rank == 2);
 }

@@ -183,7 +183,7 @@ TEST_CASE("summary health and TensorBoard's InfNan rules per mode", "[alerts]")
     SECTION("CURT_HEALTH: a flag only, null counts")
     {
         const double v[] = {5, 1};
-        const auto h = healthFromSummary(DebugMode::CurtHealth, v, malformed);
+        const auto h = healthFromSummary(DebugMode::CurtHealth, v, std::size(v), malformed);
         CHECK(h.detail == TensorHealth::Detail::Flag);
         CHECK(h.nonFinite);
         REQUIRE(summaryAlert(DebugMode::CurtHealth, v, a));
@@ -192,7 +192,7 @@ TEST_CASE("summary health and TensorBoard's InfNan rules per mode", "[alerts]")
     SECTION("CONCISE_HEALTH: slots 1 to 4")
     {
         const double v[] = {7, 1000, 1, 0, 0};
-        const auto h = healthFromSummary(DebugMode::ConciseHealth, v, malformed);
+        const auto h = healthFromSummary(DebugMode::ConciseHealth, v, std::size(v), malformed);
         CHECK(h.describe() == "1000 elements: 1 -inf, 999 finite");
         REQUIRE(summaryAlert(DebugMode::ConciseHealth, v, a));
         CHECK(a.size == 1000);
@@ -201,7 +201,7 @@ TEST_CASE("summary health and TensorBoard's InfNan rules per mode", "[alerts]")
     SECTION("FULL_HEALTH: slots 4 to 10")
     {
         const double v[] = {3, -1, 1, 2, 1000, 0, 0, 0, 0, 1, 999};
-        const auto h = healthFromSummary(DebugMode::FullHealth, v, malformed);
+        const auto h = healthFromSummary(DebugMode::FullHealth, v, std::size(v), malformed);
         CHECK_FALSE(malformed);
         CHECK(h.known());
         CHECK_FALSE(h.nonFinite);
@@ -216,12 +216,13 @@ TEST_CASE("summary health and TensorBoard's InfNan rules per mode", "[alerts]")
     {
         const double v[] = {1, 1, 1, 4, 4, 0, 0, 0, 0, 0};
         CHECK_FALSE(summaryAlert(DebugMode::Shape, v, a));
-        CHECK_FALSE(healthFromSummary(DebugMode::Shape, v, malformed).known());
+        CHECK_FALSE(healthFromSummary(DebugMode::Shape, v, std::size(v), malformed).known());
     }
     SECTION("a vector too short for its mode is malformed, not an alert")
     {
         const double v[] = {1, 10, 1};
-        CHECK_FALSE(healthFromSummary(DebugMode::ConciseHealth, v, malformed).known());
+        CHECK_FALSE(
+            healthFromSummary(DebugMode::ConciseHealth, v, std::size(v), malformed).known());
         CHECK(malformed);
         CHECK_FALSE(summaryAlert(DebugMode::ConciseHealth, v, a));
     }

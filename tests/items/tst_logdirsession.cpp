@@ -177,3 +177,27 @@ TEST_CASE("text from the core is UTF-8, with its exact length", "[session]")
     CHECK(items::fromStd(std::string("a\0b", 3)).size() == 3);
     CHECK(items::fromStd({}).isEmpty());
 }
+
+// The app reads under the same memory limit as nanscope-report --max-memory.
+TEST_CASE("a session reads under its memory limit", "[session]")
+{
+    test::TempDir dir;
+    test::FileSetWriter set = test::runWithOneOp(dir.path());
+    std::string bytes;
+    for (int i = 0; i < 100'000; ++i)
+        bytes += test::framed(
+            test::events::trace(i, "g", "r", 0, 2, test::events::curtHealth(1, false)));
+    set.appendBytes("graph_execution_traces", bytes);
+
+    LogdirSession session;
+    session.setMaxMemoryBytes(1u << 20);
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    session.open(QString::fromStdString(dir.path().string()));
+    REQUIRE(finishedLoading(finished));
+    REQUIRE(session.snapshot());
+    CHECK(session.snapshot()->traceCount() < 100'000);
+    bool limited = false;
+    for (const auto& d : session.snapshot()->diagnostics())
+        limited |= d.message.find("memory limit of 1 MiB") != std::string::npos;
+    CHECK(limited);
+}

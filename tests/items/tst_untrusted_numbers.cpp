@@ -45,10 +45,11 @@ TEST_CASE("counts that are not counts are shown as invalid, not as wrapped integ
     const auto cell = [&](int column) {
         return alerts.data(alerts.index(0, column), Qt::DisplayRole).toString();
     };
-    CHECK(cell(items::AlertModel::SizeColumn) == QStringLiteral("invalid (-1)"));
-    CHECK(cell(items::AlertModel::NegInfColumn) == QStringLiteral("invalid (1e+308)"));
-    CHECK(cell(items::AlertModel::PosInfColumn).startsWith(QStringLiteral("invalid (")));
-    CHECK(cell(items::AlertModel::NanColumn) == QStringLiteral("invalid (inf)"));
+    // The summary as a whole is invalid (its counts are not counts): every count says so.
+    CHECK(cell(items::AlertModel::SizeColumn) == QStringLiteral("invalid summary (-1)"));
+    CHECK(cell(items::AlertModel::NegInfColumn) == QStringLiteral("invalid summary (1e+308)"));
+    CHECK(cell(items::AlertModel::PosInfColumn).startsWith(QStringLiteral("invalid summary (")));
+    CHECK(cell(items::AlertModel::NanColumn) == QStringLiteral("invalid summary (inf)"));
     for (int column = 0; column < items::AlertModel::ColumnCount; ++column)
         CHECK_FALSE(cell(column).contains(QStringLiteral("18446744073709551615")));
 
@@ -58,5 +59,10 @@ TEST_CASE("counts that are not counts are shown as invalid, not as wrapped integ
     traces.setSnapshot(snapshot);
     REQUIRE(traces.rowCount() == 1);
     CHECK(traces.data(traces.index(0, items::GraphExecutionModel::ShapeColumn)).toString() ==
-          QStringLiteral("invalid size (-1)"));
+          QStringLiteral("invalid summary"));
+    CHECK(traces
+              .data(traces.index(0, items::GraphExecutionModel::HealthColumn),
+                    items::GraphExecutionModel::HealthTextRole)
+              .toString() ==
+          QStringLiteral("invalid summary: the element count -1 is not a count (negative)"));
 }

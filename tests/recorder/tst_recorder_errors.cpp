@@ -5,6 +5,7 @@
 #include "logdirfixture.hpp"
 #include "nanscope/format/recordfilereader.hpp"
 #include "nanscope/recorder.hpp"
+#include "nanscope/tfdbg/debug_event.pb.h"
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -154,4 +155,48 @@ TEST_CASE("an open that fails leaves no file behind", "[errors]")
     });
     CHECK(code == 0);
     CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+// tfdbg2's text fields are protobuf strings, which must be UTF-8: libprotobuf and TensorFlow's
+// reader refuse a whole record whose string is not (found by fuzzing the C interface). Names the
+// program gives are refused; text the recorder finds (a source file in Latin-1, a path, a
+// function name) is made valid.
+TEST_CASE("strings that are not UTF-8 never make a record unreadable", "[errors]")
+{
+    test::TempDir dir;
+    const auto source = dir.path() / "latin1.cpp";
+    {
+        std::ofstream out(source, std::ios::binary);
+        out << "// caf\xe9\nint main() {}\n";
+    }
+    auto r = Recorder::open({.dumpRoot = dir.path() / "logdir", .circularBufferSize = -1});
+    REQUIRE(r.ok());
+    auto& rec = **r;
+    const auto badGraph = rec.declareGraph("g\xff");
+    REQUIRE_FALSE(badGraph.ok());
+    CHECK(badGraph.status().code() == ErrorCode::InvalidArgument);
+    CHECK_THAT(badGraph.status().message(), Catch::Contains("UTF-8"));
+    auto graph = rec.declareGraph("g");
+    REQUIRE(graph.ok());
+    CHECK_FALSE(rec.declareOp({.graph = *graph, .type = "Log", .name = "lo\xc0\xafg"}).ok());
+    auto op = rec.declareOp({.graph = *graph, .type = "Log", .name = "log"},
+                            CodeLocation(source.string(), 2, "ma\xffin"));
+    REQUIRE(op.ok());
+    CHECK_FALSE(rec.recordExecution({.opType = "\xed\xa0\x80"}).ok()); // a surrogate
+    REQUIRE(rec.close().ok());
+
+    // Every record of every file parses, and the Latin-1 byte became U+FFFD.
+    for (const char* suffix : {"source_files", "stack_frames", "graphs", "execution"}) {
+        format::RecordFileReader reader;
+        REQUIRE(reader.open(test::findFile(dir.path() / "logdir", suffix)));
+        std::string payload;
+        while (reader.next(payload) == format::RecordStatus::Ok) {
+            tfdbg::DebugEvent event;
+            CHECK(event.ParseFromString(payload));
+            if (event.has_source_file() && event.source_file().lines_size() > 0)
+                CHECK(event.source_file().lines(0) == "// caf\xef\xbf\xbd");
+            if (event.has_stack_frame_with_id())
+                CHECK(event.stack_frame_with_id().file_line_col().func() == "ma\xef\xbf\xbdin");
+        }
+    }
 }

@@ -46,7 +46,7 @@ double TimelineScale::xOf(std::uint64_t item) const
 std::optional<std::uint64_t> TimelineScale::itemAt(double x) const
 {
     const double position = (x + scroll) / pixelsPerItem;
-    if (position < 0 || position >= static_cast<double>(count))
+    if (!(position >= 0 && position < static_cast<double>(count))) // NaN too
         return std::nullopt;
     return static_cast<std::uint64_t>(position);
 }

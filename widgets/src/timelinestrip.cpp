@@ -16,6 +16,16 @@
 namespace nanscope::widgets {
 namespace {
 
+// Pixel positions as ints. Far off-screen ones (a close zoom on a hundred million items is wider
+// than an int) are clamped and NaN is 0: converting a double out of an int's range is undefined.
+int toPixels(double x)
+{
+    constexpr double kLimit = 1 << 30;
+    if (!(x >= -kLimit))
+        return x < 0 ? -(1 << 30) : 0;
+    return x <= kLimit ? static_cast<int>(x) : 1 << 30;
+}
+
 constexpr std::uint64_t kBlock = 64;
 constexpr int kMarkerRowHeight = 9;
 constexpr int kMinItemsHeight = 22;
@@ -245,7 +255,7 @@ QPoint TimelineStrip::pointOf(std::uint64_t item) const
 {
     // Aggregated, an item belongs to the column its left edge is in.
     const double x = m_scale.xOf(item) + (m_scale.aggregated() ? 0 : m_scale.pixelsPerItem / 2);
-    return {static_cast<int>(std::floor(x)), rows().items.center().y()};
+    return {toPixels(std::floor(x)), rows().items.center().y()};
 }
 
 QSize TimelineStrip::sizeHint() const
@@ -296,10 +306,10 @@ void TimelineStrip::syncScrollBar()
     m_syncing = true;
     QScrollBar* bar = horizontalScrollBar();
     const double maximum = std::max(0.0, m_scale.contentWidth() - m_scale.width);
-    bar->setRange(0, static_cast<int>(std::ceil(maximum)));
+    bar->setRange(0, toPixels(std::ceil(maximum)));
     bar->setPageStep(std::max(1, m_scale.width));
-    bar->setSingleStep(std::max(20, static_cast<int>(m_scale.pixelsPerItem)));
-    bar->setValue(static_cast<int>(std::lround(m_scale.scroll)));
+    bar->setSingleStep(std::max(20, toPixels(m_scale.pixelsPerItem)));
+    bar->setValue(toPixels(std::round(m_scale.scroll)));
     m_syncing = false;
 }
 
@@ -510,7 +520,7 @@ void TimelineStrip::paintMarkers(QPainter& painter, const Rows& r) const
     int lastColumn = -1;
     for (; it != m_markers.end() && *it < visible.last; ++it) {
         const qreal x = m_scale.xOf(*it) + std::max(m_scale.pixelsPerItem, 1.0) / 2;
-        const int column = static_cast<int>(x);
+        const int column = toPixels(x);
         if (column == lastColumn)
             continue; // one marker per pixel column is all anyone can see
         lastColumn = column;
@@ -668,9 +678,8 @@ bool TimelineStrip::viewportEvent(QEvent* event)
         const auto* help = static_cast<QHelpEvent*>(event);
         const std::optional<std::uint64_t> item = itemAt(help->pos());
         if (item && m_source) {
-            const QRect box(static_cast<int>(m_scale.xOf(*item)), rows().markers.top(),
-                            std::max(1, static_cast<int>(m_scale.pixelsPerItem)),
-                            viewport()->height());
+            const QRect box(toPixels(m_scale.xOf(*item)), rows().markers.top(),
+                            std::max(1, toPixels(m_scale.pixelsPerItem)), viewport()->height());
             QToolTip::showText(help->globalPos(), plainToolTip(m_source->toolTip(*item)),
                                viewport(), box);
         } else {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "decodedsize.hpp"
 #include "eventparse.hpp"
 #include "loaders.hpp"
 #include "nanscope/core/plaintext.hpp"
@@ -6,6 +7,20 @@
 #include "wirereader.hpp"
 
 namespace nanscope::core {
+
+std::optional<std::uint64_t> decodedEventBytes(std::string_view payload, std::uint64_t share)
+{
+    return decodedBytes(*tfdbg::DebugEvent::descriptor(), payload, share);
+}
+
+std::string overShare(std::uint64_t share)
+{
+    const std::string amount = share % (1u << 20) == 0 ? std::to_string(share >> 20) + " MiB"
+                                                       : std::to_string(share) + " bytes";
+    return "this record would take more than " + amount +
+           " in memory once decoded, its share (a quarter) of the memory limit "
+           "(nanscope-report --max-memory, ReaderOptions::maxMemoryBytes); skipped";
+}
 
 Diagnostic recordProblem(Severity severity, const FileState& file, std::uint64_t offset,
                          std::string message)

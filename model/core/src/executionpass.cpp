@@ -1,12 +1,40 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "loaders.hpp"
 #include "recorddecoding.hpp"
+#include "wirereader.hpp"
 
 namespace nanscope::core {
+namespace {
+
+// "output 2: its six counts add up to …" for the first output whose summary is invalid.
+std::string firstInvalidSummary(const std::vector<TensorHealth>& outputs)
+{
+    for (std::size_t slot = 0; slot < outputs.size(); ++slot)
+        if (!outputs[slot].invalid.empty())
+            return "output " + std::to_string(slot) + ": " + outputs[slot].invalid;
+    return {};
+}
+
+// Whether a CodeLocation names a stack frame id that `code` does not have (the first in `id`).
+bool namesUnknownFrame(std::string_view codeLocation, const CodeTable& code, std::string_view& id)
+{
+    wire::Reader reader(codeLocation);
+    wire::Field field;
+    while (reader.next(field))
+        if (field.number == 2 && field.type == wire::WireType::LengthDelimited &&
+            !code.findFrame(field.bytes)) {
+            id = field.bytes;
+            return true;
+        }
+    return false;
+}
+
+} // namespace
 
 void loadExecutions(FileState& file, IndexState& index)
 {
     DecodedExecution e;
+    std::string_view unknownFrame;
     auto& x = index.executions;
     forEachNewRecord(file, index, [&](std::string_view payload, std::uint64_t offset) {
         const DecodeStatus status = decodeExecution(payload, e);
@@ -22,6 +50,17 @@ void loadExecutions(FileState& file, IndexState& index)
             index.recordProblems.add(recordProblem(
                 Severity::Warning, file, offset,
                 "a summary vector is too short for its tensor debug mode; its health is unknown"));
+        else if (const auto invalid = firstInvalidSummary(e.outputHealth); !invalid.empty())
+            index.recordProblems.add(recordProblem(Severity::Warning, file, offset,
+                                                   "inconsistent summary vector of " + invalid +
+                                                       "; shown as an invalid summary"));
+        if (!e.graphId.empty()) {
+            const auto graph = index.graphs.findGraph(e.graphId);
+            if (!graph || !index.graphs.graph(*graph).declared)
+                index.executionsOfUndeclaredGraphs.note(e.graphId);
+        }
+        if (namesUnknownFrame(e.codeLocation, index.code, unknownFrame))
+            index.executionsWithUnknownFrames.note(unknownFrame);
         const std::size_t i = x.size();
         HealthDigest all;
         for (const auto& h : e.outputHealth)

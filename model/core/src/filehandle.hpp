@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A read-only file descriptor with positioned reads: safe on files that another process is
-// appending to (reads never go past the size asked for; nothing is memory-mapped).
+// A file of a logdir opened for reading, from the real file system or from memory, with positioned
+// reads: safe on files that another process is appending to (reads never go past the size asked
+// for; nothing is memory-mapped).
 #pragma once
 
 #include "nanscope/core/details.hpp"
+#include "nanscope/core/filesystem.hpp"
 #include "nanscope/format/record.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace nanscope::core {
@@ -16,30 +19,23 @@ namespace nanscope::core {
 class FileHandle
 {
 public:
-    FileHandle() = default;
-    ~FileHandle();
-    FileHandle(FileHandle&& other) noexcept;
-    FileHandle& operator=(FileHandle&& other) noexcept;
-    FileHandle(const FileHandle&) = delete;
-    FileHandle& operator=(const FileHandle&) = delete;
+    // Opens a file of `files` for reading (see realFileSystem() for what the disk refuses). On
+    // failure returns false and sets `error` to a readable reason.
+    bool open(const FileSystem& files, const std::filesystem::path& path, std::string* error);
+    bool isOpen() const { return m_file != nullptr; }
+    void close() { m_file.reset(); }
 
-    // Opens a file of a logdir for reading. On failure returns false and sets `error` to a
-    // readable reason. Logdirs are often written by other people's programs into shared places,
-    // so a symbolic link that leads out of the file's directory is not followed (links within it
-    // are), and anything but a regular file is refused without blocking (a FIFO would wait
-    // forever for a writer).
-    bool open(const std::filesystem::path& path, std::string* error);
-    bool isOpen() const { return m_fd >= 0; }
-    void close();
-
-    std::uint64_t size() const; // now; 0 on error
+    std::uint64_t size() const { return m_file ? m_file->size() : 0; } // now; 0 on error
 
     // Reads up to `size` bytes at `offset`; returns how many were read (fewer at the end of the
     // file or on an I/O error).
-    std::size_t readAt(std::uint64_t offset, void* buffer, std::size_t size) const;
+    std::size_t readAt(std::uint64_t offset, void* buffer, std::size_t size) const
+    {
+        return m_file ? m_file->readAt(offset, buffer, size) : 0;
+    }
 
 private:
-    int m_fd = -1;
+    std::unique_ptr<OpenFile> m_file;
 };
 
 // Reads and checks the one record at `offset` (both CRCs); the payload goes to `payload`. A record
@@ -50,7 +46,8 @@ format::RecordStatus readRecordAt(const FileHandle& file, std::uint64_t offset,
                                   std::uint64_t maxPayload = format::kMaxRecordPayload);
 
 // Opens `path` and reads the record at `offset`; the error names the file and offset.
-ReadResult<std::string> readRecord(const std::filesystem::path& path, std::uint64_t offset,
+ReadResult<std::string> readRecord(const FileSystem& files, const std::filesystem::path& path,
+                                   std::uint64_t offset,
                                    std::uint64_t maxPayload = format::kMaxRecordPayload);
 
 } // namespace nanscope::core

@@ -45,6 +45,8 @@ std::string formatCount(double value)
 
 std::string TensorHealth::describe() const
 {
+    if (!invalid.empty())
+        return "invalid summary: " + invalid;
     switch (detail) {
     case Detail::None:
         return "unknown";
@@ -97,7 +99,9 @@ int slotAsInt(double value, int unknown)
 
 } // namespace
 
-TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, bool& malformed)
+namespace {
+
+TensorHealth healthOfSummary(DebugMode mode, std::span<const double> v, bool& malformed)
 {
     malformed = false;
     TensorHealth h;
@@ -150,6 +154,16 @@ TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, bool& 
     default:
         return h;
     }
+}
+
+} // namespace
+
+TensorHealth healthFromSummary(DebugMode mode, std::span<const double> v, std::uint64_t length,
+                               bool& malformed)
+{
+    TensorHealth h = healthOfSummary(mode, v, malformed);
+    h.invalid = summaryProblem(mode, v, length);
+    return h;
 }
 
 bool summaryAlert(DebugMode mode, std::span<const double> v, Alert& alert)

@@ -6,13 +6,28 @@
 #include "nanscope/core/digests.hpp"
 #include "nanscope/core/health.hpp"
 
+#include <cstdint>
 #include <span>
+#include <string>
 
 namespace nanscope::core {
 
-// The health a summary vector of `mode` tells. `malformed` is set when the vector is too short
-// for its mode (TensorBoard would fail on it).
-TensorHealth healthFromSummary(DebugMode mode, std::span<const double> values, bool& malformed);
+// The health a summary vector of `mode` tells. `values` may be a prefix of the vector, whose full
+// length is `length`. `malformed` is set when the vector is too short for its mode (TensorBoard
+// would fail on it); TensorHealth::invalid says why a vector cannot be what TensorFlow writes.
+TensorHealth healthFromSummary(DebugMode mode, std::span<const double> values, std::uint64_t length,
+                               bool& malformed);
+
+// Why a summary vector of `mode` (`values`, a prefix of its `length` values) cannot be what
+// TensorFlow writes: the wrong length for its mode, a count that is not a count (negative,
+// fractional, not finite, 2^53 or more), counts that do not add up to the element count. Empty
+// when it can be (and for modes without a summary vector).
+std::string summaryProblem(DebugMode mode, std::span<const double> values, std::uint64_t length);
+
+// The same for the counts an alert carries: each a count, and the non-finite ones no more than
+// the element count.
+std::string countsProblem(double size, double negativeInfinity, double positiveInfinity,
+                          double nan);
 
 // TensorBoard's summary check: true (and `alert`'s slot-independent fields set) when it alerts.
 bool summaryAlert(DebugMode mode, std::span<const double> values, Alert& alert);

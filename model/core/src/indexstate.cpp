@@ -29,19 +29,18 @@ std::uint64_t ExecutionColumns::bytes() const
            healthCount.usedBytes() + tensorIds.usedBytes() + outputHealth.usedBytes();
 }
 
-bool FileState::ensureOpen()
+bool FileState::ensureOpen(const FileSystem& files)
 {
     if (handle.isOpen())
         return true;
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
+    if (files.kind(path) == FileSystem::Kind::Missing) {
         missing = true;
         openError.clear();
         return false;
     }
     missing = false;
     openError.clear();
-    return handle.open(path, &openError);
+    return handle.open(files, path, &openError);
 }
 
 void FileState::noteSkip(std::uint64_t begin, std::uint64_t end)
@@ -95,6 +94,17 @@ bool IndexState::wouldExceedMemory(std::uint64_t recordBytes) const
     const std::uint64_t growth = 2 * recordBytes + 1024;
     const std::uint64_t used = memoryBytes();
     return used > maxMemoryBytes || growth > maxMemoryBytes - used;
+}
+
+void IndexState::countOpsWithUnknownFrames()
+{
+    opsWithUnknownFrames = {};
+    for (const auto& op : graphs.ops())
+        for (const auto& id : op.stackFrameIds)
+            if (!code.findFrame(id)) {
+                opsWithUnknownFrames.note(id);
+                break;
+            }
 }
 
 void IndexState::appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex)

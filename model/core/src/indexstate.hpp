@@ -101,7 +101,7 @@ struct FileState
     void noteRecordsRead(std::uint64_t count);
 
     // Opens the file if needed; false (with missing/openError set) when it cannot be read.
-    bool ensureOpen();
+    bool ensureOpen(const FileSystem& files);
 };
 
 struct Snapshot::Data
@@ -121,6 +121,8 @@ struct Snapshot::Data
     std::uint64_t generation = 0;
     bool complete = true;
     std::uint64_t maxRecordBytes = format::kMaxRecordPayload; // for records read on demand
+    std::uint64_t maxDecodedBytes = UINT64_MAX;               // likewise, once decoded
+    std::shared_ptr<const FileSystem> files = realFileSystem();
     // Where TensorFlow's reader stops each file for good (its first corrupt record): one per
     // trace file, and the executions file; kNoStop where it reads the whole file.
     static constexpr std::uint64_t kNoStop = ~std::uint64_t{0};
@@ -161,13 +163,33 @@ struct IndexState
     // Traces that named an op no GraphOpCreation declared, per placeholder op.
     std::unordered_map<OpId, std::uint64_t> tracesOfUndeclaredOps;
     std::uint64_t clampedSlots = 0;
+    // References to what no record declares: each kind counted, with the first name met.
+    struct Unknowns
+    {
+        std::uint64_t count = 0;
+        std::string first;
+        void note(std::string_view name)
+        {
+            if (count++ == 0)
+                first = std::string(name.substr(0, 200));
+        }
+    };
+    Unknowns executionsOfUndeclaredGraphs; // counted as executions are read
+    Unknowns executionsWithUnknownFrames;  // likewise (stack frames are read first)
+    Unknowns opsWithUnknownFrames;         // recounted when graphs or frames change
+    void countOpsWithUnknownFrames();
 
     std::shared_ptr<const GraphTable> publishedGraphs;
     std::shared_ptr<const CodeTable> publishedCode;
 
+    // Where the files are read from.
+    std::shared_ptr<const FileSystem> files = realFileSystem();
+
     // The reader's limits (ReaderOptions::maxMemoryBytes and the record length derived from it).
     std::uint64_t maxMemoryBytes = UINT64_MAX;
     std::uint64_t maxRecordBytes = format::kMaxRecordPayload;
+    // The most one record may take once decoded (a quarter of the memory limit).
+    std::uint64_t maxDecodedBytes = UINT64_MAX;
 
     void appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex);
 

@@ -6,7 +6,10 @@
 #include "indexstate.hpp"
 #include "threadpool.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace nanscope::core {
@@ -28,9 +31,17 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
                            ThreadPool& pool, std::uint64_t byteBudget);
 
 // Reads the new records of `file` one at a time with both CRCs checked, then records where and
-// why reading stopped. Stops before a record that could take the index past its memory limit.
+// why reading stopped. A record that would take more than its share of memory once decoded
+// (IndexState::maxDecodedBytes) is refused with a diagnostic, and reading goes on; reading stops
+// before a record that could take the index past its memory limit.
 template <typename OnRecord>
-void forEachNewRecord(FileState& file, const IndexState& index, OnRecord&& onRecord);
+void forEachNewRecord(FileState& file, IndexState& index, OnRecord&& onRecord);
+
+// The bytes a DebugEvent record takes once decoded; nullopt when that is more than its share.
+std::optional<std::uint64_t> decodedEventBytes(std::string_view payload, std::uint64_t share);
+
+// The diagnostic's words for a record refused by decodedEventBytes.
+std::string overShare(std::uint64_t share);
 
 // After a pass that stopped at a corrupt record: remembers where TensorFlow's reader stops,
 // searches for the next whole record, and when one is found notes the skipped bytes and moves
@@ -52,9 +63,9 @@ Diagnostic recordProblem(Severity severity, const FileState& file, std::uint64_t
 namespace nanscope::core {
 
 template <typename OnRecord>
-void forEachNewRecord(FileState& file, const IndexState& index, OnRecord&& onRecord)
+void forEachNewRecord(FileState& file, IndexState& index, OnRecord&& onRecord)
 {
-    if (!file.ensureOpen())
+    if (!file.ensureOpen(*index.files))
         return;
     // The size now bounds this pass: a file that grows while it is read is read up to here.
     const std::uint64_t size = file.handle.size();
@@ -65,7 +76,14 @@ void forEachNewRecord(FileState& file, const IndexState& index, OnRecord&& onRec
         std::string_view payload;
         std::uint64_t offset = 0;
         while (stream.next(payload, offset)) {
-            if (index.wouldExceedMemory(payload.size())) {
+            const auto decoded = decodedEventBytes(payload, index.maxDecodedBytes);
+            if (!decoded) {
+                index.recordProblems.add({Severity::Error, file.path.string(), offset,
+                                          overShare(index.maxDecodedBytes)});
+                file.noteRecordsRead(1);
+                continue;
+            }
+            if (index.wouldExceedMemory(std::max<std::uint64_t>(payload.size(), *decoded))) {
                 file.offset = offset;
                 file.stop = format::RecordStatus::EndOfData;
                 file.memoryLimited = true;

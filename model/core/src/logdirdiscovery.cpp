@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "decodedsize.hpp"
 #include "eventparse.hpp"
 #include "filehandle.hpp"
 #include "nanscope/core/logdirlayout.hpp"
@@ -40,20 +41,95 @@ struct MetadataRead
     bool ok = false;
     Severity severity = Severity::Error;
     std::string error;
+    std::vector<Diagnostic> notes; // about the records after the first
 };
 
-MetadataRead readMetadata(const fs::path& path, FileSet& set)
+// A metadata record is a few dozen bytes; a length of gigabytes is not one.
+constexpr std::uint64_t kMaxMetadataRecord = 1u << 20;
+// Records after the first that are looked at (TensorFlow's reader reads none of them).
+constexpr int kMaxLaterRecords = 1000;
+constexpr int kMaxListedOddities = 5;
+
+// The records after the first: the recorder's notes of lost records are read; anything else is
+// said (another run's metadata, records of other kinds, bytes that are no record) and ignored, as
+// TensorFlow's reader ignores everything after the first record.
+void readLaterMetadata(const FileHandle& file, const fs::path& path, std::uint64_t offset,
+                       FileSet& set, std::vector<Diagnostic>& notes)
+{
+    const std::string where = path.string();
+    int oddities = 0;
+    auto odd = [&](Severity severity, std::uint64_t at, std::string message) {
+        if (++oddities <= kMaxListedOddities)
+            notes.push_back({severity, where, at,
+                             std::move(message) +
+                                 "; ignored (TensorFlow's reader reads only the first record)"});
+    };
+    std::string payload;
+    int read = 0;
+    for (; read < kMaxLaterRecords; ++read) {
+        const auto status = readRecordAt(file, offset, payload, kMaxMetadataRecord);
+        if (status == format::RecordStatus::EndOfData)
+            break;
+        if (status == format::RecordStatus::TruncatedTail) {
+            notes.push_back({Severity::Info, where, offset,
+                             "an incomplete record at the end of the metadata file (its writer "
+                             "may still be at it)"});
+            break;
+        }
+        if (status != format::RecordStatus::Ok) {
+            const std::uint64_t size = file.size();
+            odd(Severity::Warning, offset,
+                std::to_string(size > offset ? size - offset : 0) +
+                    " bytes after the metadata record are not a record (" +
+                    format::toString(status) + ")");
+            break;
+        }
+        const std::uint64_t at = offset;
+        offset += format::kRecordOverhead + payload.size();
+        tfdbg::DebugEvent event;
+        if (!decodedBytes(*tfdbg::DebugEvent::descriptor(), payload, 64 * kMaxMetadataRecord) ||
+            !parseEvent(event, payload)) {
+            odd(Severity::Warning, at, "a record after the metadata record is not a DebugEvent");
+            continue;
+        }
+        if (event.has_nanscope_recorder_losses()) {
+            const auto& losses = event.nanscope_recorder_losses();
+            set.recordsDropped = losses.records_dropped();
+            set.stoppedFiles.assign(losses.stopped_files().begin(), losses.stopped_files().end());
+            set.writerError = losses.first_error();
+            continue;
+        }
+        if (event.what_case() != tfdbg::DebugEvent::kDebugMetadata) {
+            odd(Severity::Warning, at, "a record after the metadata record is not a DebugMetadata");
+            continue;
+        }
+        const std::string& runId = event.debug_metadata().tfdbg_run_id();
+        odd(Severity::Warning, at,
+            runId == set.runId ? "a second DebugMetadata record"
+                               : "a second DebugMetadata record, of run " + quotedName(runId) +
+                                     " (the first names " + quotedName(set.runId) + ")");
+    }
+    if (read == kMaxLaterRecords && offset < file.size())
+        odd(Severity::Warning, offset,
+            "more than " + std::to_string(kMaxLaterRecords) +
+                " records after the metadata record; the " + std::to_string(file.size() - offset) +
+                " bytes from here on are not looked at");
+    if (oddities > kMaxListedOddities)
+        notes.push_back({Severity::Warning, where, std::nullopt,
+                         std::to_string(oddities - kMaxListedOddities) +
+                             " more odd records after the metadata record; ignored"});
+}
+
+MetadataRead readMetadata(const FileSystem& files, const fs::path& path, FileSet& set)
 {
     MetadataRead result;
     FileHandle file;
     std::string error;
-    if (!file.open(path, &error)) {
+    if (!file.open(files, path, &error)) {
         result.error = "cannot open the metadata file: " + error;
         return result;
     }
     std::string payload;
-    // A metadata record is a few dozen bytes; a length of gigabytes is not one.
-    constexpr std::uint64_t kMaxMetadataRecord = 1u << 20;
     const auto status = readRecordAt(file, 0, payload, kMaxMetadataRecord);
     if (format::isRetryable(status)) {
         result.severity = Severity::Warning;
@@ -80,6 +156,7 @@ MetadataRead readMetadata(const fs::path& path, FileSet& set)
     set.runId = event.debug_metadata().tfdbg_run_id();
     set.tensorflowVersion = event.debug_metadata().tensorflow_version();
     set.fileVersion = event.debug_metadata().file_version();
+    readLaterMetadata(file, path, format::kRecordOverhead + payload.size(), set, result.notes);
     result.ok = true;
     return result;
 }
@@ -102,37 +179,35 @@ fs::path FileSet::file(std::string_view suffix) const
 LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& options)
 {
     LogdirLayout layout;
-    std::error_code ec;
+    const auto files = options.fileSystem ? options.fileSystem : realFileSystem();
     auto warn = [&](Severity severity, const fs::path& file, std::string message) {
         layout.diagnostics.push_back({severity, file.string(), std::nullopt, std::move(message)});
     };
 
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status)) {
+    const auto kind = files->kind(path);
+    if (kind == FileSystem::Kind::Missing) {
         warn(Severity::Error, path, "no such file or directory");
         return layout;
     }
-    layout.directory = fs::is_directory(status) ? path : path.parent_path();
+    layout.directory = kind == FileSystem::Kind::Directory ? path : path.parent_path();
     if (layout.directory.empty())
         layout.directory = ".";
 
     // Like TensorFlow's glob("<dir>/*.metadata"): not recursive, no hidden files.
     std::map<std::string, fs::path> metadataFiles; // by prefix, sorted for stable results
     std::map<std::string, std::vector<std::string>> orphanFiles; // prefix → suffixes present
-    fs::directory_iterator it(layout.directory, ec);
-    if (ec) {
-        warn(Severity::Error, layout.directory, "cannot list the directory: " + ec.message());
+    std::vector<FileSystem::Entry> entries;
+    std::string listError;
+    if (!files->list(layout.directory, entries, listError)) {
+        warn(Severity::Error, layout.directory, "cannot list the directory: " + listError);
         return layout;
     }
-    for (const auto& entry : it) {
-        const std::string name = entry.path().filename().string();
-        if (name.empty() || name.front() == '.')
-            continue;
-        std::error_code typeError;
-        if (!entry.is_regular_file(typeError))
+    for (const auto& entry : entries) {
+        const std::string& name = entry.name;
+        if (name.empty() || name.front() == '.' || !entry.regularFile)
             continue;
         if (endsWith(name, ".metadata")) {
-            metadataFiles.emplace(name.substr(0, name.size() - 9), entry.path());
+            metadataFiles.emplace(name.substr(0, name.size() - 9), layout.directory / name);
             continue;
         }
         if (name.substr(0, kStem.size()) != kStem)
@@ -153,7 +228,8 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
         FileSet set;
         set.prefix = layout.directory / stem;
         set.hostName = hostFromPrefix(stem);
-        const auto read = readMetadata(file, set);
+        const auto read = readMetadata(*files, file, set);
+        layout.diagnostics.insert(layout.diagnostics.end(), read.notes.begin(), read.notes.end());
         if (read.ok) {
             withMetadata.push_back(std::move(set));
         } else {
@@ -234,6 +310,20 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
              std::to_string(sets.size()) +
                  " file sets without a run id: assuming they belong to one run");
 
+    for (const auto& set : sets) {
+        if (set.recordsDropped == 0)
+            continue;
+        std::string stopped;
+        for (const auto& suffix : set.stoppedFiles)
+            stopped += (stopped.empty() ? "" : ", ") + quotedName(suffix, 40);
+        warn(Severity::Error, set.file(kMetadataSuffix),
+             "the recorder that wrote this file set lost " + std::to_string(set.recordsDropped) +
+                 " records after a write failed (" + quotedName(set.writerError) + ")" +
+                 (stopped.empty() ? "" : "; these files stop early: " + stopped) +
+                 ". What is here is a clean prefix, not the whole run: the first non-finite "
+                 "value of the run may be among the lost records");
+    }
+
     const FileSet& main = sets.front();
     layout.runId = main.runId;
     layout.tensorflowVersion = main.tensorflowVersion;
@@ -247,7 +337,8 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
         for (const auto suffix :
              {kSourceFilesSuffix, kStackFramesSuffix, kGraphsSuffix, kExecutionSuffix}) {
             const auto file = sets[i].file(suffix);
-            if (fs::file_size(file, ec) > 0 && !ec)
+            FileHandle handle;
+            if (handle.open(*files, file, nullptr) && handle.size() > 0)
                 warn(Severity::Info, file,
                      "only the traces of a secondary host are read (as TensorFlow's reader "
                      "does); this file's records are ignored");

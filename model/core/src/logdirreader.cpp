@@ -91,7 +91,8 @@ void fileDiagnostics(const FileState& f, const IndexState& index, std::vector<Di
     switch (f.stop) {
     case format::RecordStatus::TooLarge:
         out.push_back({Severity::Error, path, f.offset,
-                       "a record here is longer than the limit of " +
+                       "a record here is over the size limit: its length field (whose CRC "
+                       "checks) says it is longer than the limit of " +
                            mebibytes(index.maxRecordBytes) +
                            " (a quarter of the memory limit; nanscope-report --max-memory); the " +
                            std::to_string(rest) + " bytes from here on are not read"});
@@ -142,6 +143,28 @@ std::vector<GraphIndex> graphsOnCycles(const GraphTable& graphs)
     }
     std::sort(onCycle.begin(), onCycle.end());
     return onCycle;
+}
+
+// What records name that no record declares, per kind.
+void unknownsDiagnostics(const IndexState& index, const std::string& graphsPath,
+                         const std::string& executionsPath, std::vector<Diagnostic>& out)
+{
+    const auto say = [&](const IndexState::Unknowns& u, const std::string& path,
+                         const std::string& what, const std::string& consequence) {
+        if (u.count > 0)
+            out.push_back({Severity::Warning, path, std::nullopt,
+                           std::to_string(u.count) + " " + what +
+                               " (the first: " + quotedName(u.first) + "); " + consequence});
+    };
+    say(index.opsWithUnknownFrames, graphsPath,
+        "ops name stack frame ids that no StackFrameWithId record has",
+        "those frames of their creation stacks are shown as unknown");
+    say(index.executionsWithUnknownFrames, executionsPath,
+        "executions name stack frame ids that no StackFrameWithId record has",
+        "those frames of their stacks are shown as unknown");
+    say(index.executionsOfUndeclaredGraphs, executionsPath,
+        "executions name a graph that no DebuggedGraph declares",
+        "they are kept, without the graph's name or ops");
 }
 
 void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
@@ -287,6 +310,7 @@ std::vector<Diagnostic> LogdirReader::Impl::diagnostics() const
         for (auto& d : index.recordProblems.list())
             out.push_back(std::move(d));
         indexDiagnostics(index, graphs.path.string(), stackFrames.path.string(), out);
+        unknownsDiagnostics(index, graphs.path.string(), executions.path.string(), out);
     }
     sortBySeverity(out);
     return out;
@@ -320,6 +344,8 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->generation = generation++;
     data->complete = complete;
     data->maxRecordBytes = index.maxRecordBytes;
+    data->maxDecodedBytes = index.maxDecodedBytes;
+    data->files = index.files;
     const auto stopOf = [](const FileState& f) {
         return f.tensorBoardStop.value_or(Snapshot::Data::kNoStop);
     };
@@ -343,9 +369,13 @@ LogdirReader::LogdirReader(std::filesystem::path path, ReaderOptions options)
 {
     m_impl->path = std::move(path);
     m_impl->options = std::move(options);
+    if (!m_impl->options.discovery.fileSystem)
+        m_impl->options.discovery.fileSystem = realFileSystem();
+    m_impl->index.files = m_impl->options.discovery.fileSystem;
     m_impl->index.maxMemoryBytes = m_impl->options.maxMemoryBytes;
     m_impl->index.maxRecordBytes =
         std::min(m_impl->options.maxMemoryBytes / 4, format::kMaxRecordPayload);
+    m_impl->index.maxDecodedBytes = m_impl->options.maxMemoryBytes / 4;
     m_impl->publish(true); // generation 0: nothing read yet
 }
 
@@ -395,6 +425,8 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
         }
         if (complete)
             loadExecutions(d.executions, d.index);
+        if (d.index.graphsChanged || d.index.codeChanged)
+            d.index.countOpsWithUnknownFrames();
     }
     changed = changed || progress() != before || d.index.graphsChanged || d.index.codeChanged;
     auto last = latest();

@@ -40,8 +40,9 @@ void tensorHealth(DebugMode mode, std::string_view tensorBytes, bool present, Te
     if (n <= 0)
         return; // TensorFlow's reader: no value (unparseable, or NO_TENSOR's empty tensor)
     const auto used = std::span<const double>(values.data(), n < 16 ? std::size_t(n) : 16);
-    health = healthFromSummary(mode, used, malformed);
+    health = healthFromSummary(mode, used, view.elementCount, malformed);
     alerts = summaryAlert(mode, used, alert);
+    alert.invalidSummary = !health.invalid.empty();
 }
 
 // The outer DebugEvent, in one pass: its wall time (field 1) and its oneof member, the last one on
@@ -168,6 +169,7 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
     out.alerts.clear();
     out.malformedSummary = false;
     out.modulePath = {};
+    out.codeLocation = {};
 
     EventKind envelope;
     const DecodeStatus status = scanEnvelope(payload, event::Execution, envelope);
@@ -224,6 +226,11 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
             if (field.type != WireType::LengthDelimited)
                 return DecodeStatus::Malformed;
             out.modulePath = contextModulePath(field.bytes);
+            break;
+        case 8:
+            if (field.type != WireType::LengthDelimited)
+                return DecodeStatus::Malformed;
+            out.codeLocation = field.bytes;
             break;
         default:
             break;

@@ -47,6 +47,7 @@ struct DecodedExecution
     std::vector<Alert> alerts;              // outputSlot set; event left to the caller
     bool malformedSummary = false;
     std::string_view modulePath; // NaNscope's framework context (PyTorch); empty otherwise
+    std::string_view codeLocation; // the CodeLocation's bytes (host name, stack frame ids)
 };
 
 DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out);

@@ -46,12 +46,12 @@ BoundaryScan scanBoundaries(std::span<const std::byte> buffer, std::uint64_t max
             break;
         }
         const std::uint64_t length = littleEndian64(data + at);
-        if (format::unmaskCrc(littleEndian32(data + at + 8)) != format::crc32c(data + at, 8) ||
-            length > format::kMaxRecordPayload) {
+        if (format::unmaskCrc(littleEndian32(data + at + 8)) != format::crc32c(data + at, 8)) {
             scan.stop = format::RecordStatus::CorruptLength;
             break;
         }
-        if (length > maxPayload) {
+        // A length whose CRC checks is what the writer meant: over the limit, not corrupt.
+        if (length > maxPayload || length > format::kMaxRecordPayload) {
             scan.stop = format::RecordStatus::TooLarge;
             break;
         }

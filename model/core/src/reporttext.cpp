@@ -44,6 +44,8 @@ std::string alertCounts(const Alert& a)
 {
     if (a.counts == Alert::Counts::None)
         return "has NaN or ±inf (CURT_HEALTH records no counts)";
+    if (a.invalidSummary)
+        return "has NaN or ±inf; invalid summary: " + invalidSummaryReason(a);
     std::string text = formatCount(a.size) + " elements:";
     bool any = false;
     auto part = [&](double n, const char* name) {

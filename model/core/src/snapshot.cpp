@@ -4,6 +4,7 @@
 #include "eventparse.hpp"
 #include "healthrules.hpp"
 #include "indexstate.hpp"
+#include "loaders.hpp"
 #include "originanalysis.hpp"
 #include "tensorproto.hpp"
 
@@ -28,19 +29,28 @@ struct ParsedTensor
     bool numeric = false;
 };
 
-// Summary vectors (a few doubles, never more than kTensorValuesKept) are decoded whole; a
-// FULL_TENSOR tensor is not: its health is counted on its bytes and only kTensorValuesKept of its
-// values are converted. A read on the GUI thread thus costs one pass over the record's bytes.
-ParsedTensor parseTensor(std::string bytes, DebugMode mode)
+// Summary vectors (a few doubles, never more than kTensorValuesKept, and within what is left of
+// `elementBudget`, the values all tensors of one record may still expand to) are decoded whole;
+// a FULL_TENSOR tensor is not: its health is counted on its bytes and only kTensorValuesKept of
+// its values are converted. A read on the GUI thread thus costs one pass over the record's bytes.
+ParsedTensor parseTensor(std::string bytes, DebugMode mode, std::uint64_t& elementBudget)
 {
     ParsedTensor t;
     t.bytes = std::move(bytes);
     t.parsed = parseTensorProto(t.bytes, t.view);
     if (t.parsed && mode != DebugMode::FullTensor && mode != DebugMode::NoTensor) {
         std::string ignored;
-        t.numeric = readAllDoubles(t.view, t.values, &ignored, kTensorValuesKept);
+        t.numeric = readAllDoubles(t.view, t.values, &ignored,
+                                   std::min<std::uint64_t>(kTensorValuesKept, elementBudget));
+        elementBudget -= std::min<std::uint64_t>(elementBudget, t.values.size());
     }
     return t;
+}
+
+// Doubles a record's tensors may expand to in memory: 8 bytes each, twice while a vector grows.
+std::uint64_t elementBudgetOf(std::uint64_t maxDecodedBytes)
+{
+    return maxDecodedBytes / 16;
 }
 
 TensorHealth healthOf(DebugMode mode, const ParsedTensor& t)
@@ -52,7 +62,7 @@ TensorHealth healthOf(DebugMode mode, const ParsedTensor& t)
     if (!t.numeric)
         return {};
     bool malformed = false;
-    return healthFromSummary(mode, t.values, malformed);
+    return healthFromSummary(mode, t.values, t.view.elementCount, malformed);
 }
 
 } // namespace
@@ -309,11 +319,17 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index,
     }
     const TraceDigest digest = trace(index);
     const std::uint64_t limit = std::min(maxRecordBytes, m_data->maxRecordBytes);
-    const auto record = readRecord(m_data->traceFile(digest.fileIndex), digest.offset, limit);
+    const auto record =
+        readRecord(*m_data->files, m_data->traceFile(digest.fileIndex), digest.offset, limit);
     if (!record) {
         result.error = record.error;
         // Over the reader's own limit the record is unreadable; over the caller's only, later.
         result.deferred = record.deferred && limit < m_data->maxRecordBytes;
+        return result;
+    }
+    if (!decodedEventBytes(*record, m_data->maxDecodedBytes)) {
+        result.error =
+            "trace #" + std::to_string(index) + ": " + overShare(m_data->maxDecodedBytes);
         return result;
     }
     tfdbg::DebugEvent event;
@@ -338,7 +354,9 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index,
         for (const GraphIndex i : g.chain(*graph))
             d.graphIds.push_back(g.graph(i).id);
     if (t.has_tensor_proto()) {
-        const ParsedTensor tensor = parseTensor(t.tensor_proto().SerializeAsString(), d.mode);
+        std::uint64_t budget = elementBudgetOf(m_data->maxDecodedBytes);
+        const ParsedTensor tensor =
+            parseTensor(t.tensor_proto().SerializeAsString(), d.mode, budget);
         d.health = healthOf(d.mode, tensor);
         if (d.mode == DebugMode::FullTensor && tensor.parsed)
             d.fullTensor = toTensorValue(tensor.view);
@@ -356,10 +374,15 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
         result.error = "no execution #" + std::to_string(index);
         return result;
     }
-    const auto record = readRecord(m_data->mainFile(kExecutionSuffix), execution(index).offset,
-                                   m_data->maxRecordBytes);
+    const auto record = readRecord(*m_data->files, m_data->mainFile(kExecutionSuffix),
+                                   execution(index).offset, m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
+        return result;
+    }
+    if (!decodedEventBytes(*record, m_data->maxDecodedBytes)) {
+        result.error =
+            "execution #" + std::to_string(index) + ": " + overShare(m_data->maxDecodedBytes);
         return result;
     }
     tfdbg::DebugEvent event;
@@ -391,15 +414,18 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
                                       c.forward_code_location().stack_frame_ids().end());
     }
     std::vector<std::optional<std::vector<double>>> values;
+    std::uint64_t budget = elementBudgetOf(m_data->maxDecodedBytes);
     for (const auto& proto : e.tensor_protos()) {
-        const ParsedTensor tensor = parseTensor(proto.SerializeAsString(), d.mode);
+        const ParsedTensor tensor = parseTensor(proto.SerializeAsString(), d.mode, budget);
         d.outputHealth.push_back(healthOf(d.mode, tensor));
-        if (d.mode == DebugMode::FullTensor)
+        if (d.mode == DebugMode::FullTensor) {
             d.fullTensors.push_back(tensor.parsed ? toTensorValue(tensor.view) : TensorValue{});
-        if (tensor.numeric)
-            values.emplace_back(tensor.values);
-        else
             values.emplace_back(std::nullopt);
+        } else if (tensor.numeric) {
+            values.emplace_back(std::move(tensor.values));
+        } else {
+            values.emplace_back(std::nullopt);
+        }
     }
     if (d.mode != DebugMode::NoTensor && d.mode != DebugMode::FullTensor && !values.empty())
         d.debugTensorValues = std::move(values);
@@ -427,10 +453,15 @@ ReadResult<std::vector<std::string>> Snapshot::readSourceLines(std::size_t fileI
         result.error = "no source file #" + std::to_string(fileIndex);
         return result;
     }
-    const auto record = readRecord(m_data->mainFile(kSourceFilesSuffix), files[fileIndex].offset,
-                                   m_data->maxRecordBytes);
+    const auto record = readRecord(*m_data->files, m_data->mainFile(kSourceFilesSuffix),
+                                   files[fileIndex].offset, m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
+        return result;
+    }
+    if (!decodedEventBytes(*record, m_data->maxDecodedBytes)) {
+        result.error =
+            "source file #" + std::to_string(fileIndex) + ": " + overShare(m_data->maxDecodedBytes);
         return result;
     }
     tfdbg::DebugEvent event;

@@ -210,6 +210,10 @@ void TraceJob::run(const GraphTable& graphs, const std::string& path)
             problems.add({Severity::Warning, path, chunk.recordOffset(r),
                           "the summary vector is too short for its tensor debug mode; its health "
                           "is unknown"});
+        else if (!t.health.invalid.empty())
+            problems.add({Severity::Warning, path, chunk.recordOffset(r),
+                          "inconsistent summary vector: " + t.health.invalid +
+                              "; shown as an invalid summary"});
         ++written;
     }
 }
@@ -402,7 +406,7 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
                            ThreadPool& pool, std::uint64_t byteBudget)
 {
     TracePassResult total;
-    if (!file.ensureOpen())
+    if (!file.ensureOpen(*index.files))
         return total;
     file.size = file.handle.size();
     do {

@@ -11,6 +11,8 @@ QVariant count(const core::Alert& alert, double value)
 {
     if (alert.counts == core::Alert::Counts::None)
         return {};
+    if (alert.invalidSummary) // counts that contradict each other, as "3 elements: 1000 -inf"
+        return QObject::tr("invalid summary (%1)").arg(value);
     if (const auto exact = core::exactCount(value))
         return static_cast<qulonglong>(*exact);
     return QObject::tr("invalid (%1)").arg(value); // a summary vector that is not counts

@@ -20,6 +20,8 @@ QVariant sizeValue(const core::TraceDetails& d)
             dims << QString::number(dim);
         return QString(QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']'));
     }
+    if (!d.health.invalid.empty())
+        return QObject::tr("invalid summary");
     if (d.health.known() && d.health.detail != core::TensorHealth::Detail::Flag) {
         if (const auto size = core::exactCount(d.health.size))
             return static_cast<qulonglong>(*size); // a number: the view shortens, never cuts
@@ -31,6 +33,8 @@ QVariant sizeValue(const core::TraceDetails& d)
 QVariant countOrNothing(const core::TensorHealth& h, double value, bool fullOnly)
 {
     using D = core::TensorHealth::Detail;
+    if (!h.invalid.empty())
+        return {}; // not counts: the health text says why
     if (h.detail == D::Full || (!fullOnly && h.detail == D::Counts))
         return value;
     return {};

@@ -36,7 +36,9 @@ void LoadWorker::reset()
 
 void LoadWorker::load(quint64 job, const QString& path)
 {
-    m_reader = std::make_unique<core::LogdirReader>(path.toStdString());
+    core::ReaderOptions options;
+    options.maxMemoryBytes = m_maxMemoryBytes.load();
+    m_reader = std::make_unique<core::LogdirReader>(path.toStdString(), options);
     readUntilComplete(job);
 }
 

@@ -19,6 +19,8 @@ public:
     // Asks the running load to stop at its next chunk; thread-safe.
     void requestCancel(quint64 job) { m_cancelJob = job; }
     void setChunkBytes(quint64 bytes) { m_chunkBytes = bytes > 0 ? bytes : 1; }
+    // The reader's memory limit (core::ReaderOptions::maxMemoryBytes) for the next load().
+    void setMaxMemoryBytes(quint64 bytes) { m_maxMemoryBytes = bytes; }
 
 public Q_SLOTS:
     // Reads `path` from the start, in chunks, publishing snapshots as it goes.
@@ -40,6 +42,7 @@ private:
     // Small enough for progress several times a second and a prompt cancel, large enough that
     // chunking costs nothing measurable.
     std::atomic<quint64> m_chunkBytes{64u << 20};
+    std::atomic<quint64> m_maxMemoryBytes{core::kDefaultMaxMemoryBytes};
 };
 
 } // namespace nanscope::items

@@ -111,6 +111,11 @@ void LogdirSession::setChunkBytes(quint64 bytes)
     m_worker->setChunkBytes(bytes);
 }
 
+void LogdirSession::setMaxMemoryBytes(quint64 bytes)
+{
+    m_worker->setMaxMemoryBytes(bytes);
+}
+
 void LogdirSession::onSnapshot(quint64 job, const SnapshotPtr& snapshot)
 {
     if (job != m_job)

@@ -78,8 +78,8 @@ RecordHeader parseRecordHeader(std::span<const std::byte> header, std::uint64_t 
     const std::uint64_t length = getU64(header.data());
     if (unmaskCrc(getU32(header.data() + 8)) != crc32c(header.data(), 8))
         return {RecordStatus::CorruptLength, length};
-    if (length > kMaxRecordPayload)
-        return {RecordStatus::CorruptLength, length};
+    if (length > kMaxRecordPayload) // a length whose CRC checks: over the limit, not corrupt
+        return {RecordStatus::TooLarge, length};
     if (available - kRecordHeaderSize < length + 4)
         return {RecordStatus::TruncatedTail, length};
     return {RecordStatus::Ok, length};

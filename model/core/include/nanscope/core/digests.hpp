@@ -8,6 +8,7 @@
 #include "nanscope/core/health.hpp"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace nanscope::core {
@@ -65,10 +66,17 @@ struct Alert
     EventRef event;
     std::uint32_t outputSlot = 0;
     Counts counts = Counts::None;
+    // The summary vector behind the counts cannot be what TensorFlow writes (see
+    // TensorHealth::invalid): its counts are shown as an invalid summary, not as counts.
+    bool invalidSummary = false;
     double size = 0;
     double negativeInfinity = 0;
     double positiveInfinity = 0;
     double nan = 0;
 };
+
+// Why an alert's counts are an invalid summary ("its -inf, +inf and NaN counts add up to 1000,
+// more than its 3 elements"); empty when they are not.
+std::string invalidSummaryReason(const Alert& alert);
 
 } // namespace nanscope::core

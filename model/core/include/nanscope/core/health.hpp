@@ -56,12 +56,16 @@ struct TensorHealth
     double positiveFinite = 0;    // Full only
     DType dtype = DType::Invalid; // when the record says
     int rank = -1;                // -1 when unknown
+    // Why the summary vector cannot be what TensorFlow writes (a count that is negative or not
+    // whole, counts that do not add up, the wrong length for its mode); empty when it can be.
+    std::string invalid;
 
     bool known() const { return detail != Detail::None; }
     HealthDigest digest() const;
 
     // "1000 elements: 1 zero, 999 positive", "1000 elements: 1 -inf, 999 finite", "finite",
-    // "has NaN or ±inf", "unknown" …
+    // "has NaN or ±inf", "unknown", "invalid summary: its six counts add up to 1003, not to its
+    // 3 elements" …
     std::string describe() const;
 };
 

@@ -4,8 +4,11 @@
 #pragma once
 
 #include "nanscope/core/diagnostic.hpp"
+#include "nanscope/core/filesystem.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +25,12 @@ struct FileSet
     std::string runId;        // may be empty (early tfdbg2 releases)
     std::string tensorflowVersion;
     std::string fileVersion;
+    // What NaNscope's recorder noted in later records of the metadata file when it had to drop
+    // records after a failed write (a full disk, a file-size limit): the files are clean
+    // prefixes, but not the whole run. 0 and empty when nothing was noted.
+    std::uint64_t recordsDropped = 0;
+    std::vector<std::string> stoppedFiles;
+    std::string writerError;
 
     std::filesystem::path file(std::string_view suffix) const; // prefix + "." + suffix
     friend bool operator==(const FileSet&, const FileSet&) = default;
@@ -47,6 +56,9 @@ struct DiscoveryOptions
 {
     // The run to read when the directory holds several; empty: the most recent one.
     std::string runId;
+    // Where the logdir's files are read from (the reader reads everything through it); null:
+    // the real file system.
+    std::shared_ptr<const FileSystem> fileSystem;
 };
 
 // Finds the file sets of `path`, which may be the logdir or any file in it. Never throws; every

@@ -47,6 +47,9 @@ public:
     void setPollInterval(int milliseconds);
     // Trace bytes read per step of a load: progress and cancel happen between steps.
     void setChunkBytes(quint64 bytes);
+    // The most memory the reader's index may take (core::ReaderOptions::maxMemoryBytes, the
+    // same limit as nanscope-report --max-memory); applies from the next open() or reload().
+    void setMaxMemoryBytes(quint64 bytes);
 
     bool isLoading() const { return m_loading; }
     QString path() const { return m_path; }

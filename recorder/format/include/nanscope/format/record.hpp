@@ -22,7 +22,7 @@ enum class RecordStatus {
     Ok,
     EndOfData,      // no byte at the offset: a clean end
     TruncatedTail,  // the record runs past the available bytes: may still be being written
-    CorruptLength,  // the length's CRC does not match, or the length is impossible
+    CorruptLength,  // the length's CRC does not match
     CorruptPayload, // the payload's CRC does not match
     TooLarge,       // a valid length above the reader's limit: the record is not read
 };

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Where the reader's bytes come from: the real file system, or files held in memory (the fuzz
+// targets read whole logdirs without touching the disk, and tests build logdirs in memory). One
+// interface for both, so that discovery, the index and the details read on demand run the same
+// code on either.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nanscope::core {
+
+// One file opened for reading.
+class OpenFile
+{
+public:
+    virtual ~OpenFile() = default;
+    // The size now (a file another process appends to grows); 0 on error.
+    virtual std::uint64_t size() const = 0;
+    // Reads up to `size` bytes at `offset`; returns how many were read (fewer at the end of the
+    // file or on an I/O error).
+    virtual std::size_t readAt(std::uint64_t offset, void* buffer, std::size_t size) const = 0;
+};
+
+class FileSystem
+{
+public:
+    enum class Kind { Missing, Directory, RegularFile, Other };
+    struct Entry
+    {
+        std::string name;
+        bool regularFile = false;
+    };
+
+    virtual ~FileSystem() = default;
+    virtual Kind kind(const std::filesystem::path& path) const = 0;
+    // The entries of a directory (any order); false with `error` set when it cannot be listed.
+    virtual bool list(const std::filesystem::path& dir, std::vector<Entry>& out,
+                      std::string& error) const = 0;
+    // Opens a regular file of a logdir for reading; null with `error` set when it cannot be.
+    virtual std::unique_ptr<OpenFile> open(const std::filesystem::path& path,
+                                           std::string& error) const = 0;
+};
+
+// The disk. Logdirs are often written by other people's programs into shared places, so a
+// symbolic link that leads out of a file's directory is not followed (links within it are), and
+// anything but a regular file is refused without blocking (a FIFO would wait forever).
+std::shared_ptr<const FileSystem> realFileSystem();
+
+// Files held in memory under made-up paths. Not thread-safe while files are added; reading from
+// several threads once they are in is.
+class MemoryFileSystem : public FileSystem
+{
+public:
+    void add(const std::filesystem::path& path, std::string bytes);
+
+    Kind kind(const std::filesystem::path& path) const override;
+    bool list(const std::filesystem::path& dir, std::vector<Entry>& out,
+              std::string& error) const override;
+    std::unique_ptr<OpenFile> open(const std::filesystem::path& path,
+                                   std::string& error) const override;
+
+private:
+    // Contents shared with the files opened from them.
+    std::map<std::filesystem::path, std::shared_ptr<const std::string>> m_files;
+};
+
+} // namespace nanscope::core

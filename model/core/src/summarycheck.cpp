@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Whether a summary vector can be what TensorFlow writes (format §6.2): the right length for its
+// mode, counts that are counts (finite, non-negative, integral, exact), and counts that add up to
+// the element count. A file may hold anything there; what fails is shown as an invalid summary
+// with the reason, never as "-5 elements" or "3 elements: 1000 -inf".
+#include "healthrules.hpp"
+
+#include <array>
+
+namespace nanscope::core {
+namespace {
+
+// TensorFlow's summary lengths (DebugNumericSummaryV2): CURT_HEALTH [id, any non-finite],
+// CONCISE_HEALTH [id, size, -inf, +inf, nan], FULL_HEALTH [id, device, dtype, rank, size, -inf,
+// +inf, nan, -finite, zero, +finite], SHAPE [id, dtype, rank, size, six dimensions].
+std::size_t expectedLength(DebugMode mode)
+{
+    switch (mode) {
+    case DebugMode::CurtHealth:
+        return 2;
+    case DebugMode::ConciseHealth:
+        return 5;
+    case DebugMode::FullHealth:
+        return 11;
+    case DebugMode::Shape:
+        return 10;
+    default:
+        return 0;
+    }
+}
+
+struct Named
+{
+    double value;
+    const char* name;
+};
+
+// The first of `counts` that is not a count, described; empty when all are.
+std::string notACount(std::span<const Named> counts)
+{
+    for (const auto& c : counts)
+        if (!exactCount(c.value))
+            return std::string("the ") + c.name + " " + formatCount(c.value) + " is not a count" +
+                   (c.value < 0 ? " (negative)" : "");
+    return {};
+}
+
+std::uint64_t sum(std::span<const Named> counts)
+{
+    std::uint64_t total = 0;
+    for (const auto& c : counts)
+        total += *exactCount(c.value); // each below 2^53: no overflow for a few of them
+    return total;
+}
+
+} // namespace
+
+std::string countsProblem(double size, double negativeInfinity, double positiveInfinity, double nan)
+{
+    const std::array<Named, 4> counts = {Named{size, "element count"},
+                                         {negativeInfinity, "-inf count"},
+                                         {positiveInfinity, "+inf count"},
+                                         {nan, "NaN count"}};
+    if (auto problem = notACount(counts); !problem.empty())
+        return problem;
+    const std::uint64_t nonFinite = sum(std::span(counts).subspan(1));
+    if (nonFinite > *exactCount(size))
+        return "its -inf, +inf and NaN counts add up to " + std::to_string(nonFinite) +
+               ", more than its " + formatCount(size) + " elements";
+    return {};
+}
+
+std::string invalidSummaryReason(const Alert& alert)
+{
+    if (!alert.invalidSummary)
+        return {};
+    const std::string why =
+        countsProblem(alert.size, alert.negativeInfinity, alert.positiveInfinity, alert.nan);
+    return why.empty() ? "its other counts are inconsistent (see the diagnostics)" : why;
+}
+
+std::string summaryProblem(DebugMode mode, std::span<const double> v, std::uint64_t length)
+{
+    const std::size_t expected = expectedLength(mode);
+    if (expected == 0)
+        return {};
+    if (length != expected)
+        return std::to_string(length) + (length == 1 ? " value" : " values") + " where " +
+               std::string(toString(mode)) + " has " + std::to_string(expected);
+    if (v.size() < expected)
+        return {}; // not all values at hand (the caller read a prefix): nothing more to judge
+    switch (mode) {
+    case DebugMode::CurtHealth:
+        if (v[1] != 0 && v[1] != 1)
+            return "its non-finite flag is " + formatCount(v[1]) + ", not 0 or 1";
+        return {};
+    case DebugMode::ConciseHealth:
+        return countsProblem(v[1], v[2], v[3], v[4]);
+    case DebugMode::FullHealth: {
+        const std::array<Named, 8> counts = {Named{v[3], "rank"},  {v[4], "element count"},
+                                             {v[5], "-inf count"}, {v[6], "+inf count"},
+                                             {v[7], "NaN count"},  {v[8], "negative count"},
+                                             {v[9], "zero count"}, {v[10], "positive count"}};
+        if (auto problem = notACount(counts); !problem.empty())
+            return problem;
+        if (!exactCount(v[2]))
+            return "its dtype " + formatCount(v[2]) + " is not a TensorFlow DataType";
+        const std::uint64_t classes = sum(std::span(counts).subspan(2));
+        if (classes != *exactCount(v[4]))
+            return "its six counts add up to " + std::to_string(classes) + ", not to its " +
+                   formatCount(v[4]) + " elements";
+        return {};
+    }
+    case DebugMode::Shape: {
+        const std::array<Named, 8> counts = {Named{v[2], "rank"},   {v[3], "element count"},
+                                             {v[4], "dimension 1"}, {v[5], "dimension 2"},
+                                             {v[6], "dimension 3"}, {v[7], "dimension 4"},
+                                             {v[8], "dimension 5"}, {v[9], "dimension 6"}};
+        if (auto problem = notACount(counts); !problem.empty())
+            return problem;
+        if (!exactCount(v[1]))
+            return "its dtype " + formatCount(v[1]) + " is not a TensorFlow DataType";
+        return {};
+    }
+    default:
+        return {};
+    }
+}
+
+} // namespace nanscope::core
