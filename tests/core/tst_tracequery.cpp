@@ -236,7 +236,9 @@ TEST_CASE("a function call's traces: its graph and the graphs in it, since its p
         const TensorView tensor{.data = one, .shape = shape};
         // TensorFlow's order: a call's traces, then the call's Execution. The pauses keep the
         // wall times apart, as a real call's run does.
-        const auto pause = [] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); };
+        const auto pause = [] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        };
         for (int step = 0; step < 2; ++step) {
             pause();
             REQUIRE(r.recordTrace(*a, 0, tensor).ok()); // traces 0, 3

@@ -46,7 +46,7 @@ struct DecodedExecution
     std::vector<TensorHealth> outputHealth; // one per tensor_protos entry
     std::vector<Alert> alerts;              // outputSlot set; event left to the caller
     bool malformedSummary = false;
-    std::string_view modulePath; // NaNscope's framework context (PyTorch); empty otherwise
+    std::string_view modulePath;   // NaNscope's framework context (PyTorch); empty otherwise
     std::string_view codeLocation; // the CodeLocation's bytes (host name, stack frame ids)
 };
 
