@@ -208,8 +208,6 @@ void TestWidgets::numbersAreShortenedNeverCut()
     model.setData(model.index(0, 0), QVariant::fromValue(qulonglong{5'123'456}));
     QTableView view;
     view.setModel(&model);
-    NumberDelegate delegate;
-    view.setItemDelegateForColumn(0, &delegate);
     QStyleOptionViewItem option;
     option.initFrom(&view);
     option.fontMetrics = metrics;
