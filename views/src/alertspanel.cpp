@@ -12,6 +12,7 @@
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "snapshotjob.hpp"
+#include "viewhelpers.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -336,12 +337,7 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         updateChipStates();
         // The hosts of this logdir, to choose among when there are several.
         const QSignalBlocker quiet(m_host);
-        m_host->clear();
-        m_host->addItem(tr("All hosts"), -1);
-        const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
-        for (std::size_t h = 0; h < hosts; ++h)
-            m_host->addItem(fromStd(snapshot->layout().fileSets[h].hostName), static_cast<int>(h));
-        m_host->setVisible(hosts > 1);
+        const std::size_t hosts = fillHostChoices(m_host, snapshot);
         m_view->setColumnHidden(items::AlertModel::HostColumn, hosts <= 1);
         m_hasOrigin = false;
         m_originBox->hide();

@@ -12,6 +12,7 @@
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "snapshotjob.hpp"
+#include "viewhelpers.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -265,13 +266,8 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
     m_graph->addItem(tr("All graphs"), -1);
     m_opType->clear();
     m_opType->addItem(tr("All op types"));
-    m_host->clear();
-    m_host->addItem(tr("All hosts"), -1);
-    const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
-    for (std::size_t h = 0; h < hosts; ++h)
-        m_host->addItem(fromStd(snapshot->layout().fileSets[h].hostName), static_cast<int>(h));
     // One host: nothing to tell apart.
-    m_host->setVisible(hosts > 1);
+    const std::size_t hosts = fillHostChoices(m_host, snapshot);
     m_view->setColumnHidden(Model::HostColumn, hosts <= 1);
     if (snapshot) {
         const auto& table = snapshot->graphs();

@@ -3,9 +3,27 @@
 // labels for it come from widgets::plainLabel.
 #pragma once
 
+#include "nanscope/items/fromstd.hpp"
+#include "nanscope/items/logdirsession.hpp"
+
+#include <QComboBox>
+#include <QCoreApplication>
 #include <QToolButton>
 
 namespace nanscope::views {
+
+// A host filter's choices: "All hosts" (data -1), then each host of the logdir (data: its file
+// set's index). Shown only when there are several hosts to tell apart. Returns their number.
+inline std::size_t fillHostChoices(QComboBox* box, const items::SnapshotPtr& snapshot)
+{
+    box->clear();
+    box->addItem(QCoreApplication::translate("HostFilter", "All hosts"), -1);
+    const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
+    for (std::size_t h = 0; h < hosts; ++h)
+        box->addItem(items::fromStd(snapshot->layout().fileSets[h].hostName), static_cast<int>(h));
+    box->setVisible(hosts > 1);
+    return hosts;
+}
 
 // A flat tool button for a panel's header row.
 inline QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* parent)
