@@ -136,7 +136,7 @@ std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
 
 // Calls `then` once the window has loaded its logdir and no panel is working any more (two
 // quiet polls in a row), or quits with an error after two minutes.
-void whenSettled(nanscope::app::MainWindow& window, std::function<void()> then)
+void whenSettled(nanscope::app::MainWindow& window, const std::function<void()>& then)
 {
     auto* poll = new QTimer(&window);
     auto* clock = new QElapsedTimer;

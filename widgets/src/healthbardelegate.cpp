@@ -59,7 +59,7 @@ QString HealthBarDelegate::fittingCountsText(const QList<double>& counts,
                                              const QFontMetrics& metrics, int width) const
 {
     const QStringList parts = countParts(counts);
-    const QString all = parts.join(QStringLiteral("  "));
+    QString all = parts.join(QStringLiteral("  "));
     if (metrics.horizontalAdvance(all) <= width)
         return all;
     const QString more = QStringLiteral("  …");

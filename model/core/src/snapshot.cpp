@@ -416,7 +416,7 @@ ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
     std::vector<std::optional<std::vector<double>>> values;
     std::uint64_t budget = elementBudgetOf(m_data->maxDecodedBytes);
     for (const auto& proto : e.tensor_protos()) {
-        const ParsedTensor tensor = parseTensor(proto.SerializeAsString(), d.mode, budget);
+        ParsedTensor tensor = parseTensor(proto.SerializeAsString(), d.mode, budget);
         d.outputHealth.push_back(healthOf(d.mode, tensor));
         if (d.mode == DebugMode::FullTensor) {
             d.fullTensors.push_back(tensor.parsed ? toTensorValue(tensor.view) : TensorValue{});
