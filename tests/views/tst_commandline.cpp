@@ -3,6 +3,7 @@
 // targets, and --print-focus's JSON after the tutorial's jump, on our demo's logdir and on a
 // TensorFlow-shaped one.
 #include "gototarget.hpp"
+#include "rundemo.hpp"
 #include "tensorflowlogdir.hpp"
 
 #include <QFile>
@@ -50,16 +51,6 @@ Run runApp(const QStringList& arguments, bool display = true)
     return run;
 }
 
-bool runDemo(const QString& dir)
-{
-    QProcess demo;
-    demo.start(QStringLiteral(NANSCOPE_DEMO_MLP),
-               {QStringLiteral("--dump_dir"), dir, QStringLiteral("--dump_tensor_debug_mode"),
-                QStringLiteral("FULL_HEALTH"), QStringLiteral("--dump_circular_buffer_size"),
-                QStringLiteral("-1")});
-    return demo.waitForFinished(kTimeoutMs) && demo.exitCode() == 0;
-}
-
 // The one JSON line --print-focus prints.
 QJsonObject focusOf(const Run& run)
 {
@@ -94,7 +85,7 @@ private:
 void TestCommandLine::initTestCase()
 {
     QVERIFY(m_demoDir.isValid());
-    QVERIFY(runDemo(m_demoDir.path()));
+    QVERIFY(nanscope::test::runDemo(m_demoDir.path()));
 }
 
 void TestCommandLine::gotoTargetsParse()

@@ -22,6 +22,7 @@
 #include "nanscope/views/stacktracepanel.hpp"
 #include "nanscope/widgets/banner.hpp"
 #include "nanscope/widgets/startpage.hpp"
+#include "rundemo.hpp"
 #include "tensorflowlogdir.hpp"
 
 #include <QApplication>
@@ -55,17 +56,6 @@ using app::MainWindow;
 namespace {
 
 constexpr int kWait = 30000;
-
-bool runDemo(const QString& dir)
-{
-    QProcess demo;
-    demo.start(QStringLiteral(NANSCOPE_DEMO_MLP),
-               {QStringLiteral("--dump_dir"), dir, QStringLiteral("--dump_tensor_debug_mode"),
-                QStringLiteral("FULL_HEALTH"), QStringLiteral("--dump_circular_buffer_size"),
-                QStringLiteral("-1")});
-    return demo.waitForFinished(120000) && demo.exitStatus() == QProcess::NormalExit &&
-           demo.exitCode() == 0;
-}
 
 // Opens `path` and waits until it is read and every panel has worked out what it shows.
 bool openAndWait(MainWindow& window, const QString& path)
@@ -134,7 +124,7 @@ void TestMainWindow::initTestCase()
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
     QVERIFY(m_demoDir.isValid());
-    QVERIFY(runDemo(m_demoDir.path()));
+    QVERIFY(test::runDemo(m_demoDir.path()));
 }
 
 void TestMainWindow::doubleClickOnTheFirstAlertShowsTheLogOp()
@@ -407,7 +397,7 @@ void TestMainWindow::folderOfLogdirsOffersThem()
     const QString second = parent.filePath(QStringLiteral("runs/run-b"));
     QVERIFY(QDir().mkpath(first) && QDir().mkpath(second));
     QVERIFY(QDir().mkpath(parent.filePath(QStringLiteral("empty/deeper"))));
-    QVERIFY(runDemo(first));
+    QVERIFY(test::runDemo(first));
     test::writeTensorFlowLogdir(second.toStdString(), test::TensorFlowStack::TutorialModule);
 
     MainWindow window({.useSettings = false});

@@ -8,8 +8,6 @@
 namespace nanscope::views {
 namespace {
 
-constexpr qreal kRowPitch = 112;
-
 QString tensorLabel(std::int64_t id)
 {
     return QStringLiteral("tensor %1").arg(id);
@@ -98,27 +96,10 @@ GraphPicture eagerNeighbourhoodPicture(const core::Snapshot& snapshot, const Eag
     for (const core::EagerEdge& edge : n.consumers)
         picture.nodes.push_back(executionNode(*edge.execution));
 
-    const std::size_t inputCount = above.size();
-    const std::size_t consumerCount = n.consumers.size();
-    const std::size_t inputRows = (inputCount + kMaxPerRow - 1) / kMaxPerRow;
-    placeRows(picture.nodes, 0, 1, 0, kRowPitch);
-    placeRows(picture.nodes, 1, inputCount, -kRowPitch * static_cast<qreal>(inputRows), kRowPitch);
-    placeRows(picture.nodes, 1 + inputCount, consumerCount, kRowPitch, kRowPitch);
-    for (std::size_t i = 0; i < inputCount; ++i) {
-        PictureEdge edge = verticalEdge(picture.nodes[1 + i], picture.nodes[0]);
-        edge.from = static_cast<int>(1 + i);
-        edge.to = 0;
-        edge.label = above[i].tensors.join(QStringLiteral(", "));
-        picture.edges.push_back(std::move(edge));
-    }
-    for (std::size_t i = 0; i < consumerCount; ++i) {
-        const std::size_t index = 1 + inputCount + i;
-        PictureEdge edge = verticalEdge(picture.nodes[0], picture.nodes[index]);
-        edge.from = 0;
-        edge.to = static_cast<int>(index);
-        edge.label = tensorLabel(n.consumers[i].tensorId);
-        picture.edges.push_back(std::move(edge));
-    }
+    layOutStar(
+        picture, above.size(),
+        [&](std::size_t i) { return above[i].tensors.join(QStringLiteral(", ")); },
+        [&](std::size_t i) { return tensorLabel(n.consumers[i].tensorId); });
 
     QStringList notes;
     if (n.producers.empty())

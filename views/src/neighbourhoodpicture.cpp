@@ -9,7 +9,6 @@ namespace {
 
 constexpr std::size_t kMaxPerSide = 48; // more than this is a list, not a picture
 constexpr qreal kGapX = 28;
-constexpr qreal kRowPitch = 112;
 constexpr qreal kArrowLength = 8;
 
 QString tensorName(const std::string& opName, int slot)
@@ -129,28 +128,10 @@ GraphPicture neighbourhoodPicture(const core::Snapshot& snapshot, core::OpId op,
             node.latest = latest[static_cast<std::size_t>(it - ids.begin())];
     }
 
-    const std::size_t inputCount = inputs.entries.size();
-    const std::size_t consumerCount = consumers.entries.size();
-    const std::size_t inputRows = (inputCount + kMaxPerRow - 1) / kMaxPerRow;
-    placeRows(picture.nodes, 0, 1, 0, kRowPitch);
-    placeRows(picture.nodes, 1, inputCount, -kRowPitch * static_cast<qreal>(inputRows), kRowPitch);
-    placeRows(picture.nodes, 1 + inputCount, consumerCount, kRowPitch, kRowPitch);
-
-    for (std::size_t i = 0; i < inputCount; ++i) {
-        PictureEdge edge = verticalEdge(picture.nodes[1 + i], picture.nodes[0]);
-        edge.from = static_cast<int>(1 + i);
-        edge.to = 0;
-        edge.label = inputs.entries[i].tensors.join(QStringLiteral(", "));
-        picture.edges.push_back(std::move(edge));
-    }
-    for (std::size_t i = 0; i < consumerCount; ++i) {
-        const std::size_t index = 1 + inputCount + i;
-        PictureEdge edge = verticalEdge(picture.nodes[0], picture.nodes[index]);
-        edge.from = 0;
-        edge.to = static_cast<int>(index);
-        edge.label = consumers.entries[i].tensors.join(QStringLiteral(", "));
-        picture.edges.push_back(std::move(edge));
-    }
+    layOutStar(
+        picture, inputs.entries.size(),
+        [&](std::size_t i) { return inputs.entries[i].tensors.join(QStringLiteral(", ")); },
+        [&](std::size_t i) { return consumers.entries[i].tensors.join(QStringLiteral(", ")); });
 
     QStringList notes;
     if (inputs.leftOut > 0)
@@ -159,7 +140,7 @@ GraphPicture neighbourhoodPicture(const core::Snapshot& snapshot, core::OpId op,
         notes << QStringLiteral("%1 more consumers not shown").arg(consumers.leftOut);
     if (self.inputs.empty())
         notes << QStringLiteral("This op has no inputs.");
-    if (consumerCount == 0 && consumers.leftOut == 0)
+    if (consumers.entries.empty() && consumers.leftOut == 0)
         notes << QStringLiteral("No op consumes this op's outputs.");
     picture.note = notes.join(QStringLiteral("  ·  "));
     return picture;

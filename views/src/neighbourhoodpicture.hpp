@@ -13,6 +13,7 @@ GraphPicture neighbourhoodPicture(const core::Snapshot& snapshot, core::OpId op,
                                   const NodeSizer& sizer);
 
 inline constexpr std::size_t kMaxPerRow = 8;
+inline constexpr qreal kRowPitch = 112; // from one row of boxes to the next
 
 // Places `nodes[first, first + count)` in rows of at most kMaxPerRow, centred on x = 0; row 0
 // at `y`, later rows `step` further each.
@@ -21,5 +22,34 @@ void placeRows(std::vector<PictureNode>& nodes, std::size_t first, std::size_t c
 
 // A downward edge from the bottom of one box to the top of another, with its arrow.
 PictureEdge verticalEdge(const PictureNode& from, const PictureNode& to);
+
+// The star every neighbourhood is drawn as: nodes[0] is the focus, the next `inputCount` nodes
+// its inputs (in rows above it) and the rest its consumers (in rows below), each joined to the
+// focus by an edge labelled `inputLabel(i)` or `consumerLabel(i)`.
+template <typename InputLabel, typename ConsumerLabel>
+void layOutStar(GraphPicture& picture, std::size_t inputCount, InputLabel&& inputLabel,
+                ConsumerLabel&& consumerLabel)
+{
+    const std::size_t consumerCount = picture.nodes.size() - 1 - inputCount;
+    const std::size_t inputRows = (inputCount + kMaxPerRow - 1) / kMaxPerRow;
+    placeRows(picture.nodes, 0, 1, 0, kRowPitch);
+    placeRows(picture.nodes, 1, inputCount, -kRowPitch * static_cast<qreal>(inputRows), kRowPitch);
+    placeRows(picture.nodes, 1 + inputCount, consumerCount, kRowPitch, kRowPitch);
+    for (std::size_t i = 0; i < inputCount; ++i) {
+        PictureEdge edge = verticalEdge(picture.nodes[1 + i], picture.nodes[0]);
+        edge.from = static_cast<int>(1 + i);
+        edge.to = 0;
+        edge.label = inputLabel(i);
+        picture.edges.push_back(std::move(edge));
+    }
+    for (std::size_t i = 0; i < consumerCount; ++i) {
+        const std::size_t index = 1 + inputCount + i;
+        PictureEdge edge = verticalEdge(picture.nodes[0], picture.nodes[index]);
+        edge.from = 0;
+        edge.to = static_cast<int>(index);
+        edge.label = consumerLabel(i);
+        picture.edges.push_back(std::move(edge));
+    }
+}
 
 } // namespace nanscope::views
