@@ -179,6 +179,34 @@ TEST_CASE("find: the next or previous match, wrapping around, the start tried la
     CHECK_FALSE(findTrace(*s, none, std::nullopt, true));
 }
 
+TEST_CASE("find in a graph: its ops by a piece of name or type, in the graph's order",
+          "[tracequery]")
+{
+    test::TempDir dir;
+    const auto s = queryLogdir(dir);
+    const GraphTable& graphs = s->graphs();
+    const GraphIndex loss = *graphs.findGraph("g");
+    const auto names = [&](const std::vector<OpId>& ops) {
+        std::vector<std::string> out;
+        for (const OpId op : ops)
+            out.push_back(graphs.op(op).name);
+        return out;
+    };
+    // "log" is in LogSoftmax (a type) and Log (a name); the other graph's ops are not searched.
+    const std::vector<OpId> log = findOpsInGraph(graphs, loss, "LOG");
+    CHECK(names(log) == std::vector<std::string>{"probs", "Log"});
+    CHECK(names(findOpsInGraph(graphs, loss, "mul")) == std::vector<std::string>{"Mul"});
+    CHECK(findOpsInGraph(graphs, loss, "relu").empty());
+    CHECK(findOpsInGraph(graphs, loss, "").empty());
+    CHECK(findOpsInGraph(graphs, kNoGraph, "x").empty());
+    // The same knowledge as the trace filter's text.
+    CHECK(rows(*s, {.text = "LOG"}) == std::vector<int>{1, 2});
+    // "n of m" among the ops found.
+    CHECK(opMatchPosition(log, log[1]).ordinal == 2);
+    CHECK(opMatchPosition(log, log[1]).total == 2);
+    CHECK(opMatchPosition(log, graphs.findOp(loss, "x")).ordinal == 0);
+}
+
 TEST_CASE("find: an empty logdir has nothing; a long scan stops when asked", "[tracequery]")
 {
     test::TempDir empty;

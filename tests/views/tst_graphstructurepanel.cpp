@@ -6,10 +6,12 @@
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/recorder.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
+#include "nanscope/widgets/findbar.hpp"
 #include "screenshot.hpp"
 
 #include <QGraphicsItem>
 #include <QGraphicsView>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -81,6 +83,8 @@ private Q_SLOTS:
     void wholeGraphOfTheLossGraph();
     void wholeGraphOfAThousandOpChain();
     void hugeGraphsOfferTheNeighbourhoodOnly();
+    void findStepsThroughTheOpsOfTheGraph();
+    void wholeGraphLabelsEveryOpAndNamesEveryEdge();
 
 private:
     std::unique_ptr<LossLogdir> m_logdir;
@@ -358,6 +362,88 @@ void TestGraphStructurePanel::hugeGraphsOfferTheNeighbourhoodOnly()
     QVERIFY2(m_panel->statusText().contains(QStringLiteral("not laid out")),
              qPrintable(m_panel->statusText()));
     QVERIFY(test::saveScreenshot(m_panel.get(), QStringLiteral("graphstructurepanel-huge")));
+}
+
+void TestGraphStructurePanel::findStepsThroughTheOpsOfTheGraph()
+{
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    widgets::FindBar* bar = m_panel->findBar();
+    QVERIFY(bar->isHidden());
+    // Ctrl+F in the picture opens the panel's own find bar.
+    m_panel->view()->setFocus();
+    QTest::keyClick(m_panel->view(), Qt::Key_F, Qt::ControlModifier);
+    QVERIFY(bar->isVisible());
+    QVERIFY(bar->lineEdit()->hasFocus());
+    // Two placeholders (probs, labels), by type, case-insensitive; after Log in the graph's
+    // order the search wraps to the first.
+    QTest::keyClicks(bar->lineEdit(), QStringLiteral("placeHOLDER"));
+    QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("probs"));
+    QCOMPARE(bar->status(), QStringLiteral("1 of 2"));
+    QTest::keyClick(bar->lineEdit(), Qt::Key_F3);
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("labels"));
+    QCOMPARE(bar->status(), QStringLiteral("2 of 2"));
+    QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("probs"));
+    QTest::keyClick(bar->lineEdit(), Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("labels"));
+    QCOMPARE(bar->status(), QStringLiteral("2 of 2"));
+    // A name: "mu" finds mul.
+    bar->lineEdit()->clear();
+    QTest::keyClicks(bar->lineEdit(), QStringLiteral("mu"));
+    QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("mul"));
+    QCOMPARE(bar->status(), QStringLiteral("1 of 1"));
+    bar->lineEdit()->clear();
+    QTest::keyClicks(bar->lineEdit(), QStringLiteral("nothing-like-this"));
+    QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
+    QCOMPARE(bar->status(), QStringLiteral("No match"));
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("mul"));
+
+    // In the whole graph, the match is brought to the middle of the view.
+    QSignalSpy finished(m_panel.get(), &Panel::layoutFinished);
+    m_panel->setMode(Panel::Mode::WholeGraph);
+    QVERIFY(finished.wait(20000));
+    bar->lineEdit()->clear();
+    QTest::keyClicks(bar->lineEdit(), QStringLiteral("neg"));
+    QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
+    QCOMPARE(m_panel->visibleOpNames().front(), QStringLiteral("Neg"));
+    const auto neg = findNode(m_panel->nodes(), QStringLiteral("Neg"));
+    QVERIFY(neg && neg->focused);
+    QGraphicsView* view = m_panel->view();
+    QVERIFY(view->viewport()->rect().contains(view->mapFromScene(neg->centre)));
+}
+
+void TestGraphStructurePanel::wholeGraphLabelsEveryOpAndNamesEveryEdge()
+{
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    QSignalSpy finished(m_panel.get(), &Panel::layoutFinished);
+    m_panel->setMode(Panel::Mode::WholeGraph);
+    QVERIFY(finished.wait(20000));
+    const auto nodes = m_panel->nodes();
+    QCOMPARE(nodes.size(), std::size_t(5));
+    // Every box shows its op's name and type, whole, no smaller than the UI font.
+    const qreal uiFont = QFontMetricsF(m_panel->view()->font()).height();
+    for (const Panel::NodeState& node : nodes) {
+        QCOMPARE(node.labels, QStringList({node.name, node.type}));
+        QVERIFY2(node.labelPixels >= uiFont - 0.01, qPrintable(node.name));
+    }
+    // Every edge tells its tensor on hover, along the line and not beside it.
+    const auto edges = m_panel->edges();
+    QCOMPARE(edges.size(), std::size_t(4));
+    QStringList tensors;
+    for (const Panel::EdgeState& edge : edges) {
+        tensors << edge.tensor;
+        QVERIFY2(m_panel->toolTipAt(edge.middle).contains(edge.tensor), qPrintable(edge.tensor));
+    }
+    tensors.sort();
+    QCOMPARE(tensors, QStringList({QStringLiteral("Log:0"), QStringLiteral("Neg:0"),
+                                   QStringLiteral("labels:0"), QStringLiteral("probs:0")}));
+    // Far from any edge and box: no tooltip.
+    const QRectF bounds = m_panel->scene()->itemsBoundingRect();
+    QVERIFY(m_panel->toolTipAt(bounds.topLeft() - QPointF(30, 30)).isEmpty());
+    // Zoom stays readable: a big graph scrolls rather than shrinks.
+    QVERIFY(static_cast<QGraphicsView*>(m_panel->view())->transform().m11() >= 1);
 }
 
 QTEST_MAIN(TestGraphStructurePanel)

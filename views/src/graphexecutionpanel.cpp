@@ -56,14 +56,10 @@ public:
     explicit Jobs(GraphExecutionPanel* panel)
         : filter([panel](FilterResult result) { panel->showFilterResult(std::move(result)); }),
           find([panel](FindResult result) {
-              if (result.trace) {
-                  panel->m_findBar->setStatus(GraphExecutionPanel::tr("%L1 of %L2")
-                                                  .arg(result.position.ordinal)
-                                                  .arg(result.position.total));
+              panel->m_findBar->setMatch(result.position.ordinal,
+                                         result.trace ? result.position.total : 0);
+              if (result.trace)
                   panel->navigator()->focusTrace(*result.trace);
-              } else {
-                  panel->m_findBar->setStatus(GraphExecutionPanel::tr("No match"));
-              }
           }),
           callTraces([panel](std::vector<std::uint64_t> traces) {
               panel->showCallTraces(std::move(traces));

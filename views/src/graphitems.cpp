@@ -6,6 +6,7 @@
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
 #include <cmath>
 
@@ -16,6 +17,8 @@ constexpr qreal kRadius = 6;
 constexpr qreal kFocusWidth = 3;
 constexpr qreal kLabelPadding = 4;
 constexpr qreal kArrowHalfWidth = 4.5;
+constexpr qreal kTextInset = 7;      // between a box's side and its text
+constexpr qreal kEdgeHoverWidth = 8; // the band along an edge that shows its tooltip
 const QColor kText(0x20, 0x21, 0x24);
 const QColor kMutedText(0x5f, 0x63, 0x68);
 
@@ -125,6 +128,13 @@ void OpNodeItem::updateToolTip()
     setToolTip(widgets::plainToolTip(lines.join(u'\n')));
 }
 
+QStringList OpNodeItem::labels() const
+{
+    const qreal width = m_node.size.width() - 2 * kTextInset;
+    return {QFontMetricsF(m_nameFont).elidedText(m_node.name, Qt::ElideMiddle, width),
+            QFontMetricsF(m_typeFont).elidedText(m_node.type, Qt::ElideRight, width)};
+}
+
 QRectF OpNodeItem::boundingRect() const
 {
     // Room for the focus ring, and for the badge that sits on the top-right corner.
@@ -160,17 +170,17 @@ void OpNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
     const QFontMetricsF nameMetrics(m_nameFont);
     const QFontMetricsF typeMetrics(m_typeFont);
     const QString mark = badge(health, m_node.latest.health);
-    const qreal textWidth = box.width() - 14;
+    const qreal textWidth = box.width() - 2 * kTextInset;
     const qreal top = box.top() + (box.height() - nameMetrics.height() - typeMetrics.height()) / 2;
+    const QStringList lines = labels();
     painter->setFont(m_nameFont);
     painter->setPen(health == core::NodeHealth::Unknown ? kMutedText : kText);
-    const QString name = nameMetrics.elidedText(m_node.name, Qt::ElideMiddle, textWidth);
-    painter->drawText(QRectF(box.left() + 7, top, textWidth, nameMetrics.height()),
-                      Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, name);
+    painter->drawText(QRectF(box.left() + kTextInset, top, textWidth, nameMetrics.height()),
+                      Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, lines[0]);
     painter->setFont(m_typeFont);
     painter->setPen(kMutedText);
-    const QString type = typeMetrics.elidedText(m_node.type, Qt::ElideRight, textWidth);
-    const QRectF typeRect(box.left() + 7, top + nameMetrics.height(), textWidth,
+    const QString& type = lines[1];
+    const QRectF typeRect(box.left() + kTextInset, top + nameMetrics.height(), textWidth,
                           typeMetrics.height());
     painter->drawText(typeRect, Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, type);
     if (!mark.isEmpty()) {
@@ -199,6 +209,17 @@ EdgeItem::EdgeItem(const PictureEdge& edge) : m_path(edge.path)
         m_arrow << edge.arrowTip << edge.arrowBase + side << edge.arrowBase - side;
     }
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-3, -3, 3, 3);
+    QPainterPathStroker stroker;
+    stroker.setWidth(kEdgeHoverWidth);
+    m_shape = stroker.createStroke(m_path);
+    m_shape.addPolygon(m_arrow);
+    if (!edge.label.isEmpty())
+        setToolTip(widgets::plainToolTip(edge.label));
+}
+
+QPainterPath EdgeItem::shape() const
+{
+    return m_shape;
 }
 
 void EdgeItem::setHighlighted(bool highlighted)

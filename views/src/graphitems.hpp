@@ -6,6 +6,7 @@
 #include "graphpicture.hpp"
 
 #include <QGraphicsItem>
+#include <QStringList>
 
 namespace nanscope::views {
 
@@ -21,6 +22,10 @@ public:
     OpNodeItem(const PictureNode& node, std::size_t index, const QFont& font);
 
     std::size_t index() const { return m_index; }
+    // The two lines the box shows (name, type), elided to its width as painted.
+    QStringList labels() const;
+    const QFont& nameFont() const { return m_nameFont; }
+    const QFont& typeFont() const { return m_typeFont; }
     void setFocusedOp(bool focused);
     void setLatest(const core::OpTrace& latest);
 
@@ -36,6 +41,7 @@ private:
     QFont m_typeFont;
 };
 
+// An edge; hovering over it shows the tensor it carries ("dense/MatMul:0") as a tooltip.
 class EdgeItem : public QGraphicsItem
 {
 public:
@@ -43,10 +49,13 @@ public:
 
     void setHighlighted(bool highlighted);
     QRectF boundingRect() const override;
+    // A band along the line, so that the tooltip is the edge's only near the line itself.
+    QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
     QPainterPath m_path;
+    QPainterPath m_shape;
     QPolygonF m_arrow;
     QRectF m_bounds;
     bool m_highlighted = false;

@@ -21,12 +21,9 @@ QFont nodeNameFont(const QFont& base)
 
 QFont nodeTypeFont(const QFont& base)
 {
-    QFont font = base;
-    if (font.pointSizeF() > 0)
-        font.setPointSizeF(font.pointSizeF() * 0.88);
-    else if (font.pixelSize() > 0)
-        font.setPixelSize(std::max(8, font.pixelSize() * 7 / 8));
-    return font;
+    // The UI font's size: no label in a graph is smaller than the rest of the window's text;
+    // the type is told from the name by weight and colour.
+    return base;
 }
 
 NodeSizer::NodeSizer(const QFont& font) : m_bold(nodeNameFont(font)), m_small(nodeTypeFont(font)) {}

@@ -51,7 +51,7 @@ public:
     NodeSizer(const QFont& font);
     QSizeF size(const QString& name, const QString& type) const;
     static constexpr qreal kMinWidth = 96;
-    static constexpr qreal kMaxWidth = 220;
+    static constexpr qreal kMaxWidth = 300; // longer names are elided in the middle
 
 private:
     QFontMetricsF m_bold;

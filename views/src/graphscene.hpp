@@ -35,6 +35,10 @@ public:
     std::optional<std::size_t> nodeAt(const QPointF& scenePoint) const;
     std::optional<std::size_t> focusedNode() const;
     QRectF nodeRect(std::size_t node) const;
+    const OpNodeItem* nodeItem(std::size_t node) const
+    {
+        return node < m_nodes.size() ? m_nodes[node] : nullptr;
+    }
     // Names of the ops drawn, the focused one first.
     QStringList opNames() const;
 

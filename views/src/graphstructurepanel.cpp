@@ -6,7 +6,9 @@
 #include "graphscene.hpp"
 #include "graphstructureview.hpp"
 #include "legend.hpp"
+#include "nanscope/core/tracequery.hpp"
 #include "nanscope/items/fromstd.hpp"
+#include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 #include "neighbourhoodpicture.hpp"
@@ -22,6 +24,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 namespace nanscope::views {
 
@@ -82,6 +85,10 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     auto* zoomOut = toolButton(QStringLiteral("−"), QStringLiteral("Zoom out (-)"), this);
     auto* zoomIn = toolButton(QStringLiteral("+"), QStringLiteral("Zoom in (+)"), this);
     auto* fit = toolButton(QStringLiteral("Fit"), QStringLiteral("Show everything (0)"), this);
+    auto* find =
+        toolButton(QStringLiteral("Find"),
+                   QStringLiteral("Find an op of this graph by name or type (Ctrl+F)"), this);
+    connect(find, &QToolButton::clicked, this, &GraphStructurePanel::activateFind);
     connect(zoomOut, &QToolButton::clicked, m_view, &GraphStructureView::zoomOut);
     connect(zoomIn, &QToolButton::clicked, m_view, &GraphStructureView::zoomIn);
     connect(fit, &QToolButton::clicked, m_view, &GraphStructureView::fitAll);
@@ -96,6 +103,8 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     bar->addWidget(zoomOut);
     bar->addWidget(zoomIn);
     bar->addWidget(fit);
+    bar->addSpacing(8);
+    bar->addWidget(find);
 
     m_status = widgets::plainLabel({}, this);
     m_status->setForegroundRole(QPalette::PlaceholderText);
@@ -122,7 +131,18 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     layout->setSpacing(0);
     layout->addLayout(bar);
     layout->addWidget(m_stack, 1);
+    m_findBar = new widgets::FindBar(this);
+    m_findBar->setPlaceholderText(QStringLiteral("Find an op of this graph by name or type"));
+    m_findBar->hide();
+    layout->addWidget(m_findBar);
     layout->addLayout(footer);
+    connect(m_view, &GraphStructureView::findRequested, this, &GraphStructurePanel::activateFind);
+    connect(m_findBar, &widgets::FindBar::findNext, this,
+            [this](const QString& text) { findInGraph(text, false); });
+    connect(m_findBar, &widgets::FindBar::findPrevious, this,
+            [this](const QString& text) { findInGraph(text, true); });
+    connect(m_findBar, &widgets::FindBar::textEdited, this, [this] { m_findBar->setStatus({}); });
+    connect(m_findBar, &widgets::FindBar::closed, m_view, [this] { m_view->setFocus(); });
 
     connect(m_view, &GraphStructureView::nodeClicked, this, &GraphStructurePanel::nodeClicked);
     m_eagerJob = std::make_unique<SnapshotJob<EagerPictureData>>(
@@ -151,11 +171,44 @@ std::vector<GraphStructurePanel::NodeState> GraphStructurePanel::nodes() const
     std::vector<NodeState> result;
     if (m_stack->currentWidget() != m_view)
         return result;
-    for (const PictureNode& node : m_scene->picture().nodes)
-        result.push_back({node.name, node.type,
-                          fromStd(core::toString(core::nodeHealth(node.latest.health))),
-                          node.latest.trace, node.execution, node.focused, node.centre});
+    const std::vector<PictureNode>& nodes = m_scene->picture().nodes;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const PictureNode& node = nodes[i];
+        NodeState state{node.name,
+                        node.type,
+                        fromStd(core::toString(core::nodeHealth(node.latest.health))),
+                        node.latest.trace,
+                        node.execution,
+                        node.focused,
+                        node.centre};
+        if (const OpNodeItem* item = m_scene->nodeItem(i)) {
+            state.labels = item->labels();
+            const qreal smaller = std::min(QFontMetricsF(item->nameFont()).height(),
+                                           QFontMetricsF(item->typeFont()).height());
+            state.labelPixels = smaller * m_view->zoom();
+        }
+        result.push_back(std::move(state));
+    }
     return result;
+}
+
+std::vector<GraphStructurePanel::EdgeState> GraphStructurePanel::edges() const
+{
+    std::vector<EdgeState> result;
+    if (m_stack->currentWidget() != m_view)
+        return result;
+    for (const PictureEdge& edge : m_scene->picture().edges)
+        result.push_back({static_cast<std::size_t>(edge.from), static_cast<std::size_t>(edge.to),
+                          edge.label, edge.path.pointAtPercent(0.5)});
+    return result;
+}
+
+QString GraphStructurePanel::toolTipAt(const QPointF& scenePoint) const
+{
+    for (const QGraphicsItem* item : m_scene->items(scenePoint))
+        if (!item->toolTip().isEmpty())
+            return item->toolTip();
+    return {};
 }
 
 QGraphicsScene* GraphStructurePanel::scene() const
@@ -373,6 +426,59 @@ void GraphStructurePanel::eagerNeighbourhoodFound(const EagerPictureData& found)
     setStatus(QStringLiteral("Executions that produced its inputs (above) and read its outputs "
                              "(below), through tensor ids. Colours: what each computed."));
     Q_EMIT layoutFinished();
+}
+
+void GraphStructurePanel::activateFind()
+{
+    m_findBar->activate();
+}
+
+void GraphStructurePanel::findInGraph(const QString& text, bool backward)
+{
+    const items::SnapshotPtr& snapshot = navigator()->snapshot();
+    const core::OpId focused = navigator()->focus().op;
+    const QString needle = text.trimmed();
+    if (needle.isEmpty())
+        return;
+    if (!snapshot || focused >= snapshot->graphs().ops().size()) {
+        m_findBar->setStatus(QStringLiteral("Focus an op of a graph first"));
+        return;
+    }
+    const core::GraphTable& graphs = snapshot->graphs();
+    const core::GraphIndex graph = graphs.op(focused).graph;
+    const std::vector<core::OpId> matches =
+        core::findOpsInGraph(graphs, graph, needle.toStdString());
+    if (matches.empty()) {
+        m_findBar->setMatch(0, 0);
+        return;
+    }
+    // From the focused op in the graph's order: the match after it (before it), wrapping.
+    const std::vector<core::OpId>& order = graphs.graph(graph).ops;
+    const auto rank = [&order](core::OpId op) {
+        return std::find(order.begin(), order.end(), op) - order.begin();
+    };
+    const auto here = rank(focused);
+    std::size_t next = 0;
+    if (backward) {
+        next = matches.size() - 1;
+        for (std::size_t i = matches.size(); i-- > 0;)
+            if (rank(matches[i]) < here) {
+                next = i;
+                break;
+            }
+    } else {
+        for (std::size_t i = 0; i < matches.size(); ++i)
+            if (rank(matches[i]) > here) {
+                next = i;
+                break;
+            }
+    }
+    const core::OpId op = matches[next];
+    const core::MatchPosition position = core::opMatchPosition(matches, op);
+    m_findBar->setMatch(position.ordinal, position.total);
+    navigator()->focusOp(op);
+    if (const auto node = m_scene->focusedNode())
+        m_view->centreOnRect(m_scene->nodeRect(*node));
 }
 
 void GraphStructurePanel::nodeClicked(std::size_t index)

@@ -90,8 +90,23 @@ void GraphStructureView::wheelEvent(QWheelEvent* event)
     QGraphicsView::wheelEvent(event);
 }
 
+bool GraphStructureView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ShortcutOverride &&
+        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Find)) {
+        event->accept(); // comes back as a key press
+        return true;
+    }
+    return QGraphicsView::event(event);
+}
+
 void GraphStructureView::keyPressEvent(QKeyEvent* event)
 {
+    if (event->matches(QKeySequence::Find)) {
+        Q_EMIT findRequested();
+        event->accept();
+        return;
+    }
     switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:

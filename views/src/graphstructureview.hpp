@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The graph view: zoom (Ctrl+wheel, +/-, 0 to fit), pan (drag, scroll bars), and clicks on
-// boxes, told apart from drags.
+// boxes, told apart from drags. Its Find keys are its own.
 #pragma once
 
 #include <QGraphicsView>
@@ -32,8 +32,12 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void nodeClicked(std::size_t node);
+    // Ctrl+F (the platform's Find keys) while the view has the keyboard: the window's Find
+    // action is for Graph Execution, this one finds ops in the picture's graph.
+    void findRequested();
 
 protected:
+    bool event(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;

@@ -78,6 +78,11 @@ QString FindBar::status() const
     return m_status->text();
 }
 
+void FindBar::setMatch(quint64 ordinal, quint64 total)
+{
+    setStatus(total == 0 ? tr("No match") : tr("%L1 of %L2").arg(ordinal).arg(total));
+}
+
 void FindBar::activate()
 {
     show();
@@ -87,9 +92,15 @@ void FindBar::activate()
 
 bool FindBar::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_edit && event->type() == QEvent::ShortcutOverride &&
+        static_cast<QKeyEvent*>(event)->key() == Qt::Key_F3) {
+        event->accept(); // delivered as a key press below, not to a window's F3 action
+        return true;
+    }
     if (watched == m_edit && event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
-        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter ||
+            key->key() == Qt::Key_F3) {
             if (key->modifiers() & Qt::ShiftModifier)
                 Q_EMIT findPrevious(text());
             else

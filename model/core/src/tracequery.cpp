@@ -12,14 +12,6 @@ namespace {
 // How often a long scan looks at its stop flag.
 constexpr std::uint64_t kStopCheckInterval = 1u << 16;
 
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 bool stopped(const std::atomic_bool* stop)
 {
     return stop && stop->load(std::memory_order_relaxed);
@@ -27,13 +19,49 @@ bool stopped(const std::atomic_bool* stop)
 
 } // namespace
 
+std::string lowerCase(std::string_view text)
+{
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+bool opMatchesText(const OpInfo& op, std::string_view lowerNeedle)
+{
+    return lowerNeedle.empty() || lowerCase(op.name).find(lowerNeedle) != std::string::npos ||
+           lowerCase(op.type).find(lowerNeedle) != std::string::npos;
+}
+
+std::vector<OpId> findOpsInGraph(const GraphTable& graphs, GraphIndex graph, std::string_view text)
+{
+    std::vector<OpId> found;
+    if (graph >= graphs.graphs().size() || text.empty())
+        return found;
+    const std::string needle = lowerCase(text);
+    for (const OpId op : graphs.graph(graph).ops)
+        if (opMatchesText(graphs.op(op), needle))
+            found.push_back(op);
+    return found;
+}
+
+MatchPosition opMatchPosition(const std::vector<OpId>& matches, OpId op)
+{
+    MatchPosition position;
+    position.total = matches.size();
+    const auto it = std::find(matches.begin(), matches.end(), op);
+    if (it != matches.end())
+        position.ordinal = static_cast<std::uint64_t>(it - matches.begin()) + 1;
+    return position;
+}
+
 TraceMatcher::TraceMatcher(const Snapshot& snapshot, TraceFilter filter)
     : m_filter(std::move(filter))
 {
     m_allOps = !m_filter.graph && m_filter.opType.empty() && m_filter.text.empty();
     if (m_allOps)
         return;
-    const std::string needle = lower(m_filter.text);
+    const std::string needle = lowerCase(m_filter.text);
     const auto& ops = snapshot.graphs().ops();
     m_ops.assign(ops.size(), 0);
     for (std::size_t id = 0; id < ops.size(); ++id) {
@@ -42,8 +70,7 @@ TraceMatcher::TraceMatcher(const Snapshot& snapshot, TraceFilter filter)
             continue;
         if (!m_filter.opType.empty() && op.type != m_filter.opType)
             continue;
-        if (!needle.empty() && lower(op.name).find(needle) == std::string::npos &&
-            lower(op.type).find(needle) == std::string::npos)
+        if (!opMatchesText(op, needle))
             continue;
         m_ops[id] = 1;
     }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's graph structure, as a picture: the focused op with its inputs above and its
 // consumers below, or the whole graph laid out by Graphviz. An eager execution (no graph) shows
-// the executions that produced its inputs and consumed its outputs, through tensor ids.
+// the executions that produced its inputs and consumed its outputs, through tensor ids. A find
+// bar (Ctrl+F in the picture, or the toolbar's Find) steps through the ops of the shown graph
+// whose name or type holds the text.
 #pragma once
 
 #include "nanscope/views/panel.hpp"
@@ -18,6 +20,10 @@ class QGraphicsView;
 class QLabel;
 class QStackedWidget;
 class QToolButton;
+
+namespace nanscope::widgets {
+class FindBar;
+}
 
 namespace nanscope::views {
 
@@ -55,15 +61,34 @@ public:
         std::optional<std::uint64_t> trace;     // the trace that coloured it; a click focuses it
         std::optional<std::uint64_t> execution; // an eager execution's box; a click focuses it
         bool focused = false;
-        QPointF centre; // scene coordinates
+        QPointF centre;        // scene coordinates
+        QStringList labels;    // the box's two lines as painted (name, type), elided to fit
+        qreal labelPixels = 0; // the smaller of their fonts' heights, in pixels on screen
     };
     std::vector<NodeState> nodes() const;
+    struct EdgeState
+    {
+        std::size_t from = 0; // indices into nodes()
+        std::size_t to = 0;
+        QString tensor; // "dense/MatMul:0"
+        QPointF middle; // halfway along the drawn line, in scene coordinates
+    };
+    std::vector<EdgeState> edges() const;
+    // The tooltip of what lies under a scene point, topmost first (an edge's is its tensor).
+    QString toolTipAt(const QPointF& scenePoint) const;
     QGraphicsScene* scene() const;
     QGraphicsView* view() const;
     // The one-line status: what is shown, or why the whole graph is not ("" when nothing).
     QString statusText() const;
     // True while a whole-graph layout runs on a worker.
     bool isLayingOut() const { return m_pendingJob != 0; }
+    widgets::FindBar* findBar() const { return m_findBar; }
+
+public Q_SLOTS:
+    void activateFind();
+    // Focuses the next (previous) op of the shown graph whose name or type holds `text`, after
+    // the focused op in the graph's order, wrapping; the bar says "n of m".
+    void findInGraph(const QString& text, bool backward = false);
 
 Q_SIGNALS:
     // A whole-graph layout finished, failed or was refused, or an eager neighbourhood arrived;
@@ -95,6 +120,7 @@ private:
     QLabel* m_status = nullptr;
     QToolButton* m_neighbourhoodButton = nullptr;
     QToolButton* m_wholeGraphButton = nullptr;
+    widgets::FindBar* m_findBar = nullptr;
 
     // The whole graph on screen (or being laid out), so that focus moves inside it only move
     // the highlight.

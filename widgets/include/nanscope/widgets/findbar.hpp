@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A find strip that sits under a view: a search field, previous/next, a status text and a close
-// button. Enter finds the next match, Shift+Enter the previous one, Escape closes.
+// button. Enter (or F3) finds the next match, Shift+Enter (Shift+F3) the previous one, Escape
+// closes. While the field has the keyboard, F3 is the bar's, not a window shortcut's.
 #pragma once
 
 #include <QWidget>
@@ -24,6 +25,8 @@ public:
     // "No match", "Searching…", … (plain text); empty hides it.
     void setStatus(const QString& status);
     QString status() const;
+    // The status of a find that went somewhere: "3 of 12", or "No match" when total is 0.
+    void setMatch(quint64 ordinal, quint64 total);
     QLineEdit* lineEdit() const { return m_edit; }
 
 public Q_SLOTS:

@@ -81,4 +81,16 @@ struct MatchPosition
 MatchPosition matchPosition(const Snapshot& snapshot, const TraceMatcher& matcher,
                             std::uint64_t trace, const std::atomic_bool* stop = nullptr);
 
+// What a find by text matches in an op: a piece of its name or type, case-insensitive (the
+// TraceFilter's `text`). `lowerNeedle` is already lower case; empty matches every op.
+bool opMatchesText(const OpInfo& op, std::string_view lowerNeedle);
+std::string lowerCase(std::string_view text);
+
+// The ops of one graph that a find for `text` matches, in the graph's order (its ops as
+// declared): what a find in the graph picture steps through.
+std::vector<OpId> findOpsInGraph(const GraphTable& graphs, GraphIndex graph, std::string_view text);
+
+// Where `op` stands among `matches` ("ordinal of total"); ordinal 0 when it is not one of them.
+MatchPosition opMatchPosition(const std::vector<OpId>& matches, OpId op);
+
 } // namespace nanscope::core
