@@ -99,6 +99,7 @@ private Q_SLOTS:
     void logdirStringsArePlainText();
     void noticesExplainEmptyData();
     void severalHostsAreColumnsAndFilters();
+    void severalDevicesAreColumnsAndFilters();
 };
 
 void TestPanels::alertsListEveryAlertAndSort()
@@ -668,6 +669,81 @@ void TestPanels::severalHostsAreColumnsAndFilters()
     navigator.setSnapshot(singleReader.update());
     QVERIFY(traces.view()->isColumnHidden(items::GraphExecutionModel::HostColumn));
     QVERIFY(alerts.view()->isColumnHidden(items::AlertModel::HostColumn));
+}
+
+// One host whose graph ran on two devices: x on the CPU, Log on the GPU (-inf at step 1), and an
+// eager Exp on the GPU that gives +inf.
+void TestPanels::severalDevicesAreColumnsAndFilters()
+{
+    const char* cpu = "/job:localhost/replica:0/task:0/device:CPU:0";
+    const char* gpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+        auto opened = Recorder::open({.dumpRoot = dir.path().toStdString(),
+                                      .mode = TensorDebugMode::FullHealth,
+                                      .circularBufferSize = -1});
+        QVERIFY(opened.ok());
+        Recorder& r = **opened;
+        auto graph = r.declareGraph("step");
+        auto x = r.declareOp({.graph = *graph, .type = "Placeholder", .name = "x", .device = cpu});
+        auto log = r.declareOp(
+            {.graph = *graph, .type = "Log", .name = "Log", .inputs = {"x"}, .device = gpu});
+        QVERIFY(x.ok() && log.ok());
+        const std::int64_t shape[1] = {2};
+        const float good[2] = {1.0F, 2.0F};
+        const float negInf[2] = {-INFINITY, 2.0F};
+        const float posInf[2] = {INFINITY, 2.0F};
+        for (int step = 0; step < 2; ++step) {
+            QVERIFY(r.recordTrace(*x, 0, {.data = good, .shape = shape}).ok());
+            QVERIFY(
+                r.recordTrace(*log, 0, {.data = step == 1 ? negInf : good, .shape = shape}).ok());
+        }
+        QVERIFY(r.recordExecution({.opType = "Exp",
+                                   .outputIds = {r.newTensorId()},
+                                   .outputs = {{.data = posInf, .shape = shape}},
+                                   .device = gpu})
+                    .ok());
+        QVERIFY(r.close().ok());
+    }
+    core::LogdirReader reader(dir.path().toStdString());
+    const items::SnapshotPtr snapshot = reader.update();
+    QCOMPARE(snapshot->traceCount(), std::uint64_t{4});
+
+    views::Navigator navigator;
+    views::GraphExecutionPanel traces(&navigator);
+    traces.resize(1000, 600);
+    traces.show();
+    views::AlertsPanel alerts(&navigator);
+    alerts.resize(800, 600);
+    alerts.show();
+    navigator.setSnapshot(snapshot);
+    // Two devices: the Device column shows, the host's stays hidden.
+    QVERIFY(!traces.view()->isColumnHidden(items::GraphExecutionModel::DeviceColumn));
+    QVERIFY(traces.view()->isColumnHidden(items::GraphExecutionModel::HostColumn));
+    traces.setFilter({.device = gpu});
+    QTRY_COMPARE_WITH_TIMEOUT(traces.proxy()->rowCount(), 2, kWait);
+    for (int row = 0; row < 2; ++row)
+        QCOMPARE(
+            traces.proxy()->index(row, items::GraphExecutionModel::DeviceColumn).data().toString(),
+            QString::fromLatin1(gpu));
+    traces.setFilter({.nonFiniteOnly = true, .device = cpu});
+    QTRY_COMPARE_WITH_TIMEOUT(traces.proxy()->rowCount(), 0, kWait);
+
+    QTRY_VERIFY_WITH_TIMEOUT(!alerts.isBusy(), kWait);
+    QCOMPARE(alerts.proxy()->rowCount(), 2); // Log at step 1, the eager Exp
+    alerts.setDeviceFilter(std::string(cpu));
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 0, kWait);
+    alerts.setDeviceFilter(std::string(gpu));
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 2, kWait);
+    // With the text filter: only the eager Exp.
+    alerts.setTextFilter(QStringLiteral("exp"));
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 1, kWait);
+    QCOMPARE(alerts.proxy()->index(0, items::AlertModel::OpTypeColumn).data().toString(),
+             QStringLiteral("Exp"));
+    alerts.setTextFilter({});
+    alerts.setDeviceFilter(std::nullopt);
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 2, kWait);
 }
 
 #include "tst_panels.moc"

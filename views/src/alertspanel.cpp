@@ -18,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -149,10 +150,24 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_host->hide();
     chips->addWidget(m_host);
-    connect(m_host, &QComboBox::currentIndexChanged, this, [this] {
-        const int host = m_host->currentData().toInt();
-        setHostFilter(host < 0 ? std::nullopt
-                               : std::optional<std::uint32_t>(static_cast<std::uint32_t>(host)));
+    connect(m_host, &QComboBox::currentIndexChanged, this,
+            [this] { setHostFilter(chosenHost(m_host)); });
+    m_device = new QComboBox(this);
+    m_device->setToolTip(tr("List only the alerts of one device"));
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_device->hide();
+    chips->addWidget(m_device);
+    connect(m_device, &QComboBox::currentIndexChanged, this,
+            [this] { setDeviceFilter(chosenDevice(m_device)); });
+    m_text = new QLineEdit(this);
+    m_text->setPlaceholderText(tr("Filter by op"));
+    m_text->setToolTip(tr("List only the alerts whose op's name or type holds this text"));
+    m_text->setClearButtonEnabled(true);
+    m_text->setMaximumWidth(m_text->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 18);
+    chips->addWidget(m_text);
+    connect(m_text, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_filter.text = text.trimmed().toStdString();
+        refilter();
     });
 
     // The origin: where the first non-finite value was made, why, and what fixes it.
@@ -331,14 +346,20 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     if (!sameLogdir) {
         m_view->scrollToTop();
         m_kindFilter = KindFilter::All;
-        m_hostFilter.reset();
+        m_filter = {};
+        {
+            const QSignalBlocker quiet(m_text);
+            m_text->clear();
+        }
         m_filterRows.clear();
         m_jobs->kinds.cancel();
         updateChipStates();
         // The hosts of this logdir, to choose among when there are several.
         const QSignalBlocker quiet(m_host);
-        const std::size_t hosts = fillHostChoices(m_host, snapshot);
+        const QSignalBlocker quietDevices(m_device);
+        const std::size_t hosts = fillPlaceChoices(m_host, Place::Host, snapshot);
         m_view->setColumnHidden(items::AlertModel::HostColumn, hosts <= 1);
+        fillPlaceChoices(m_device, Place::Device, snapshot);
         m_hasOrigin = false;
         m_originBox->hide();
         for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
@@ -516,7 +537,12 @@ void AlertsPanel::stepAlert(int delta)
 
 bool AlertsPanel::filtering() const
 {
-    return m_kindFilter != KindFilter::All || m_hostFilter.has_value();
+    return m_filter.active();
+}
+
+QString AlertsPanel::textFilter() const
+{
+    return fromStd(m_filter.text);
 }
 
 bool AlertsPanel::passesFilter(int modelRow) const
@@ -527,6 +553,7 @@ bool AlertsPanel::passesFilter(int modelRow) const
 void AlertsPanel::setKindFilter(KindFilter filter)
 {
     m_kindFilter = filter;
+    m_filter.kinds = healthBit(filter);
     updateChipStates();
     m_focusFirstOfKind = filter != KindFilter::All;
     refilter();
@@ -534,14 +561,23 @@ void AlertsPanel::setKindFilter(KindFilter filter)
 
 void AlertsPanel::setHostFilter(std::optional<std::uint32_t> host)
 {
-    m_hostFilter = host;
-    const int row = host ? m_host->findData(static_cast<int>(*host)) : 0;
-    if (m_host->currentIndex() != row) {
-        const QSignalBlocker quiet(m_host);
-        m_host->setCurrentIndex(std::max(row, 0));
-    }
+    m_filter.host = host;
+    showPlaceChoice(m_host, host ? QVariant(static_cast<int>(*host)) : QVariant());
     m_focusFirstOfKind = host.has_value();
     refilter();
+}
+
+void AlertsPanel::setDeviceFilter(std::optional<std::string> device)
+{
+    m_filter.device = std::move(device);
+    showPlaceChoice(m_device, m_filter.device ? QVariant(fromStd(*m_filter.device)) : QVariant());
+    m_focusFirstOfKind = m_filter.device.has_value();
+    refilter();
+}
+
+void AlertsPanel::setTextFilter(const QString& text)
+{
+    m_text->setText(text); // refilters
 }
 
 void AlertsPanel::refilter()
@@ -569,24 +605,10 @@ void AlertsPanel::requestFilterRows()
     const auto& snapshot = m_model->snapshot();
     if (!snapshot || !filtering())
         return;
-    const std::uint8_t bit = healthBit(m_kindFilter); // 0: any kind
-    const std::optional<std::uint32_t> host = m_hostFilter;
-    const int rows = m_model->rowCount(); // the list's alerts, which may trail the snapshot's
+    const auto rows = static_cast<std::uint64_t>(m_model->rowCount()); // may trail the snapshot
     m_jobs->kinds.request(
-        snapshot, [bit, host, rows](const core::Snapshot& s, const std::atomic_bool& stop) {
-            std::vector<int> matching;
-            for (int k = 0; k < rows && !stop; ++k) {
-                const core::EventRef event = s.alert(static_cast<std::uint64_t>(k)).event;
-                if (bit != 0 && !s.health(event).has(bit))
-                    continue;
-                // Executions come from the first host's files only, as TensorFlow reads them.
-                const std::uint32_t set =
-                    event.source == core::EventSource::Graph ? s.trace(event.index).fileIndex : 0;
-                if (host && set != *host)
-                    continue;
-                matching.push_back(k);
-            }
-            return matching;
+        snapshot, [filter = m_filter, rows](const core::Snapshot& s, const std::atomic_bool& stop) {
+            return core::matchingAlerts(s, filter, rows, &stop);
         });
 }
 

@@ -91,6 +91,10 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_host->setToolTip(tr("Show only the traces one host recorded"));
     m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_host->hide();
+    m_device = new QComboBox(this);
+    m_device->setToolTip(tr("Show only the traces of ops that ran on one device"));
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_device->hide();
     m_status = new QLabel(this);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setForegroundRole(QPalette::PlaceholderText);
@@ -107,6 +111,7 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     tools->addWidget(m_graph);
     tools->addWidget(m_opType);
     tools->addWidget(m_host);
+    tools->addWidget(m_device);
     tools->addStretch();
     tools->addWidget(m_status);
     tools->addWidget(m_goTo);
@@ -183,9 +188,13 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     connect(m_host, &QComboBox::currentIndexChanged, this, [this] {
         if (m_updatingChoices)
             return;
-        const int host = m_host->currentData().toInt();
-        m_filter.host = host < 0 ? std::nullopt
-                                 : std::optional<std::uint32_t>(static_cast<std::uint32_t>(host));
+        m_filter.host = chosenHost(m_host);
+        applyFilter();
+    });
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        m_filter.device = chosenDevice(m_device);
         applyFilter();
     });
     connect(m_opType, &QComboBox::currentIndexChanged, this, [this] {
@@ -230,7 +239,7 @@ void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         m_goTo->clear();
         m_view->scrollToTop();
         m_message.clear();
-        m_knownOps = m_knownGraphs = 0;
+        m_knownOps = m_knownGraphs = m_knownDevices = 0;
         if (m_filter.active())
             setFilter({}); // a filter of another logdir's graphs means nothing here
     }
@@ -253,18 +262,24 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
 {
     const std::size_t ops = snapshot ? snapshot->graphs().ops().size() : 0;
     const std::size_t graphs = snapshot ? snapshot->graphs().graphs().size() : 0;
-    if (snapshot && ops == m_knownOps && graphs == m_knownGraphs)
+    const std::size_t devices =
+        snapshot ? snapshot->traceDevices().size() + snapshot->graphs().devices().size() : 0;
+    if (snapshot && ops == m_knownOps && graphs == m_knownGraphs && devices == m_knownDevices)
         return;
     m_knownOps = ops;
     m_knownGraphs = graphs;
+    m_knownDevices = devices;
     m_updatingChoices = true;
     m_graph->clear();
     m_graph->addItem(tr("All graphs"), -1);
     m_opType->clear();
     m_opType->addItem(tr("All op types"));
     // One host: nothing to tell apart.
-    const std::size_t hosts = fillHostChoices(m_host, snapshot);
+    const std::size_t hosts = fillPlaceChoices(m_host, Place::Host, snapshot);
     m_view->setColumnHidden(Model::HostColumn, hosts <= 1);
+    // Several devices: the filter, and the column that tells them apart.
+    m_view->setColumnHidden(Model::DeviceColumn,
+                            fillPlaceChoices(m_device, Place::Device, snapshot) <= 1);
     if (snapshot) {
         const auto& table = snapshot->graphs();
         for (std::size_t g = 0; g < graphs; ++g) {
@@ -294,8 +309,9 @@ void GraphExecutionPanel::showFilterInControls()
     m_graph->setCurrentIndex(std::max(graphRow, 0));
     const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
     m_opType->setCurrentIndex(std::max(typeRow, 0));
-    const int hostRow = m_filter.host ? m_host->findData(static_cast<int>(*m_filter.host)) : 0;
-    m_host->setCurrentIndex(std::max(hostRow, 0));
+    showPlaceChoice(m_host,
+                    m_filter.host ? QVariant(static_cast<int>(*m_filter.host)) : QVariant());
+    showPlaceChoice(m_device, m_filter.device ? QVariant(fromStd(*m_filter.device)) : QVariant());
 }
 
 void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)

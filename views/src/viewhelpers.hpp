@@ -3,26 +3,72 @@
 // labels for it come from widgets::plainLabel.
 #pragma once
 
+#include "nanscope/core/alertfilter.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/logdirsession.hpp"
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QSignalBlocker>
 #include <QToolButton>
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace nanscope::views {
 
-// A host filter's choices: "All hosts" (data -1), then each host of the logdir (data: its file
-// set's index). Shown only when there are several hosts to tell apart. Returns their number.
-inline std::size_t fillHostChoices(QComboBox* box, const items::SnapshotPtr& snapshot)
+// Where events ran, as the panels' filters tell them apart.
+enum class Place { Host, Device };
+
+// A host or device filter's choices: "All hosts" / "All devices" (data: an empty string), then
+// each host of the logdir (data: its file set's index) or each device (data: its name). Shown
+// only when there are several to tell apart. Returns their number.
+inline std::size_t fillPlaceChoices(QComboBox* box, Place place, const items::SnapshotPtr& snapshot)
 {
     box->clear();
-    box->addItem(QCoreApplication::translate("HostFilter", "All hosts"), -1);
-    const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
-    for (std::size_t h = 0; h < hosts; ++h)
-        box->addItem(items::fromStd(snapshot->layout().fileSets[h].hostName), static_cast<int>(h));
-    box->setVisible(hosts > 1);
-    return hosts;
+    std::size_t count = 0;
+    if (place == Place::Host) {
+        box->addItem(QCoreApplication::translate("PlaceFilter", "All hosts"), QString());
+        const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
+        for (std::size_t h = 0; h < hosts; ++h)
+            box->addItem(items::fromStd(snapshot->layout().fileSets[h].hostName),
+                         static_cast<int>(h));
+        count = hosts;
+    } else {
+        box->addItem(QCoreApplication::translate("PlaceFilter", "All devices"), QString());
+        const std::vector<std::string> devices =
+            snapshot ? core::deviceNames(*snapshot) : std::vector<std::string>();
+        for (const std::string& device : devices)
+            box->addItem(items::fromStd(device), items::fromStd(device));
+        count = devices.size();
+    }
+    box->setVisible(count > 1);
+    return count;
+}
+
+// The choice of a box fillPlaceChoices filled: a host's index, or none for all.
+inline std::optional<std::uint32_t> chosenHost(const QComboBox* box)
+{
+    const QVariant data = box->currentData();
+    return data.typeId() == QMetaType::Int
+               ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(data.toInt()))
+               : std::nullopt;
+}
+
+// A device's name, or none for all.
+inline std::optional<std::string> chosenDevice(const QComboBox* box)
+{
+    const QString name = box->currentData().toString();
+    return name.isEmpty() ? std::nullopt : std::optional<std::string>(name.toStdString());
+}
+
+// Shows a host or device choice in its box (all when unset or unknown) without signals.
+inline void showPlaceChoice(QComboBox* box, const QVariant& data)
+{
+    const QSignalBlocker quiet(box);
+    const int row = data.isValid() ? box->findData(data) : 0;
+    box->setCurrentIndex(std::max(row, 0));
 }
 
 // A flat tool button for a panel's header row.

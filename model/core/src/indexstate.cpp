@@ -13,12 +13,13 @@ void TraceColumns::resize(std::size_t n)
     slot.resize(n);
     mode.resize(n);
     health.resize(n);
+    device.resize(n);
 }
 
 std::uint64_t TraceColumns::bytes() const
 {
     return wallTime.usedBytes() + offset.usedBytes() + op.usedBytes() + slot.usedBytes() +
-           mode.usedBytes() + health.usedBytes();
+           mode.usedBytes() + health.usedBytes() + device.usedBytes();
 }
 
 std::uint64_t ExecutionColumns::bytes() const

@@ -225,6 +225,14 @@ void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
                        std::nullopt,
                        std::to_string(index.clampedSlots) +
                            " traces have an output slot above 65535; it is shown as 65535"});
+    if (index.tracesOfUncountedDevices > 0)
+        out.push_back({Severity::Warning,
+                       {},
+                       std::nullopt,
+                       std::to_string(index.tracesOfUncountedDevices) +
+                           " traces name a device beyond the first " +
+                           std::to_string(kMaxTraceDevices) +
+                           " device names; they are shown as of no device"});
 }
 
 } // namespace
@@ -334,6 +342,7 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->code = index.publishedCode;
     data->traces = index.traces;
     data->segments = index.segments;
+    data->traceDevices = index.traceDevices;
     data->executions = index.executions;
     data->strings = index.strings.strings();
     data->traceAlerts = index.traceAlerts;

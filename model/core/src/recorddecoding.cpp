@@ -96,6 +96,7 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
     out.opName = {};
     out.outputSlot = 0;
     out.mode = DebugMode::Unspecified;
+    out.deviceName = {};
     std::string_view tensor;
     bool hasTensor = false;
     wire::Reader reader(envelope.body);
@@ -127,6 +128,11 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
                 return DecodeStatus::Malformed;
             tensor = field.bytes;
             hasTensor = true;
+            break;
+        case 6: // device_name
+            if (field.type != WireType::LengthDelimited)
+                return DecodeStatus::Malformed;
+            out.deviceName = field.bytes;
             break;
         default:
             break;

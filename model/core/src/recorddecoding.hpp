@@ -26,6 +26,7 @@ struct DecodedTrace
     std::string_view opName;
     std::uint32_t outputSlot = 0;
     DebugMode mode = DebugMode::Unspecified;
+    std::string_view deviceName; // the device the op ran on; may be empty
     TensorHealth health;
     bool malformedSummary = false; // a summary vector too short for its mode
     bool alerts = false;           // TensorBoard raises an InfNanAlert (fields in `alert`)

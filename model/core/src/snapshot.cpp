@@ -138,7 +138,13 @@ TraceDigest Snapshot::trace(std::uint64_t i) const
     d.outputSlot = t.slot[i];
     d.mode = static_cast<DebugMode>(t.mode[i]);
     d.health.bits = t.health[i];
+    d.device = t.device[i];
     return d;
+}
+
+const std::vector<std::string>& Snapshot::traceDevices() const
+{
+    return m_data->traceDevices;
 }
 
 ExecutionDigest Snapshot::execution(std::uint64_t i) const

@@ -80,6 +80,7 @@ struct TraceJob
     ChunkedArray<std::uint16_t>::Writer slot;
     ChunkedArray<std::uint8_t>::Writer mode;
     ChunkedArray<std::uint8_t>::Writer health;
+    ChunkedArray<std::uint16_t>::Writer device;
 
     // Results.
     std::atomic<bool> done{false};
@@ -92,8 +93,14 @@ struct TraceJob
     DiagnosticList problems{20};
     DebugModeSet modes = 0;
     std::uint64_t clampedSlots = 0;
+    // Device names met in this chunk (entry 0: none); the device column holds indices into it
+    // until the stitcher maps them to the index's list.
+    std::vector<std::string> devices{std::string()};
+    StringMap<std::uint16_t> deviceIndex;
+    std::uint16_t lastDevice = 0;
 
     void run(const GraphTable& graphs, const std::string& path);
+    std::uint16_t localDevice(std::string_view name);
 };
 
 // Finds ops by (graph id, name). Consecutive traces usually share their graph, and a model's
@@ -156,6 +163,23 @@ private:
     std::vector<Entry> m_cache = std::vector<Entry>(kCacheSize);
 };
 
+std::uint16_t TraceJob::localDevice(std::string_view name)
+{
+    if (name.empty())
+        return 0;
+    // Consecutive traces almost always ran on the same device.
+    if (name == devices[lastDevice])
+        return lastDevice;
+    if (const auto it = deviceIndex.find(name); it != deviceIndex.end())
+        return lastDevice = it->second;
+    if (devices.size() >= kMaxTraceDevices)
+        return 0;
+    const auto index = static_cast<std::uint16_t>(devices.size());
+    devices.emplace_back(name);
+    deviceIndex.emplace(std::string(name), index);
+    return lastDevice = index;
+}
+
 void TraceJob::run(const GraphTable& graphs, const std::string& path)
 {
     OpLookup lookup(graphs);
@@ -199,6 +223,7 @@ void TraceJob::run(const GraphTable& graphs, const std::string& path)
         }
         slot[i] = static_cast<std::uint16_t>(t.outputSlot);
         mode[i] = static_cast<std::uint8_t>(t.mode);
+        device[i] = localDevice(t.deviceName);
         HealthDigest h = t.health.digest();
         if (h.nonFinite() && !t.alerts)
             h.bits |= health::NoAlert;
@@ -251,8 +276,10 @@ public:
                 moveElement(columns.slot, from, to);
                 moveElement(columns.mode, from, to);
                 moveElement(columns.health, from, to);
+                moveElement(columns.device, from, to);
             }
         }
+        mapDevices(job);
         for (auto& a : job.alerts) {
             a.alert.event = {EventSource::Graph, m_next + a.position};
             m_index.traceAlerts.push_back(a.alert);
@@ -271,6 +298,32 @@ public:
             m_file.offset = job.chunk.recordOffset(*job.badCrcRecord);
             m_file.stop = format::RecordStatus::CorruptPayload;
             m_stopped = true;
+        }
+    }
+
+    // The chunk's device indices become the index's.
+    void mapDevices(const TraceJob& job)
+    {
+        if (job.devices.size() <= 1)
+            return;
+        std::vector<std::uint16_t> global(job.devices.size(), 0);
+        auto& names = m_index.traceDevices;
+        for (std::size_t local = 1; local < job.devices.size(); ++local) {
+            const auto it = std::find(names.begin(), names.end(), job.devices[local]);
+            if (it != names.end()) {
+                global[local] = static_cast<std::uint16_t>(it - names.begin());
+            } else if (names.size() < kMaxTraceDevices) {
+                global[local] = static_cast<std::uint16_t>(names.size());
+                names.push_back(job.devices[local]);
+            }
+        }
+        auto& column = m_index.traces.device;
+        for (std::uint64_t j = 0; j < job.written; ++j) {
+            const std::uint16_t local = column[m_next + j];
+            const std::uint16_t mapped = local < global.size() ? global[local] : 0;
+            if (local != 0 && mapped == 0)
+                ++m_index.tracesOfUncountedDevices;
+            column.mutableAt(m_next + j) = mapped;
         }
     }
 
@@ -371,6 +424,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
         job->slot = columns.slot.writer(job->firstIndex, provisional);
         job->mode = columns.mode.writer(job->firstIndex, provisional);
         job->health = columns.health.writer(job->firstIndex, provisional);
+        job->device = columns.device.writer(job->firstIndex, provisional);
         TraceJob* raw = job.get();
         const GraphTable& graphs = index.graphs;
         pool.submit([raw, &graphs, &path, &buffers] {

@@ -58,6 +58,13 @@ MatchPosition opMatchPosition(const std::vector<OpId>& matches, OpId op)
 TraceMatcher::TraceMatcher(const Snapshot& snapshot, TraceFilter filter)
     : m_filter(std::move(filter))
 {
+    if (m_filter.device) {
+        const std::vector<std::string>& devices = snapshot.traceDevices();
+        const auto it = std::find(devices.begin(), devices.end(), *m_filter.device);
+        m_device = it == devices.end() || m_filter.device->empty()
+                       ? static_cast<std::uint32_t>(kMaxTraceDevices)
+                       : static_cast<std::uint32_t>(it - devices.begin());
+    }
     m_allOps = !m_filter.graph && m_filter.opType.empty() && m_filter.text.empty();
     if (m_allOps)
         return;

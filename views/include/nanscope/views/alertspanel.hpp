@@ -4,6 +4,7 @@
 // Double-clicking an alert (or Enter) focuses its op in every panel.
 #pragma once
 
+#include "nanscope/core/alertfilter.hpp"
 #include "nanscope/views/panel.hpp"
 
 #include <QElapsedTimer>
@@ -11,10 +12,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 class QAbstractItemModel;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QModelIndex;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -59,8 +62,10 @@ public:
     enum class KindFilter { All, NaN, NegativeInfinity, PositiveInfinity };
     KindFilter kindFilter() const { return m_kindFilter; }
     // The host whose alerts the list shows (an index into the logdir's file sets); all when
-    // unset. The choice is in the header for logdirs of several hosts.
-    std::optional<std::uint32_t> hostFilter() const { return m_hostFilter; }
+    // unset. The choice is in the header for logdirs of several hosts; likewise devices.
+    std::optional<std::uint32_t> hostFilter() const { return m_filter.host; }
+    std::optional<std::string> deviceFilter() const { return m_filter.device; }
+    QString textFilter() const;
 
 public Q_SLOTS:
     // Focuses the alert in row `row` of the list as shown (sorted): what a double-click does.
@@ -73,6 +78,9 @@ public Q_SLOTS:
     // click on its badge does; All shows every alert again.
     void setKindFilter(KindFilter filter);
     void setHostFilter(std::optional<std::uint32_t> host);
+    void setDeviceFilter(std::optional<std::string> device);
+    // Only the alerts whose op's name or type holds `text` (case-insensitive).
+    void setTextFilter(const QString& text);
     bool goToOrigin();
 
 Q_SIGNALS:
@@ -120,8 +128,10 @@ private:
     bool m_hasOrigin = false;
     bool m_applyingFocus = false;
     KindFilter m_kindFilter = KindFilter::All;
-    std::optional<std::uint32_t> m_hostFilter;
+    core::AlertFilter m_filter; // what the kind, host, device and text choices make
     QComboBox* m_host = nullptr;
+    QComboBox* m_device = nullptr;
+    QLineEdit* m_text = nullptr;
     std::vector<int> m_filterRows;   // model rows that pass the filters, ascending
     bool m_focusFirstOfKind = false; // after the user's click, once the rows arrive
     std::size_t m_stepPosition = 0;  // where the last step was in execution order

@@ -93,7 +93,8 @@ private:
     QCheckBox* m_nonFinite = nullptr;
     QComboBox* m_graph = nullptr;
     QComboBox* m_opType = nullptr;
-    QComboBox* m_host = nullptr; // shown for logdirs of several hosts only
+    QComboBox* m_host = nullptr;   // shown for logdirs of several hosts only
+    QComboBox* m_device = nullptr; // likewise for several devices
     QLabel* m_status = nullptr;
     QLineEdit* m_goTo = nullptr;
 
@@ -102,6 +103,7 @@ private:
     quint64 m_filteredUpTo = 0; // source rows the filtered row list covers
     std::size_t m_knownOps = 0;
     std::size_t m_knownGraphs = 0;
+    std::size_t m_knownDevices = 0;
     QString m_message; // a transient note shown instead of the row counts
     static constexpr std::size_t kMaxCallTraces = 1 << 20; // highlighted for one call at most
     bool m_applyingFocus = false;

@@ -37,7 +37,12 @@ struct TraceDigest
     std::uint32_t outputSlot = 0;
     DebugMode mode = DebugMode::Unspecified;
     HealthDigest health;
+    std::uint16_t device = 0; // into Snapshot::traceDevices(); 0: none recorded
 };
+
+// Distinct device names the index tells traces apart by; traces of names beyond them count as
+// of no device (a real run has a handful; the bound keeps a hostile file from growing the list).
+inline constexpr std::size_t kMaxTraceDevices = 4096;
 
 struct ExecutionDigest
 {

@@ -62,6 +62,8 @@ public:
     const CodeTable& code() const;        // source files, stack frames
     DebugModeSet traceModes() const;      // modes seen in graph execution traces
     DebugModeSet executionModes() const;  // modes seen in executions
+    // The device names of graph execution traces (TraceDigest::device), entry 0 "" (none).
+    const std::vector<std::string>& traceDevices() const;
 
     // --- Digests, O(1) by index ----------------------------------------------------------------
     TraceDigest trace(std::uint64_t index) const;

@@ -21,10 +21,11 @@ struct TraceFilter
     std::string opType;              // exactly this op type; empty: any
     std::string text;                // a piece of the op name or type, case-insensitive; empty: any
     std::optional<std::uint32_t> host; // only traces of this file set (LogdirLayout::fileSets)
+    std::optional<std::string> device; // only traces of this device (a name in traceDevices())
 
     bool active() const
     {
-        return nonFiniteOnly || graph || !opType.empty() || !text.empty() || host;
+        return nonFiniteOnly || graph || !opType.empty() || !text.empty() || host || device;
     }
     friend bool operator==(const TraceFilter&, const TraceFilter&) = default;
 };
@@ -40,6 +41,8 @@ public:
             return false;
         if (m_filter.host && trace.fileIndex != *m_filter.host)
             return false;
+        if (m_device && trace.device != *m_device)
+            return false;
         if (m_allOps)
             return true;
         return trace.op < m_ops.size() && m_ops[trace.op];
@@ -47,6 +50,8 @@ public:
 
 private:
     TraceFilter m_filter;
+    // The device's index in traceDevices(), or one no trace has when no trace names it.
+    std::optional<std::uint32_t> m_device;
     bool m_allOps = true;
     std::vector<std::uint8_t> m_ops; // by OpId: 1 when the op passes the op criteria
 };
