@@ -21,6 +21,7 @@
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
 #include "nanscope/widgets/banner.hpp"
+#include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/startpage.hpp"
 #include "rundemo.hpp"
 #include "tensorflowlogdir.hpp"
@@ -39,6 +40,8 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -109,6 +112,7 @@ private Q_SLOTS:
     void resetLayoutRestoresTheDocks();
     void layoutAndRecentLogdirsAreKeptAcrossRuns();
     void darkPaletteReadsWell();
+    void graphExecutionKeyColumnsFitAt1280();
 
 private:
     QTemporaryDir m_demoDir;
@@ -709,6 +713,63 @@ void TestMainWindow::darkPaletteReadsWell()
         shot.save(dir + QStringLiteral("/window-dark.png"));
     }
     QApplication::setPalette(light);
+}
+
+// At 1280×800 (the default window on a small laptop screen), what a row is and whether it is
+// healthy fit side by side in Graph Execution: no sideways scrolling, no number or health text
+// cut, and every op's own name (its last scope) whole.
+void TestMainWindow::graphExecutionKeyColumnsFitAt1280()
+{
+    MainWindow window({.useSettings = false});
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QVERIFY(window.jumpToFirstAlert());
+    auto* panel = window.graphExecutionPanel();
+    QTableView* view = panel->view();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), kWait);
+    QCoreApplication::processEvents();
+    QCOMPARE(view->horizontalScrollBar()->value(), 0);
+    int right = 0;
+    for (const int column : views::GraphExecutionPanel::keyColumns()) {
+        QVERIFY(!view->isColumnHidden(column));
+        right = std::max(right, view->columnViewportPosition(column) + view->columnWidth(column));
+    }
+    QVERIFY2(right <= view->viewport()->width(),
+             qPrintable(QStringLiteral("%1 > %2").arg(right).arg(view->viewport()->width())));
+    // The health column is as wide as its text, not a fixed thirty digits.
+    const int digit = view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    QVERIFY(view->columnWidth(items::GraphExecutionModel::HealthColumn) < digit * 30);
+
+    using Model = items::GraphExecutionModel;
+    const int first = view->rowAt(0);
+    int last = view->rowAt(view->viewport()->height() - 1);
+    last = last < 0 ? view->model()->rowCount() - 1 : last;
+    QVERIFY(first >= 0 && last > first);
+    const int margin =
+        2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1);
+    for (int row = first; row <= last; ++row) {
+        for (const int column :
+             {int(Model::IndexColumn), int(Model::HealthColumn), int(Model::OpTypeColumn)}) {
+            const QModelIndex index = view->model()->index(row, column);
+            QStyleOptionViewItem option;
+            option.initFrom(view);
+            option.rect = view->visualRect(index);
+            const int needed = view->itemDelegateForIndex(index)->sizeHint(option, index).width();
+            QVERIFY2(needed <= view->columnWidth(column),
+                     qPrintable(QStringLiteral("row %1 column %2: %3 > %4")
+                                    .arg(row)
+                                    .arg(column)
+                                    .arg(needed)
+                                    .arg(view->columnWidth(column))));
+        }
+        const QString tensor = view->model()->index(row, Model::TensorColumn).data().toString();
+        const QString shown = widgets::elideScopeName(
+            tensor, view->fontMetrics(), view->columnWidth(Model::TensorColumn) - margin);
+        QVERIFY2(shown.endsWith(tensor.section(QLatin1Char('/'), -1)),
+                 qPrintable(tensor + QStringLiteral(" shown as ") + shown));
+    }
 }
 
 QTEST_MAIN(TestMainWindow)

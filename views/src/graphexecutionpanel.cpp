@@ -20,8 +20,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QRegularExpressionValidator>
 #include <QScrollBar>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <set>
@@ -33,6 +35,10 @@ using items::fromStd;
 namespace {
 
 using Model = items::GraphExecutionModel;
+
+// Rows sampled (those on screen first) when a key column is sized by what it shows: enough to
+// meet a logdir's kinds of rows, few enough to cost a millisecond.
+constexpr int kColumnSampleRows = 200;
 
 } // namespace
 
@@ -126,9 +132,10 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::graphExecutionSegments(), this);
     m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_view->setColumnWidth(Model::IndexColumn, digit * 7 + 8);
+    // Until rows arrive; then fitKeyColumns sizes the key columns by what they show.
+    m_view->setColumnWidth(Model::IndexColumn, digit * 5 + 8);
     m_view->setColumnWidth(Model::TensorColumn, digit * 19);
-    m_view->setColumnWidth(Model::HealthColumn, digit * 30);
+    m_view->setColumnWidth(Model::HealthColumn, digit * 18);
     m_view->setColumnWidth(Model::OpTypeColumn, digit * 11);
     m_view->setColumnWidth(Model::DTypeColumn, digit * 8);
     m_view->setColumnWidth(Model::ShapeColumn, digit * 13);
@@ -157,6 +164,13 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_findBar);
 
+    m_view->horizontalHeader()->setResizeContentsPrecision(kColumnSampleRows);
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int column, int, int size) {
+                // A drag on a key column's edge; hiding or showing columns is not one.
+                if (!m_fittingColumns && size > 0 && keyColumns().contains(column))
+                    m_userSizedColumns = true;
+            });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onCurrentRowChanged(current); });
     connect(m_proxy, &RowListProxyModel::sourceRowsAppended, this,
@@ -164,6 +178,9 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     connect(m_proxy, &RowListProxyModel::sourceReset, this, &GraphExecutionPanel::applyFilter);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
         updateStatus();
+        // Fitted once rows arrive, and again when the row numbers grow a digit.
+        if (!m_columnsFitted || QString::number(m_model->rowCount()).size() != m_fittedDigits)
+            fitKeyColumns();
         // The focused row may only now be revealed (a reload, a long load, a filter).
         const Focus& focus = this->navigator()->focus();
         if (focus.event && focus.event->source == core::EventSource::Graph &&
@@ -240,6 +257,7 @@ void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         m_view->scrollToTop();
         m_message.clear();
         m_knownOps = m_knownGraphs = m_knownDevices = 0;
+        m_columnsFitted = m_userSizedColumns = false;
         if (m_filter.active())
             setFilter({}); // a filter of another logdir's graphs means nothing here
     }
@@ -498,8 +516,10 @@ void GraphExecutionPanel::showFocus(bool scroll)
         const int margin = 2 * m_view->verticalHeader()->defaultSectionSize();
         const QRect comfortable = m_view->viewport()->rect().adjusted(0, margin, 0, -margin);
         const bool inSight = rect.isValid() && comfortable.contains(rect);
-        if (scroll && !m_userMovedFocus && !inSight)
+        if (scroll && !m_userMovedFocus && !inSight) {
             m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+            fitKeyColumns(); // for the rows now on screen
+        }
     }
     m_applyingFocus = false;
 }
@@ -548,6 +568,59 @@ void GraphExecutionPanel::showCallTraces(std::vector<std::uint64_t> traces)
         m_model->index(static_cast<int>(traces.front()), Model::TensorColumn));
     if (first.isValid())
         m_view->scrollTo(first, QAbstractItemView::PositionAtTop);
+}
+
+QList<int> GraphExecutionPanel::keyColumns()
+{
+    return {Model::IndexColumn, Model::TensorColumn, Model::HealthColumn, Model::OpTypeColumn};
+}
+
+void GraphExecutionPanel::fitKeyColumns()
+{
+    if (m_userSizedColumns || m_proxy->rowCount() == 0)
+        return;
+    m_fittingColumns = true;
+    // The row number as wide as the last one is, not as the sampled ones.
+    const QString last = QLocale().toString(m_model->rowCount() - 1);
+    m_fittedDigits = static_cast<int>(QString::number(m_model->rowCount()).size());
+    const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 4);
+    m_view->setColumnWidth(Model::IndexColumn,
+                           m_view->fontMetrics().horizontalAdvance(last) + margin);
+    m_view->resizeColumnToContents(Model::OpTypeColumn);
+    // Every op's own name (its last scope, "…/MatMul:0") stays whole; the outer scopes give way.
+    int tensor = 0;
+    const int first = std::max(m_view->rowAt(0), 0);
+    const int onScreen = m_view->rowAt(m_view->viewport()->height() - 1);
+    const int end = onScreen < 0 ? m_proxy->rowCount() : onScreen + 1;
+    for (int row = first; row < end; ++row) {
+        const QString name = m_proxy->index(row, Model::TensorColumn).data().toString();
+        const qsizetype slash = name.lastIndexOf(QLatin1Char('/'));
+        tensor = std::max(tensor, m_view->fontMetrics().horizontalAdvance(
+                                      slash < 0 ? name : QStringLiteral("…") + name.mid(slash)));
+    }
+    tensor += margin;
+    // Health as wide as its text, but not past what leaves the op names whole: a row with more
+    // kinds of values than fit drops its last (finite) parts, the non-finite ones come first.
+    const int fixed =
+        m_view->columnWidth(Model::IndexColumn) + m_view->columnWidth(Model::OpTypeColumn);
+    const int room = m_view->viewport()->width() - fixed;
+    m_view->resizeColumnToContents(Model::HealthColumn);
+    const int health = m_view->columnWidth(Model::HealthColumn);
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_view->setColumnWidth(Model::HealthColumn,
+                           std::max(std::min(health, room - tensor), digit * 12));
+    // The tensor column ends where the pane does: the details columns after it scroll.
+    m_view->setColumnWidth(Model::TensorColumn,
+                           std::max(room - m_view->columnWidth(Model::HealthColumn), tensor));
+    m_fittingColumns = false;
+    m_columnsFitted = true;
+}
+
+void GraphExecutionPanel::resizeEvent(QResizeEvent* event)
+{
+    Panel::resizeEvent(event);
+    if (m_columnsFitted)
+        fitKeyColumns();
 }
 
 void GraphExecutionPanel::onCurrentRowChanged(const QModelIndex& current)

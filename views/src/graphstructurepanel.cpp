@@ -117,7 +117,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
                     {healthFill(core::NodeHealth::Finite), healthBorder(core::NodeHealth::Finite),
                      QStringLiteral("finite")},
                     {healthFill(core::NodeHealth::Unknown), healthBorder(core::NodeHealth::Unknown),
-                     QStringLiteral("no health recorded")},
+                     QStringLiteral("no health")},
                     {Qt::transparent, focusColour(), QStringLiteral("focused")}},
                    this);
     auto* footer = new QHBoxLayout;

@@ -13,7 +13,7 @@
 namespace nanscope::widgets {
 namespace {
 
-constexpr int kBarWidth = 72;
+constexpr int kBarWidth = 48; // narrow enough that the counts beside it fit a 1280 px window
 constexpr int kBarHeight = 8;
 constexpr int kGap = 6;
 // A single NaN among a million values must still show: every non-zero count gets this much.

@@ -58,6 +58,9 @@ public:
     bool isBusy() const;
     // The status text of the tool row ("1,024 of 10,000,000 rows", "No trace #12") .
     QString statusText() const;
+    // The columns that say what a row is and whether it is healthy, in the order shown: #,
+    // tensor (the op's name), health, op type. They are sized to fit the pane side by side.
+    static QList<int> keyColumns();
 
 public Q_SLOTS:
     // Finds the next (previous) trace whose op name or type contains `text`, among the rows the
@@ -71,6 +74,7 @@ public Q_SLOTS:
 protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
     void focusChanged(const Focus& focus) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct FilterResult;
@@ -84,6 +88,9 @@ private:
     void showFilterInControls(); // m_filter, without applying it (m_updatingChoices is set)
     void updateStatus();
     void onCurrentRowChanged(const QModelIndex& current);
+    // #, health and op type as wide as the rows on screen need; the tensor gets the rest of the
+    // pane. Once the user sizes a column, theirs stand.
+    void fitKeyColumns();
 
     items::GraphExecutionModel* m_model = nullptr;
     RowListProxyModel* m_proxy = nullptr;
@@ -109,6 +116,10 @@ private:
     bool m_applyingFocus = false;
     bool m_userMovedFocus = false; // the focus moves because of a click or a key in this table
     bool m_updatingChoices = false;
+    bool m_columnsFitted = false;  // for this logdir's rows
+    bool m_fittingColumns = false; // the sizes change because of fitKeyColumns
+    bool m_userSizedColumns = false;
+    int m_fittedDigits = 0; // of the row count the columns were fitted for
 
     class Jobs;
     std::unique_ptr<Jobs> m_jobs;
