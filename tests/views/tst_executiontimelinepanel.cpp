@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <cmath>
 #include <fstream>
 
@@ -37,6 +38,7 @@ private Q_SLOTS:
     void keysMoveTheFocus();
     void graphTraceFocusShowsNothingFocused();
     void closingTheLogdirEmptiesTheStrip();
+    void wallTimeAxisPlacesExecutionsByTime();
     void aFunctionCallShowsItsGraphExecutions();
     void detailsStackWhenThePaneIsNarrow();
     void aHundredThousandExecutions();
@@ -309,6 +311,47 @@ void TestExecutionTimelinePanel::detailsStackWhenThePaneIsNarrow()
     m_panel->resize(480, 360);
     QTRY_VERIFY(!m_panel->detailsSideBySide());
     QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-narrow")));
+}
+
+void TestExecutionTimelinePanel::wallTimeAxisPlacesExecutionsByTime()
+{
+    widgets::TimelineStrip* strip = m_panel->strip();
+    const items::SnapshotPtr& snapshot = m_logdir->snapshot();
+    const std::uint64_t count = snapshot->executionCount();
+    QVERIFY(count >= 3);
+    const std::uint64_t focused = LossLogdir::kExecutionsPerStep + LossLogdir::kEagerLog;
+    m_navigator->focusExecution(focused);
+    strip->zoomIn();
+    strip->zoomIn();
+    QVERIFY(!strip->timeAxis());
+    m_panel->timeAxisButton()->click();
+    QVERIFY(strip->timeAxis());
+    // Positions follow wall time: a later execution never stands left of an earlier one.
+    for (std::uint64_t i = 1; i < count; ++i) {
+        const double earlier = snapshot->execution(i - 1).wallTime;
+        const double later = snapshot->execution(i).wallTime;
+        if (later >= earlier)
+            QVERIFY2(strip->scale().xOf(i) >= strip->scale().xOf(i - 1),
+                     qPrintable(QString::number(i)));
+    }
+    const double first = snapshot->execution(0).wallTime;
+    const double span = snapshot->execution(count - 1).wallTime - first;
+    if (span > 0) {
+        // Proportional: the fraction of the strip is the fraction of the run's time.
+        const double at = (snapshot->execution(focused).wallTime - first) / span;
+        const double x = strip->scale().position(focused) / static_cast<double>(count - 1);
+        QVERIFY(std::abs(at - x) < 1e-6);
+    }
+    // The focused execution stays in sight across the switch, both ways.
+    QVERIFY(strip->viewport()->rect().contains(strip->pointOf(focused)));
+    QCOMPARE(strip->current(), std::optional<std::uint64_t>(focused));
+    strip->fit();
+    QVERIFY(test::saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-time")));
+    strip->zoomIn();
+    strip->zoomIn();
+    m_panel->timeAxisButton()->click();
+    QVERIFY(!strip->timeAxis());
+    QVERIFY(strip->viewport()->rect().contains(strip->pointOf(focused)));
 }
 
 QTEST_MAIN(TestExecutionTimelinePanel)

@@ -2,8 +2,10 @@
 // The timeline strip's coordinate maths, without painting: pixel <-> item at several zoom
 // levels, which items share a pixel column, zooming around a point, scrolling to an item.
 #include "nanscope/widgets/timelinescale.hpp"
+#include "nanscope/widgets/timelinestrip.hpp"
 
 #include <QTest>
+#include <cmath>
 
 using nanscope::widgets::TimelineScale;
 
@@ -23,6 +25,8 @@ private Q_SLOTS:
     void visibleRangeFollowsScroll();
     void ensureVisibleScrollsALittleOrCentres();
     void emptyStrip();
+    void timeAxisPlacesItemsByTime();
+    void timeLabelsInReadableUnits();
 };
 
 namespace {
@@ -190,6 +194,57 @@ void TestTimelineScale::emptyStrip()
     QVERIFY(scale.visibleRange().empty());
     QCOMPARE(scale.itemAt(10), std::nullopt);
     QVERIFY(scale.itemsInColumn(3).empty());
+}
+
+void TestTimelineScale::timeAxisPlacesItemsByTime()
+{
+    // Five items: a burst of three, a pause, one more; the fourth's clock stepped back.
+    const std::vector<double> times{100.0, 100.1, 100.2, 100.15, 104.0};
+    const std::vector<double> positions = nanscope::widgets::timePositions(times);
+    QCOMPARE(positions.size(), times.size());
+    QCOMPARE(positions.front(), 0.0);
+    QCOMPARE(positions.back(), 4.0); // the strip keeps its length: count - 1 item widths
+    for (std::size_t i = 1; i < positions.size(); ++i)
+        QVERIFY(positions[i] >= positions[i - 1]); // never backwards
+    QCOMPARE(positions[3], positions[2]);
+    QVERIFY(qFuzzyCompare(nanscope::widgets::secondsPerItem(times), 1.0));
+    // The pause shows: the gap before the last item is most of the strip.
+    QVERIFY(positions[4] - positions[2] > 3.5);
+
+    TimelineScale scale = fitted(5, 500); // 48 px per item at most
+    scale.positions = std::make_shared<const std::vector<double>>(positions);
+    for (std::uint64_t i = 0; i < 5; ++i)
+        QCOMPARE(scale.xOf(i), positions[i] * scale.pixelsPerItem);
+    QCOMPARE(scale.itemAt(scale.xOf(4) + 1), std::optional<std::uint64_t>(4));
+    QCOMPARE(scale.itemAt(scale.xOf(2) + scale.pixelsPerItem + 2), std::nullopt); // in the pause
+    QCOMPARE(scale.visibleRange(), (TimelineScale::Range{0, 5}));
+    // Zoomed so that the strip scrolls: the right end shows only the last item.
+    scale.pixelsPerItem = 400;
+    scale.setScroll(scale.contentWidth());
+    QCOMPARE(scale.visibleRange(), (TimelineScale::Range{4, 5}));
+    // Columns still partition the items.
+    scale.fit();
+    std::uint64_t counted = 0;
+    for (int column = 0; column < scale.width; ++column)
+        counted += scale.itemsInColumn(column).size();
+    QCOMPARE(counted, std::uint64_t(5));
+    // No span (equal or unreadable times): side by side.
+    QCOMPARE(nanscope::widgets::timePositions({1.0, 1.0, 1.0}), (std::vector<double>{0, 1, 2}));
+    QCOMPARE(nanscope::widgets::timePositions({std::nan(""), 1.0}), (std::vector<double>{0, 1}));
+}
+
+void TestTimelineScale::timeLabelsInReadableUnits()
+{
+    using nanscope::widgets::TimelineStrip;
+    QCOMPARE(TimelineStrip::timeLabel(0, 0.001), QStringLiteral("0"));
+    QCOMPARE(TimelineStrip::timeLabel(0.25, 0.05), QStringLiteral("250 ms"));
+    QCOMPARE(TimelineStrip::timeLabel(0.0005, 0.0001), QStringLiteral("0.5 ms"));
+    QCOMPARE(TimelineStrip::timeLabel(1.5, 0.5), QStringLiteral("1.5 s"));
+    QCOMPARE(TimelineStrip::timeLabel(20, 10), QStringLiteral("20 s"));
+    QCOMPARE(TimelineStrip::timeLabel(90, 10), QStringLiteral("1 min 30 s"));
+    QCOMPARE(TimelineStrip::timeLabel(120, 60), QStringLiteral("2 min"));
+    QCOMPARE(TimelineStrip::timeLabel(5400, 1800), QStringLiteral("1 h 30 min"));
+    QCOMPARE(TimelineStrip::timeLabel(7200, 3600), QStringLiteral("2 h"));
 }
 
 QTEST_APPLESS_MAIN(TestTimelineScale)

@@ -75,6 +75,11 @@ QString ExecutionStripSource::toolTip(std::uint64_t item) const
     return lines.join(u'\n');
 }
 
+double ExecutionStripSource::time(std::uint64_t item) const
+{
+    return m_snapshot->execution(item).wallTime;
+}
+
 std::uint32_t ExecutionStripSource::group(std::uint64_t item) const
 {
     const std::string_view module = m_snapshot->execution(item).modulePath;

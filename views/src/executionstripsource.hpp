@@ -35,6 +35,7 @@ public:
     // The module an execution ran in (PyTorch), numbered in first-seen order.
     std::uint32_t group(std::uint64_t item) const override;
     QString groupName(std::uint32_t group) const override;
+    double time(std::uint64_t item) const override; // the execution's wall time
 
 private:
     items::SnapshotPtr m_snapshot;

@@ -51,6 +51,13 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     connect(zoomOut, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::zoomOut);
     connect(zoomIn, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::zoomIn);
     connect(fit, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::fit);
+    // Index order shows what ran after what; wall time shows where the time went (a slow step,
+    // a pause before the NaN).
+    m_timeAxis =
+        toolButton(QStringLiteral("Time"),
+                   QStringLiteral("Place executions by wall time instead of by index"), this);
+    m_timeAxis->setCheckable(true);
+    connect(m_timeAxis, &QToolButton::toggled, m_strip, &widgets::TimelineStrip::setTimeAxis);
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 4, 2);
@@ -58,7 +65,7 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     bar->addWidget(m_summary, 1);
     bar->addWidget(legend);
     bar->addSpacing(12);
-    for (QToolButton* button : {previousAlert, nextAlert, zoomOut, zoomIn, fit})
+    for (QToolButton* button : {previousAlert, nextAlert, zoomOut, zoomIn, fit, m_timeAxis})
         bar->addWidget(button);
 
     m_details = new ExecutionDetailsView(this);

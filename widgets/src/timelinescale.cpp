@@ -40,19 +40,34 @@ double TimelineScale::maxPixelsPerItem() const
 
 double TimelineScale::xOf(std::uint64_t item) const
 {
-    return static_cast<double>(item) * pixelsPerItem - scroll;
+    return position(item) * pixelsPerItem - scroll;
 }
 
 std::optional<std::uint64_t> TimelineScale::itemAt(double x) const
 {
-    const double position = (x + scroll) / pixelsPerItem;
-    if (!(position >= 0 && position < static_cast<double>(count))) // NaN too
+    const double at = (x + scroll) / pixelsPerItem;
+    if (!(at >= 0 && at < static_cast<double>(count))) // NaN too
         return std::nullopt;
-    return static_cast<std::uint64_t>(position);
+    if (!positions)
+        return static_cast<std::uint64_t>(at);
+    // The last item starting at or before the point, if its box reaches it.
+    const auto it = std::upper_bound(positions->begin(), positions->begin() + count, at);
+    if (it == positions->begin() || at >= *std::prev(it) + 1)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(std::prev(it) - positions->begin());
 }
 
 TimelineScale::Range TimelineScale::visibleRange() const
 {
+    if (positions) {
+        // Boxes one item wide: those starting after scroll - 1 and before the right edge.
+        const auto begin = positions->begin();
+        const auto end = begin + static_cast<std::ptrdiff_t>(count);
+        const auto first = std::upper_bound(begin, end, scroll / pixelsPerItem - 1) - begin;
+        const auto last = std::lower_bound(begin, end, (scroll + width) / pixelsPerItem) - begin;
+        return {static_cast<std::uint64_t>(first),
+                static_cast<std::uint64_t>(std::max(first, last))};
+    }
     const std::uint64_t first = clampIndex(std::floor(scroll / pixelsPerItem), count);
     const std::uint64_t last = clampIndex(std::ceil((scroll + width) / pixelsPerItem), count);
     return {first, std::max(first, last)};
@@ -60,9 +75,19 @@ TimelineScale::Range TimelineScale::visibleRange() const
 
 TimelineScale::Range TimelineScale::itemsInColumn(int column) const
 {
-    // Item i starts at content x = i * ppi; it belongs to column c when c <= i*ppi - scroll < c+1.
-    const std::uint64_t first = clampIndex(std::ceil((column + scroll) / pixelsPerItem), count);
-    const std::uint64_t last = clampIndex(std::ceil((column + 1 + scroll) / pixelsPerItem), count);
+    // Item i starts at content x = position(i) * ppi; it belongs to column c when
+    // c <= position(i)*ppi - scroll < c+1.
+    const double from = (column + scroll) / pixelsPerItem;
+    const double to = (column + 1 + scroll) / pixelsPerItem;
+    if (positions) {
+        const auto begin = positions->begin();
+        const auto end = begin + static_cast<std::ptrdiff_t>(count);
+        const auto first = std::lower_bound(begin, end, from) - begin;
+        const auto last = std::lower_bound(begin, end, to) - begin;
+        return {static_cast<std::uint64_t>(first), static_cast<std::uint64_t>(last)};
+    }
+    const std::uint64_t first = clampIndex(std::ceil(from), count);
+    const std::uint64_t last = clampIndex(std::ceil(to), count);
     return {first, std::max(first, last)};
 }
 
@@ -94,7 +119,37 @@ void TimelineScale::clampScroll()
 
 void TimelineScale::centreOn(std::uint64_t item)
 {
-    setScroll((static_cast<double>(item) + 0.5) * pixelsPerItem - width / 2.0);
+    setScroll((position(item) + 0.5) * pixelsPerItem - width / 2.0);
+}
+
+double secondsPerItem(const std::vector<double>& times)
+{
+    if (times.size() < 2)
+        return 0;
+    const double latest = *std::max_element(times.begin(), times.end(), [](double a, double b) {
+        return std::isnan(a) || (!std::isnan(b) && a < b); // NaN never wins
+    });
+    const double span = latest - times.front();
+    return std::isfinite(span) && span > 0 ? span / static_cast<double>(times.size() - 1) : 0;
+}
+
+std::vector<double> timePositions(const std::vector<double>& times)
+{
+    std::vector<double> positions(times.size(), 0);
+    const double perItem = secondsPerItem(times);
+    if (perItem <= 0) { // no span to spread them over: side by side
+        for (std::size_t i = 0; i < positions.size(); ++i)
+            positions[i] = static_cast<double>(i);
+        return positions;
+    }
+    double latest = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        const double at = (times[i] - times.front()) / perItem;
+        if (std::isfinite(at))
+            latest = std::max(latest, at);
+        positions[i] = latest;
+    }
+    return positions;
 }
 
 void TimelineScale::ensureVisible(std::uint64_t item)

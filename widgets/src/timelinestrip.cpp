@@ -93,6 +93,7 @@ void TimelineStrip::setSource(const TimelineSource* source)
 {
     m_source = source;
     m_itemCategory.clear();
+    m_itemTime.clear();
     m_blockCategory.clear();
     m_blockCounts.clear();
     m_hovered.reset();
@@ -100,6 +101,7 @@ void TimelineStrip::setSource(const TimelineSource* source)
         m_current.reset();
     readCategories(0);
     m_scale.count = m_itemCategory.size();
+    updatePositions();
     m_fitted = true;
     fit();
 }
@@ -109,6 +111,7 @@ void TimelineStrip::itemsAppended()
     const std::uint64_t before = m_itemCategory.size();
     readCategories(before);
     m_scale.count = m_itemCategory.size();
+    updatePositions();
     if (m_fitted) {
         m_scale.fit();
     } else {
@@ -126,6 +129,7 @@ void TimelineStrip::readCategories(std::uint64_t from)
     if (count < from)
         return;
     m_itemCategory.resize(count);
+    m_itemTime.resize(count);
     const bool hadGroups = m_hasGroups;
     if (from == 0) {
         m_groupRuns.clear();
@@ -133,6 +137,7 @@ void TimelineStrip::readCategories(std::uint64_t from)
     }
     for (std::uint64_t i = from; i < count; ++i) {
         m_itemCategory[i] = std::min<std::uint8_t>(m_source->category(i), kMaxCategories - 1);
+        m_itemTime[i] = m_source->time(i);
         const std::uint32_t group = m_source->group(i);
         if (m_groupRuns.empty() || m_groupRuns.back().group != group)
             m_groupRuns.push_back({i, group});
@@ -390,8 +395,91 @@ void TimelineStrip::paintEvent(QPaintEvent*)
         paintOutline(painter, r, *m_current, pal.color(QPalette::Text), 2);
 }
 
+void TimelineStrip::setTimeAxis(bool on)
+{
+    if (on == timeAxis())
+        return;
+    m_scale.positions =
+        on ? std::make_shared<const std::vector<double>>(std::vector<double>()) : nullptr;
+    updatePositions();
+    m_scale.clampScroll();
+    if (m_current)
+        m_scale.centreOn(*m_current);
+    syncScrollBar();
+    viewport()->update();
+}
+
+void TimelineStrip::updatePositions()
+{
+    if (m_scale.positions)
+        m_scale.positions = std::make_shared<const std::vector<double>>(timePositions(m_itemTime));
+}
+
+QString TimelineStrip::timeLabel(double seconds, double step)
+{
+    // As many decimals as the step needs, no more.
+    const auto decimals = [](double stepInUnit) {
+        return stepInUnit >= 1 ? 0 : (stepInUnit >= 0.1 ? 1 : (stepInUnit >= 0.01 ? 2 : 3));
+    };
+    if (seconds <= 0)
+        return QStringLiteral("0");
+    if (seconds < 1 && step < 1)
+        return QStringLiteral("%1 ms").arg(seconds * 1000, 0, 'f', decimals(step * 1000));
+    if (seconds < 60)
+        return QStringLiteral("%1 s").arg(seconds, 0, 'f', decimals(step));
+    if (step < 60) {
+        const double minutes = std::floor(seconds / 60);
+        return QStringLiteral("%1 min %2 s")
+            .arg(minutes)
+            .arg(seconds - minutes * 60, 0, 'f', decimals(step));
+    }
+    const long long minutes = std::llround(seconds / 60);
+    if (minutes < 60)
+        return QStringLiteral("%1 min").arg(minutes);
+    return minutes % 60 == 0 ? QStringLiteral("%1 h").arg(minutes / 60)
+                             : QStringLiteral("%1 h %2 min").arg(minutes / 60).arg(minutes % 60);
+}
+
+void TimelineStrip::paintTimeRuler(QPainter& painter, const Rows& r) const
+{
+    const double perItem = secondsPerItem(m_itemTime);
+    if (perItem <= 0 || m_itemTime.empty())
+        return;
+    const QFontMetrics metrics = fontMetrics();
+    // Seconds per pixel, and a step of 1, 2 or 5 times a power of ten (or a whole number of
+    // minutes or hours) that leaves room for a label.
+    const double perPixel = perItem / m_scale.pixelsPerItem;
+    const double wanted = perPixel * (metrics.horizontalAdvance(QStringLiteral("00.000 ms")) + 16);
+    double step = 0;
+    for (const double unit : {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0}) {
+        for (const double factor : {1.0, 2.0, 5.0})
+            if (unit * factor >= wanted && step == 0)
+                step = unit * factor;
+    }
+    for (const double big : {60.0, 120.0, 300.0, 600.0, 1800.0, 3600.0, 7200.0, 21600.0, 86400.0})
+        if (step == 0 && big >= wanted)
+            step = big;
+    if (step == 0)
+        step = std::ceil(wanted / 86400.0) * 86400.0;
+    const double left = m_scale.scroll * perPixel;
+    const double right = (m_scale.scroll + m_scale.width) * perPixel;
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    const int baseline = r.ruler.top() + metrics.ascent() + 1;
+    for (double t = std::floor(left / step) * step; t <= right; t += step) {
+        const double x = t / perPixel - m_scale.scroll;
+        if (x < 0)
+            continue;
+        painter.drawLine(QPointF(x, r.ruler.bottom() - 3), QPointF(x, r.ruler.bottom()));
+        painter.drawText(QPointF(x + 3, baseline), timeLabel(t, step));
+    }
+    painter.setPen(palette().color(QPalette::Midlight));
+    painter.drawLine(r.ruler.bottomLeft(), r.ruler.bottomRight());
+}
+
 void TimelineStrip::paintRuler(QPainter& painter, const Rows& r) const
 {
+    if (timeAxis())
+        return paintTimeRuler(painter, r);
     const QFontMetrics metrics = fontMetrics();
     const QString widest = QString::number(std::max<std::uint64_t>(itemCount(), 1) - 1);
     const std::uint64_t step =

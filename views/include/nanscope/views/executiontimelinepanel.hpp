@@ -9,6 +9,7 @@
 #include <memory>
 
 class QLabel;
+class QToolButton;
 
 namespace nanscope::widgets {
 class TimelineStrip;
@@ -29,6 +30,8 @@ public:
 
     // For tests and the main window's status bar.
     widgets::TimelineStrip* strip() const { return m_strip; }
+    // The toolbar's wall-time toggle.
+    QToolButton* timeAxisButton() const { return m_timeAxis; }
     // The details of the focused execution as plain text ("" when no execution is focused).
     QString detailsText() const;
     // Whether the details' facts and outputs stand side by side (a wide pane) or stacked.
@@ -46,6 +49,7 @@ private:
     widgets::TimelineStrip* m_strip = nullptr;
     ExecutionDetailsView* m_details = nullptr;
     QLabel* m_summary = nullptr;
+    QToolButton* m_timeAxis = nullptr;
 };
 
 } // namespace nanscope::views

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The coordinate maths of a horizontal strip of N equal items that can be zoomed and scrolled:
-// a plain value type, so that it is tested without painting anything.
+// a plain value type, so that it is tested without painting anything. Items stand side by side
+// (item i at i item widths), or, on a time axis, where their times put them.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace nanscope::widgets {
 
@@ -30,6 +33,15 @@ struct TimelineScale
     double pixelsPerItem = 1; // the zoom; below 1, several items share a pixel column
     double scroll = 0;        // the content x (pixels) at the view's left edge
     int width = 0;            // of the view, pixels
+
+    // On a time axis: each item's left edge in item widths, rising, from 0 to count - 1 (see
+    // timePositions); null: item i at i.
+    std::shared_ptr<const std::vector<double>> positions;
+
+    double position(std::uint64_t item) const
+    {
+        return positions ? (*positions)[item] : static_cast<double>(item);
+    }
 
     double contentWidth() const { return static_cast<double>(count) * pixelsPerItem; }
     double fitPixelsPerItem() const;
@@ -57,5 +69,12 @@ struct TimelineScale
     // Scrolls as little as needed; centres the item when it is far away.
     void ensureVisible(std::uint64_t item);
 };
+
+// Positions for a time axis from the items' times (seconds, in item order): the span from the
+// first to the latest time over count - 1 item widths, so that the strip keeps its length and
+// zoom. A time earlier than one before it (clocks are not monotonic) stays at the latest so far.
+std::vector<double> timePositions(const std::vector<double>& times);
+// Seconds per item width of those positions (0 when all times are equal).
+double secondsPerItem(const std::vector<double>& times);
 
 } // namespace nanscope::widgets

@@ -31,6 +31,8 @@ public:
     // drawn as a named band above the items. Read once per item, like categories.
     virtual std::uint32_t group(std::uint64_t) const { return 0; }
     virtual QString groupName(std::uint32_t) const { return {}; } // plain text
+    // When the item happened (seconds; any origin), for the time axis. Read once per item.
+    virtual double time(std::uint64_t) const { return 0; }
 };
 
 struct TimelineCategory
@@ -82,6 +84,14 @@ public:
     // The outlined item; scrolls to show it.
     void setCurrent(std::optional<std::uint64_t> item);
     std::optional<std::uint64_t> current() const { return m_current; }
+
+    // Items where their times put them, with a ruler in time units, instead of side by side.
+    // The current item stays in sight across the switch.
+    void setTimeAxis(bool on);
+    bool timeAxis() const { return m_scale.positions != nullptr; }
+    // A ruler label for `seconds` after the first item, with ticks `step` seconds apart: "0",
+    // "250 ms", "1.5 s", "2 min", "1 h 30 min".
+    static QString timeLabel(double seconds, double step);
 
     const TimelineScale& scale() const { return m_scale; }
     // The item under a viewport point, and the viewport centre of an item (for tests).
@@ -135,6 +145,8 @@ private:
     void activate(std::uint64_t item);
     void syncScrollBar();
     void paintRuler(QPainter& painter, const Rows& rows) const;
+    void paintTimeRuler(QPainter& painter, const Rows& rows) const;
+    void updatePositions();
     void paintGroups(QPainter& painter, const Rows& rows) const;
     int groupRowHeight() const;
     void paintItems(QPainter& painter, const Rows& rows) const;
@@ -145,6 +157,7 @@ private:
     const TimelineSource* m_source = nullptr;
     std::vector<TimelineCategory> m_categories;
     std::vector<std::uint8_t> m_itemCategory;
+    std::vector<double> m_itemTime;    // TimelineSource::time of each item
     std::vector<GroupRun> m_groupRuns; // runs, not one entry per item: groups change rarely
     bool m_hasGroups = false;
     std::vector<std::uint8_t> m_blockCategory; // the highest of each block of kBlock items
