@@ -9,6 +9,7 @@
 #include "nanscope/items/stacktracemodel.hpp"
 #include "nanscope/recorder.hpp"
 #include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/views/snapshotnotices.hpp"
@@ -625,7 +626,11 @@ void TestPanels::severalHostsAreColumnsAndFilters()
     views::AlertsPanel alerts(&navigator);
     alerts.resize(800, 600);
     alerts.show();
+    views::ExecutionTimelinePanel timeline(&navigator);
     navigator.setSnapshot(snapshot);
+    // The timeline says whose executions it shows (TensorFlow reads the first host's).
+    QVERIFY2(timeline.summaryText().endsWith(QStringLiteral("host-a")),
+             qPrintable(timeline.summaryText()));
     QVERIFY(!traces.view()->isColumnHidden(items::GraphExecutionModel::HostColumn));
     QStringList hosts;
     for (int row = 0; row < traces.proxy()->rowCount(); ++row)

@@ -6,6 +6,7 @@
 #include "executionstripsource.hpp"
 #include "legend.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
+#include "nanscope/widgets/plaintooltip.hpp"
 #include "nanscope/widgets/timelinestrip.hpp"
 #include "viewhelpers.hpp"
 
@@ -116,6 +117,11 @@ void ExecutionTimelinePanel::focusChanged(const Focus& focus)
     showFocus(focus);
 }
 
+QString ExecutionTimelinePanel::summaryText() const
+{
+    return m_summary->text();
+}
+
 void ExecutionTimelinePanel::updateSummary()
 {
     const std::uint64_t count = m_source->itemCount();
@@ -125,7 +131,21 @@ void ExecutionTimelinePanel::updateSummary()
     const std::size_t alerts = m_strip->markers().size();
     if (alerts > 0)
         text += QStringLiteral(" · %1 with NaN/∞").arg(locale.toString(qulonglong(alerts)));
-    m_summary->setText(m_source->snapshot() ? text : QString());
+    // Of several hosts, executions are read from the first one's files, as TensorFlow's reader
+    // does: say whose they are rather than draw a lane per host with all but one empty.
+    const items::SnapshotPtr& snapshot = m_source->snapshot();
+    QString toolTip;
+    if (snapshot && snapshot->layout().fileSets.size() > 1) {
+        text += QStringLiteral(" · %1").arg(
+            items::fromStd(snapshot->layout().fileSets.front().hostName));
+        toolTip = QStringLiteral("This logdir has %1 hosts; like TensorFlow's reader, NaNscope "
+                                 "reads the executions of the first one (%2). Graph Execution "
+                                 "shows every host's traces.")
+                      .arg(snapshot->layout().fileSets.size())
+                      .arg(items::fromStd(snapshot->layout().fileSets.front().hostName));
+    }
+    m_summary->setText(snapshot ? text : QString());
+    m_summary->setToolTip(widgets::plainToolTip(toolTip));
 }
 
 void ExecutionTimelinePanel::showFocus(const Focus& focus)

@@ -32,6 +32,8 @@ public:
     widgets::TimelineStrip* strip() const { return m_strip; }
     // The toolbar's wall-time toggle.
     QToolButton* timeAxisButton() const { return m_timeAxis; }
+    // The header's line: "6 executions · 2 with NaN/∞", with the host of several.
+    QString summaryText() const;
     // The details of the focused execution as plain text ("" when no execution is focused).
     QString detailsText() const;
     // Whether the details' facts and outputs stand side by side (a wide pane) or stacked.
