@@ -24,6 +24,7 @@
 #include <QRegularExpressionValidator>
 #include <QScrollBar>
 #include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <set>
@@ -35,10 +36,6 @@ using items::fromStd;
 namespace {
 
 using Model = items::GraphExecutionModel;
-
-// Rows sampled (those on screen first) when a key column is sized by what it shows: enough to
-// meet a logdir's kinds of rows, few enough to cost a millisecond.
-constexpr int kColumnSampleRows = 200;
 
 } // namespace
 
@@ -164,7 +161,6 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_findBar);
 
-    m_view->horizontalHeader()->setResizeContentsPrecision(kColumnSampleRows);
     connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this,
             [this](int column, int, int size) {
                 // A drag on a key column's edge; hiding or showing columns is not one.
@@ -583,15 +579,30 @@ void GraphExecutionPanel::fitKeyColumns()
     // The row number as wide as the last one is, not as the sampled ones.
     const QString last = QLocale().toString(m_model->rowCount() - 1);
     m_fittedDigits = static_cast<int>(QString::number(m_model->rowCount()).size());
-    const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 4);
+    // What PlainTextDelegate::textWidth leaves for the text of a cell.
+    const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
     m_view->setColumnWidth(Model::IndexColumn,
                            m_view->fontMetrics().horizontalAdvance(last) + margin);
-    m_view->resizeColumnToContents(Model::OpTypeColumn);
-    // Every op's own name (its last scope, "…/MatMul:0") stays whole; the outer scopes give way.
-    int tensor = 0;
+    // Only the rows on screen are measured: they are read for painting anyway, where sampling
+    // rows elsewhere would read records a jump never shows.
     const int first = std::max(m_view->rowAt(0), 0);
     const int onScreen = m_view->rowAt(m_view->viewport()->height() - 1);
     const int end = onScreen < 0 ? m_proxy->rowCount() : onScreen + 1;
+    const auto needed = [this, first, end](int column) {
+        QStyleOptionViewItem option;
+        option.initFrom(m_view);
+        option.widget = m_view;
+        int width = m_view->horizontalHeader()->sectionSizeHint(column);
+        for (int row = first; row < end; ++row) {
+            const QModelIndex index = m_proxy->index(row, column);
+            width = std::max(width,
+                             m_view->itemDelegateForIndex(index)->sizeHint(option, index).width());
+        }
+        return width + (m_view->showGrid() ? 1 : 0);
+    };
+    m_view->setColumnWidth(Model::OpTypeColumn, needed(Model::OpTypeColumn));
+    // Every op's own name (its last scope, "…/MatMul:0") stays whole; the outer scopes give way.
+    int tensor = 0;
     for (int row = first; row < end; ++row) {
         const QString name = m_proxy->index(row, Model::TensorColumn).data().toString();
         const qsizetype slash = name.lastIndexOf(QLatin1Char('/'));
@@ -604,8 +615,7 @@ void GraphExecutionPanel::fitKeyColumns()
     const int fixed =
         m_view->columnWidth(Model::IndexColumn) + m_view->columnWidth(Model::OpTypeColumn);
     const int room = m_view->viewport()->width() - fixed;
-    m_view->resizeColumnToContents(Model::HealthColumn);
-    const int health = m_view->columnWidth(Model::HealthColumn);
+    const int health = needed(Model::HealthColumn);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     m_view->setColumnWidth(Model::HealthColumn,
                            std::max(std::min(health, room - tensor), digit * 12));

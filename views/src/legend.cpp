@@ -45,6 +45,7 @@ Legend::Legend(const std::vector<LegendEntry>& entries, QWidget* parent) : QWidg
         text->setTextFormat(Qt::PlainText);
         text->setForegroundRole(QPalette::PlaceholderText);
         layout->addWidget(icon);
+        m_swatches.push_back(icon);
         layout->addWidget(text);
         layout->addSpacing(6);
         m_words.push_back(text);
@@ -64,6 +65,9 @@ void Legend::resizeEvent(QResizeEvent* event)
     const bool room = width() >= m_full.width();
     for (QWidget* word : m_words)
         word->setVisible(room);
+    const bool swatches = width() >= m_compact.width();
+    for (QWidget* swatch : m_swatches)
+        swatch->setVisible(swatches);
     QWidget::resizeEvent(event);
 }
 

@@ -27,7 +27,9 @@ public:
     explicit Legend(const std::vector<LegendEntry>& entries, QWidget* parent = nullptr);
 
     QSize sizeHint() const override { return m_full; }
-    QSize minimumSizeHint() const override { return m_compact; }
+    // Nothing at all in a pane too narrow even for the swatches: the toolbar beside it keeps its
+    // buttons, and every item explains itself in its tooltip.
+    QSize minimumSizeHint() const override { return {0, m_full.height()}; }
     bool showsWords() const;
 
 protected:
@@ -35,6 +37,7 @@ protected:
 
 private:
     std::vector<QWidget*> m_words;
+    std::vector<QWidget*> m_swatches;
     QSize m_full;    // swatches and words
     QSize m_compact; // swatches alone
 };
