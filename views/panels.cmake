@@ -15,6 +15,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/graphexecutionpanel.cpp
     src/healthstyle.cpp
     src/healthstyle.hpp
+    src/originbox.cpp
+    src/originbox.hpp
     src/qsci.hpp
     src/snapshotjob.hpp
     src/snapshotnotices.cpp

@@ -11,6 +11,7 @@
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
+#include "originbox.hpp"
 #include "snapshotjob.hpp"
 #include "viewhelpers.hpp"
 
@@ -20,7 +21,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -33,21 +33,6 @@ using items::fromStd;
 namespace {
 
 constexpr qint64 kListUpdateIntervalMs = 1000;
-
-// The origin box's lines: selectable, wrapped.
-QLabel* originLabel(QWidget* parent)
-{
-    QLabel* label = widgets::selectableLabel({}, parent);
-    label->setWordWrap(true);
-    return label;
-}
-
-QString eventText(const core::EventRef& event)
-{
-    return event.source == core::EventSource::Graph
-               ? AlertsPanel::tr("graph trace #%L1").arg(event.index)
-               : AlertsPanel::tr("eager execution #%L1").arg(event.index);
-}
 
 QString opLabel(const core::Snapshot& snapshot, const core::EventRef& event)
 {
@@ -171,49 +156,8 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     });
 
     // The origin: where the first non-finite value was made, why, and what fixes it.
-    auto* box = new QFrame(this);
-    box->setObjectName(QStringLiteral("originBox"));
-    box->setFrameShape(QFrame::StyledPanel);
-    box->setAutoFillBackground(true);
-    QPalette boxPalette = box->palette();
-    const QColor window = boxPalette.color(QPalette::Window);
-    const QColor accent = healthstyle::nan();
-    boxPalette.setColor(QPalette::Window,
-                        QColor::fromRgbF(window.redF() * 0.88f + accent.redF() * 0.12f,
-                                         window.greenF() * 0.88f + accent.greenF() * 0.12f,
-                                         window.blueF() * 0.88f + accent.blueF() * 0.12f));
-    box->setPalette(boxPalette);
-    m_originBox = box;
-    m_originTitle = originLabel(box);
-    QFont titleFont = m_originTitle->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
-    m_originTitle->setFont(titleFont);
-    m_originWhere = originLabel(box);
-    m_originWhere->setForegroundRole(QPalette::PlaceholderText);
-    m_originCause = originLabel(box);
-    m_originFix = originLabel(box);
-    m_originInputs = originLabel(box);
-    m_originInputs->setForegroundRole(QPalette::PlaceholderText);
-    m_tensorBoard = originLabel(box);
-    m_tensorBoard->setForegroundRole(QPalette::PlaceholderText);
-    m_goToOrigin = new QPushButton(tr("Go to Origin"), box);
-    m_goToOrigin->setToolTip(tr("Focus the op that made the first NaN or ∞ from finite inputs"));
-    auto* boxLayout = new QVBoxLayout(box);
-    boxLayout->setContentsMargins(10, 8, 10, 8);
-    boxLayout->setSpacing(3);
-    boxLayout->addWidget(m_originTitle);
-    boxLayout->addWidget(m_originWhere);
-    boxLayout->addSpacing(2);
-    boxLayout->addWidget(m_originCause);
-    boxLayout->addWidget(m_originFix);
-    boxLayout->addWidget(m_originInputs);
-    boxLayout->addWidget(m_tensorBoard);
-    auto* buttonRow = new QHBoxLayout;
-    buttonRow->addWidget(m_goToOrigin);
-    buttonRow->addStretch();
-    boxLayout->addLayout(buttonRow);
-    box->hide();
+    m_originBox = new OriginBox(this);
+    m_originBox->hide();
 
     m_view = new widgets::CopyableTableView(this);
     m_view->setModel(m_rows);
@@ -264,13 +208,13 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(6);
     layout->addLayout(chips);
-    layout->addWidget(box);
+    layout->addWidget(m_originBox);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty, 1);
 
     connect(m_view, &QAbstractItemView::activated, this,
             [this](const QModelIndex& index) { activateRow(index.row()); });
-    connect(m_goToOrigin, &QPushButton::clicked, this, &AlertsPanel::goToOrigin);
+    connect(m_originBox, &OriginBox::goToOriginClicked, this, &AlertsPanel::goToOrigin);
     // The focused alert may be in a batch of rows revealed only now.
     connect(m_rows, &QAbstractItemModel::rowsInserted, this, [this] {
         if (!m_view->currentIndex().isValid())
@@ -418,32 +362,7 @@ void AlertsPanel::showAnalysis(const Analysis& a)
         Q_EMIT originChanged(false);
         return;
     }
-    const core::Origin& o = *a.origin;
-    const QString op = o.opName.empty() ? fromStd(o.opType) : fromStd(o.opName);
-    const QString graph = fromStd(o.graphName.empty() ? o.graphId : o.graphName);
-    m_originTitle->setText(graph.isEmpty() ? tr("Origin: %1").arg(op)
-                                           : tr("Origin: %1 in %2").arg(op, graph));
-    QString where = eventText(o.event);
-    if (!o.opName.empty() && !o.opType.empty())
-        where += QStringLiteral(" · ") + fromStd(o.opType);
-    if (o.health.known())
-        where += QStringLiteral(" · ") + fromStd(o.health.describe());
-    m_originWhere->setText(where);
-    m_originCause->setText(fromStd(o.hint.cause));
-    m_originCause->setVisible(!o.hint.cause.empty());
-    m_originFix->setText(tr("Fix: %1").arg(fromStd(o.hint.fix)));
-    m_originFix->setVisible(!o.hint.fix.empty());
-    QStringList inputs;
-    for (const core::OriginInput& input : o.inputs)
-        inputs << tr("Input %1: %2").arg(fromStd(input.name), fromStd(input.healthText));
-    m_originInputs->setText(inputs.join(QLatin1Char('\n')));
-    m_originInputs->setVisible(!inputs.isEmpty());
-    // TensorBoard blames its first alert; say so when that is not the root cause.
-    const bool differs = a.firstAlert && !(a.firstAlert->event == o.event);
-    m_tensorBoard->setText(differs ? tr("TensorBoard's first alert is a later op: %1 (%2)")
-                                         .arg(a.firstAlertOp, eventText(a.firstAlert->event))
-                                   : QString());
-    m_tensorBoard->setVisible(differs);
+    m_originBox->showOrigin(*a.origin, a.firstAlert, a.firstAlertOp);
     m_originBox->show();
     Q_EMIT originChanged(true);
 }
@@ -452,11 +371,7 @@ QString AlertsPanel::originText() const
 {
     if (!m_hasOrigin)
         return {};
-    QStringList lines{m_originTitle->text(), m_originWhere->text()};
-    for (QLabel* label : {m_originCause, m_originFix, m_originInputs, m_tensorBoard})
-        if (!label->text().isEmpty())
-            lines << label->text();
-    return lines.join(QLatin1Char('\n'));
+    return m_originBox->text();
 }
 
 QStringList AlertsPanel::countTexts() const

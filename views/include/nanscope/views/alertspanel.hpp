@@ -19,7 +19,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QModelIndex;
-class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -33,6 +32,7 @@ class CopyableTableView;
 
 namespace nanscope::views {
 
+class OriginBox;
 class RowListProxyModel;
 
 class AlertsPanel : public Panel
@@ -115,14 +115,7 @@ private:
     widgets::ChipLabel* m_nan = nullptr;
     widgets::ChipLabel* m_negInf = nullptr;
     widgets::ChipLabel* m_posInf = nullptr;
-    QWidget* m_originBox = nullptr;
-    QLabel* m_originTitle = nullptr;
-    QLabel* m_originWhere = nullptr;
-    QLabel* m_originCause = nullptr;
-    QLabel* m_originFix = nullptr;
-    QLabel* m_originInputs = nullptr;
-    QLabel* m_tensorBoard = nullptr;
-    QPushButton* m_goToOrigin = nullptr;
+    OriginBox* m_originBox = nullptr;
     QLabel* m_empty = nullptr;
     QElapsedTimer m_sinceListUpdate;
     bool m_hasOrigin = false;
