@@ -15,6 +15,16 @@ void TraceColumns::resize(std::size_t n)
     health.resize(n);
 }
 
+void TraceColumns::reserve(std::size_t n)
+{
+    wallTime.reserve(n);
+    offset.reserve(n);
+    op.reserve(n);
+    slot.reserve(n);
+    mode.reserve(n);
+    health.reserve(n);
+}
+
 std::uint64_t TraceColumns::bytes() const
 {
     return wallTime.usedBytes() + offset.usedBytes() + op.usedBytes() + slot.usedBytes() +

@@ -33,6 +33,7 @@ struct TraceColumns
 
     std::size_t size() const { return op.size(); }
     void resize(std::size_t n);
+    void reserve(std::size_t n); // see ChunkedArray::reserve
     std::uint64_t bytes() const;
 };
 
