@@ -3,7 +3,7 @@
 // file set, then the six of a second host's — written to a scratch directory; then everything
 // nanscope-report does runs on it: discovery, the reader (twice, the first time with a small
 // byte budget when asked), alerts, origin and propagation, the details decoded on demand, the
-// text report and the JSON report.
+// text report and the JSON document.
 //
 // Input: byte 0 = which of the six files are written as raw bytes (bit i for file i) instead of
 // as payloads framed with valid CRCs; byte 1 = options (bit 0: two decoding threads; bit 1: a
@@ -66,7 +66,10 @@ void exercise(const Snapshot& s)
     const Report report = buildReport(s);
     if (renderText(report).empty())
         std::abort();
-    (void)toJson(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // The document is ours; serialising it is nlohmann's (a fifth of the time per input when
+    // this dumped it), which the smoke tests and nanscope-report's tests run.
+    if (!toJson(report).is_object())
+        std::abort();
 }
 
 } // namespace

@@ -70,6 +70,13 @@ TEST_CASE("printable(): controls, bidi overrides and invalid UTF-8 become escape
     CHECK(printable("\xed\xa0\x80") == "\\xed\\xa0\\x80"); // a UTF-16 surrogate
     CHECK(printable(printable("\x1b")) == printable("\x1b"));
     CHECK(printable(std::string(1000, 'n'), {.maxChars = 10}) == "nnnnnnnnnn\u2026 (1000 bytes)");
+    // The limit counts characters, whether they come in a run of ASCII or one by one.
+    CHECK(printable("ab\xc2\xb1"
+                    "cd",
+                    {.maxChars = 3}) == "ab\xc2\xb1\u2026 (6 bytes)");
+    CHECK(printable("\x01"
+                    "abc",
+                    {.maxChars = 2}) == "\\x01a\u2026 (4 bytes)");
 }
 
 TEST_CASE("markup and escape sequences: the text report prints them inert", "[hostile][report]")

@@ -6,6 +6,8 @@
 // was read before, and a snapshot stays valid while the reader goes on.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -19,6 +21,9 @@ class ChunkedArray
 public:
     static constexpr std::size_t kChunkSize = std::size_t{1} << ChunkBits;
     static constexpr std::size_t kMask = kChunkSize - 1;
+    // The first chunk starts at this many elements and doubles up to a whole chunk: a logdir of
+    // a few records then takes kilobytes per column, not a whole chunk (512 KiB of doubles).
+    static constexpr std::size_t kFirstChunkMin = std::min<std::size_t>(256, kChunkSize);
 
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
@@ -26,14 +31,21 @@ public:
     const T& operator[](std::size_t i) const { return m_chunks[i >> ChunkBits][i & kMask]; }
     T& mutableAt(std::size_t i) { return m_chunks[i >> ChunkBits][i & kMask]; }
 
-    // Grows or shrinks the visible size; new elements are uninitialised until written.
+    // Grows or shrinks the visible size; new elements are uninitialised until written. Growing
+    // past the first chunk's capacity moves that chunk (copies it into a larger one), which
+    // invalidates writers: see reserve().
     void resize(std::size_t size)
     {
+        growFirstChunk(size);
         const std::size_t chunks = (size + kMask) >> ChunkBits;
         while (m_chunks.size() < chunks)
             m_chunks.push_back(std::shared_ptr<T[]>(new T[kChunkSize]));
         m_size = size;
     }
+
+    // Sizes the first chunk for `count` elements now, so that growing up to `count` later never
+    // moves it. Chunks after the first never move, so this allocates at most one chunk.
+    void reserve(std::size_t count) { growFirstChunk(count); }
 
     void push_back(const T& value)
     {
@@ -41,12 +53,19 @@ public:
         mutableAt(m_size - 1) = value;
     }
 
-    // Bytes of element storage held (whole chunks).
-    std::size_t capacityBytes() const { return m_chunks.size() * kChunkSize * sizeof(T); }
+    // Bytes of element storage held.
+    std::size_t capacityBytes() const
+    {
+        return m_chunks.empty()
+                   ? 0
+                   : (m_firstCapacity + (m_chunks.size() - 1) * kChunkSize) * sizeof(T);
+    }
     std::size_t usedBytes() const { return m_size * sizeof(T); }
 
     // Raw pointers to the chunks covering [begin, end), for writers on other threads: they must
-    // not touch the chunk list while the owner grows it.
+    // not touch the chunk list while the owner grows it, and the owner must have reserved room
+    // for every element they write before taking them (a first chunk that moves would take their
+    // writes with it).
     class Writer
     {
     public:
@@ -70,8 +89,26 @@ public:
     }
 
 private:
+    // Published copies keep the old first chunk: it is never written again, only replaced here.
+    void growFirstChunk(std::size_t count)
+    {
+        if (count <= m_firstCapacity || m_firstCapacity == kChunkSize)
+            return;
+        const std::size_t capacity =
+            std::min(kChunkSize, std::bit_ceil(std::max(count, kFirstChunkMin)));
+        std::shared_ptr<T[]> first(new T[capacity]);
+        if (!m_chunks.empty()) {
+            std::copy_n(m_chunks.front().get(), std::min(m_size, m_firstCapacity), first.get());
+            m_chunks.front() = std::move(first);
+        } else {
+            m_chunks.push_back(std::move(first));
+        }
+        m_firstCapacity = capacity;
+    }
+
     std::vector<std::shared_ptr<T[]>> m_chunks;
     std::size_t m_size = 0;
+    std::size_t m_firstCapacity = 0; // elements in m_chunks[0]; every later chunk has kChunkSize
 };
 
 } // namespace nanscope::core

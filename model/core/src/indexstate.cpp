@@ -7,19 +7,19 @@ namespace nanscope::core {
 
 void TraceColumns::resize(std::size_t n)
 {
-    wallTime.resize(n);
-    offset.resize(n);
-    op.resize(n);
-    slot.resize(n);
-    mode.resize(n);
-    health.resize(n);
-    device.resize(n);
+    forEachColumn([n](auto& column) { column.resize(n); });
+}
+
+void TraceColumns::reserve(std::size_t n)
+{
+    forEachColumn([n](auto& column) { column.reserve(n); });
 }
 
 std::uint64_t TraceColumns::bytes() const
 {
-    return wallTime.usedBytes() + offset.usedBytes() + op.usedBytes() + slot.usedBytes() +
-           mode.usedBytes() + health.usedBytes() + device.usedBytes();
+    std::uint64_t total = 0;
+    forEachColumn([&total](const auto& column) { total += column.usedBytes(); });
+    return total;
 }
 
 std::uint64_t ExecutionColumns::bytes() const

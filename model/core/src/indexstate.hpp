@@ -34,7 +34,32 @@ struct TraceColumns
 
     std::size_t size() const { return op.size(); }
     void resize(std::size_t n);
+    void reserve(std::size_t n); // see ChunkedArray::reserve
     std::uint64_t bytes() const;
+
+    // Every column, so that growing, reserving and counting never miss one.
+    template <typename F>
+    void forEachColumn(const F& f)
+    {
+        f(wallTime);
+        f(offset);
+        f(op);
+        f(slot);
+        f(mode);
+        f(health);
+        f(device);
+    }
+    template <typename F>
+    void forEachColumn(const F& f) const
+    {
+        f(wallTime);
+        f(offset);
+        f(op);
+        f(slot);
+        f(mode);
+        f(health);
+        f(device);
+    }
 };
 
 // Traces from one trace file that got consecutive indices in one update.

@@ -47,6 +47,11 @@ std::size_t decodeUtf8(std::string_view s, char32_t& cp)
     return n;
 }
 
+bool printableAscii(char c)
+{
+    return c >= 0x20 && c < 0x7f;
+}
+
 bool invisibleControl(char32_t cp)
 {
     return (cp >= 0x80 && cp <= 0x9f) ||     // C1 controls (U+009B is a terminal's CSI)
@@ -77,6 +82,17 @@ std::string printable(std::string_view text, const PrintableOptions& options)
         if (options.maxChars && chars >= options.maxChars) {
             out += "\u2026 (" + std::to_string(text.size()) + " bytes)";
             break;
+        }
+        // Printable ASCII, nearly all of any name, is copied a run at a time.
+        const std::size_t room = options.maxChars ? options.maxChars - chars : text.size();
+        std::size_t end = at;
+        while (end < text.size() && end - at < room && printableAscii(text[end]))
+            ++end;
+        if (end > at) {
+            out.append(text, at, end - at);
+            chars += end - at;
+            at = end;
+            continue;
         }
         char32_t cp = 0;
         const std::size_t n = decodeUtf8(text.substr(at), cp);

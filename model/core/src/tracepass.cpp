@@ -394,6 +394,10 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
         }
     };
     std::uint64_t provisional = base;
+    // Workers write through raw chunk pointers while this loop grows the columns: room for every
+    // record the range can hold (each takes kRecordOverhead bytes at least) keeps the first
+    // chunk where it is.
+    columns.reserve(base + (size - std::min(size, start)) / format::kRecordOverhead);
     for (;;) {
         if (reader.position() - start >= byteBudget) {
             result.stoppedAtBudget = reader.position() < size;

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The index's append-only columns: a small first chunk that grows, copies that keep what they
+// saw, and writers that stay valid once room is reserved.
+#include "chunkedarray.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+
+using nanscope::core::ChunkedArray;
+
+namespace {
+
+using Column = ChunkedArray<std::uint64_t, 12>; // 4096-element chunks keep the test small
+
+void fill(Column& c, std::size_t from, std::size_t to)
+{
+    for (std::size_t i = from; i < to; ++i)
+        c.mutableAt(i) = i * 7 + 1;
+}
+
+bool holdsFill(const Column& c, std::size_t to)
+{
+    for (std::size_t i = 0; i < to; ++i)
+        if (c[i] != i * 7 + 1)
+            return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("a column of a few elements holds a small first chunk, not a whole one")
+{
+    Column c;
+    CHECK(c.capacityBytes() == 0);
+    for (std::uint64_t i = 0; i < 10; ++i)
+        c.push_back(i);
+    CHECK(c.size() == 10);
+    CHECK(c.capacityBytes() == Column::kFirstChunkMin * sizeof(std::uint64_t));
+    CHECK(c.capacityBytes() < Column::kChunkSize * sizeof(std::uint64_t));
+}
+
+TEST_CASE("growing moves the first chunk with its elements, up to whole chunks after it")
+{
+    Column c;
+    for (const std::size_t size : {1u, 300u, 1000u, 4096u, 4097u, 20000u}) {
+        const std::size_t before = c.size();
+        c.resize(size);
+        fill(c, before, size);
+        REQUIRE(holdsFill(c, size));
+    }
+    // One whole first chunk and four more: 20000 elements need five chunks of 4096.
+    CHECK(c.capacityBytes() == 5 * Column::kChunkSize * sizeof(std::uint64_t));
+}
+
+TEST_CASE("a copy keeps the elements it saw while the original grows and is written")
+{
+    Column c;
+    c.resize(100);
+    fill(c, 0, 100);
+    const Column snapshot = c;
+    c.resize(3000); // moves the first chunk
+    fill(c, 100, 3000);
+    c.mutableAt(5) = 0; // a write the copy must not see (the reader never does this: test only)
+    REQUIRE(snapshot.size() == 100);
+    CHECK(holdsFill(snapshot, 100));
+    CHECK(c[5] == 0);
+    CHECK(c[2999] == 2999 * 7 + 1);
+}
+
+TEST_CASE("writers taken after a reservation stay valid while the size grows up to it")
+{
+    Column c;
+    c.reserve(1500);
+    c.resize(10);
+    auto early = c.writer(0, 10);
+    c.resize(1500); // within the reservation: nothing moves
+    auto late = c.writer(10, 1500);
+    for (std::size_t i = 0; i < 10; ++i)
+        early[i] = i * 7 + 1;
+    for (std::size_t i = 10; i < 1500; ++i)
+        late[i] = i * 7 + 1;
+    CHECK(holdsFill(c, 1500));
+}
+
+TEST_CASE("shrinking and growing again keeps the elements below the smaller size")
+{
+    Column c;
+    c.resize(200);
+    fill(c, 0, 200);
+    c.resize(50);
+    c.resize(9000);
+    CHECK(holdsFill(c, 50));
+    CHECK(c.size() == 9000);
+}
