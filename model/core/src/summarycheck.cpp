@@ -35,11 +35,12 @@ struct Named
     const char* name;
 };
 
-// The first of `counts` that is not a count, described; empty when all are.
+// The first of `counts` that is not a count, described; empty when all are. The loop allocates
+// nothing while every value is a count: it runs for every trace of a logdir.
 std::string notACount(std::span<const Named> counts)
 {
     for (const auto& c : counts)
-        if (!exactCount(c.value))
+        if (!exactCount(c.value)) [[unlikely]]
             return std::string("the ") + c.name + " " + formatCount(c.value) + " is not a count" +
                    (c.value < 0 ? " (negative)" : "");
     return {};
