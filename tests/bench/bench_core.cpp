@@ -413,13 +413,13 @@ int main(int argc, char** argv)
                 std::thread::hardware_concurrency(), loadAverage().c_str());
     std::printf("%-58s %10s %10s %6s\n", "measure", "figure", "goal", "ratio");
     const double scale = n ? 10'000'000.0 / static_cast<double>(n) : 0;
-    printGoal("full index, per 10 M traces (wall)", indexTime * scale, kGoalIndexSeconds, "s");
-    printGoal("full index, per 10 M traces (CPU / 2: floor on 2 free cores)",
-              indexCpuTime * scale / 2, kGoalIndexSeconds, "s");
+    printGoal("full index per 10 M traces, wall", indexTime * scale, kGoalIndexSeconds, "s");
+    printGoal("full index per 10 M traces, CPU / 2 (2 free cores floor)", indexCpuTime * scale / 2,
+              kGoalIndexSeconds, "s");
     if (report.wall > 0) {
-        printGoal("TensorFlow-shaped report --json (wall)", report.wall, kGoalTensorFlowShaped,
+        printGoal("TF-shaped report --json, wall (median of 5)", report.wall, kGoalTensorFlowShaped,
                   "s");
-        printGoal("TF-shaped report --json (CPU / 2: floor on 2 free cores)", report.cpu / 2,
+        printGoal("TF-shaped report --json, CPU / 2 (2 free cores floor)", report.cpu / 2,
                   kGoalTensorFlowShaped, "s");
         if (options.tfReaderSeconds > 0)
             std::printf("%-58s %8.0f x %8.0f x %6.2f %s\n", "TensorFlow's reader / nanscope-report",
