@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a large FULL_HEALTH logdir: time to a full index, memory per trace, time to the first
-// alert and to the origin, against decoding every record with libprotobuf.
+// alert and to the origin, against decoding every record with libprotobuf. Then a TensorFlow-shaped
+// logdir (half an execution per trace, executions carrying tensor_protos), timed through
+// `nanscope-report --json` as a user runs it. Each goal is printed beside its figure with the
+// ratio figure / goal (at most 1 meets it), and the CPU time beside the wall time: on a shared
+// machine the wall time includes waiting for a core.
 //
 // Usage: nanscope_bench_core [--traces N] [--logdir DIR] [--keep] [--threads T]
-//   --traces N   graph execution traces to generate (default 10'000'000)
-//   --logdir DIR read this logdir instead of generating one (it is never deleted)
-//   --keep       keep the generated logdir (its path is printed)
-//   --threads T  decoding threads besides the reading one (default: hardware threads - 1)
+//                            [--tf-traces N] [--tf-logdir DIR] [--tf-reader-seconds S]
+//   --traces N     graph execution traces to generate (default 10'000'000)
+//   --logdir DIR   read this logdir instead of generating one (it is never deleted)
+//   --keep         keep the generated logdirs (their paths are printed)
+//   --threads T    decoding threads besides the reading one (default: hardware threads - 1)
+//   --tf-traces N  traces of the TensorFlow-shaped logdir (default 1'000'000; 0: skip it)
+//   --tf-logdir DIR  read this TensorFlow-shaped logdir instead of generating one
+//   --tf-reader-seconds S  what TensorFlow's own reader took on that logdir (measured apart, with
+//                  its Python tooling), to print the ratio against it
 //
 // The logdir is made with NaNscope's recorder in a child process (so that the recorder's memory
 // does not count): 60 ops in three graphs, repeated step after step; at 90 % of the traces a Log
@@ -16,6 +25,7 @@
 #include "nanscope/format/record.hpp"
 #include "nanscope/recorder.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
+#include "tensorflowlogdir.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +37,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -46,6 +57,22 @@ double seconds(Clock::time_point a, Clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
 }
+
+// User + system time of this process (all its threads) or of its waited-for children.
+double cpuSeconds(int who = RUSAGE_SELF)
+{
+    rusage usage{};
+    ::getrusage(who, &usage);
+    auto s = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6;
+    };
+    return s(usage.ru_utime) + s(usage.ru_stime);
+}
+
+// The goals of the reading work (see the README's performance notes).
+constexpr double kGoalIndexSeconds = 0.5;      // 10 M FULL_HEALTH traces, warm
+constexpr double kGoalTensorFlowShaped = 0.25; // 1 M traces + 0.5 M executions, report --json
+constexpr double kGoalTensorFlowRatio = 190;   // times faster than TensorFlow's reader
 
 // Peak resident set size (kB), and a way to reset it between measurements.
 std::uint64_t peakRssKb()
@@ -71,6 +98,9 @@ struct Options
     fs::path logdir;
     bool keep = false;
     unsigned threads = 0;
+    std::uint64_t tfTraces = 1'000'000;
+    fs::path tfLogdir;
+    double tfReaderSeconds = 0;
 };
 
 fs::path traceFile(const fs::path& dir)
@@ -126,6 +156,50 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
+std::string loadAverage()
+{
+    std::ifstream in("/proc/loadavg");
+    std::string one, five;
+    in >> one >> five;
+    return one + " " + five;
+}
+
+struct Timed
+{
+    double wall = 0;
+    double cpu = 0;
+};
+
+// One `nanscope-report --json DIR` as a user runs it (output to /dev/null): wall and CPU time.
+Timed runReport(const fs::path& dir)
+{
+    std::fflush(nullptr);
+    const double cpu0 = cpuSeconds(RUSAGE_CHILDREN);
+    const auto t0 = Clock::now();
+    const pid_t child = ::fork();
+    if (child == 0) {
+        if (!std::freopen("/dev/null", "w", stdout))
+            ::_exit(127);
+        ::execl(NANSCOPE_REPORT_EXE, NANSCOPE_REPORT_EXE, "--json", dir.c_str(),
+                static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    Timed t{seconds(t0, Clock::now()), cpuSeconds(RUSAGE_CHILDREN) - cpu0};
+    // 0: no alert, 1: alerts; anything else means the report failed.
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+        std::fprintf(stderr, "nanscope-report --json %s failed (status %d)\n", dir.c_str(), status);
+    return t;
+}
+
+// "figure  goal  figure/goal" for the goals table; a ratio at most 1 meets the goal.
+void printGoal(const char* what, double value, double goal, const char* unit)
+{
+    std::printf("%-58s %8.3f %s %8.3f %s %6.2f %s\n", what, value, unit, goal, unit, value / goal,
+                value <= goal ? "met" : "not met");
+}
+
 Options parse(int argc, char** argv)
 {
     Options o;
@@ -146,9 +220,16 @@ Options parse(int argc, char** argv)
             o.keep = true;
         else if (a == "--threads")
             o.threads = static_cast<unsigned>(std::strtoul(value().c_str(), nullptr, 10));
+        else if (a == "--tf-traces")
+            o.tfTraces = std::strtoull(value().c_str(), nullptr, 10);
+        else if (a == "--tf-logdir")
+            o.tfLogdir = value();
+        else if (a == "--tf-reader-seconds")
+            o.tfReaderSeconds = std::strtod(value().c_str(), nullptr);
         else {
             std::fprintf(stderr, "usage: nanscope_bench_core [--traces N] [--logdir DIR] [--keep] "
-                                 "[--threads T]\n");
+                                 "[--threads T] [--tf-traces N] [--tf-logdir DIR] "
+                                 "[--tf-reader-seconds S]\n");
             std::exit(2);
         }
     }
@@ -188,17 +269,21 @@ int main(int argc, char** argv)
     std::vector<double> indexTimes;
     std::shared_ptr<const core::Snapshot> snapshot;
     std::uint64_t peakKb = 0;
+    std::vector<double> indexCpu;
     for (int r = 0; r < kRepetitions; ++r) {
         snapshot.reset();
         resetPeakRss();
         core::LogdirReader reader(options.logdir, {.threads = threads});
+        const double cpu0 = cpuSeconds();
         const auto t0 = Clock::now();
         snapshot = reader.update();
         indexTimes.push_back(seconds(t0, Clock::now()));
+        indexCpu.push_back(cpuSeconds() - cpu0);
         peakKb = std::max(peakKb, peakRssKb());
     }
     const std::uint64_t n = snapshot->traceCount();
     const double indexTime = median(indexTimes);
+    const double indexCpuTime = median(indexCpu);
     const double bytesPerTrace = n ? static_cast<double>(snapshot->indexBytes()) / n : 0;
     const double peakPerTrace =
         n ? (static_cast<double>(peakKb) - static_cast<double>(baselineRss)) * 1024.0 / n : 0;
@@ -243,6 +328,7 @@ int main(int argc, char** argv)
                 std::thread::hardware_concurrency());
     std::printf("%-48s %14s\n", "measure", "value");
     std::printf("%-48s %14.3f s\n", "full index (median of 3)", indexTime);
+    std::printf("%-48s %14.3f s\n", "full index, CPU time of all threads (median)", indexCpuTime);
     std::printf("%-48s %14.3f s\n", "full index, 1 decoding + 1 reading thread", oneThread);
     std::printf("%-48s %14.1f M/s\n", "traces indexed per second", n / indexTime / 1e6);
     std::printf("%-48s %14.1f B\n", "index arrays per trace", bytesPerTrace);
@@ -282,6 +368,65 @@ int main(int argc, char** argv)
         fs::remove_all(options.logdir, ec);
     } else if (generated) {
         std::printf("kept %s\n", options.logdir.c_str());
+    }
+
+    // The TensorFlow-shaped logdir, through the report as a user runs it.
+    Timed report;
+    std::uint64_t tfBytes = 0;
+    if (options.tfTraces > 0 || !options.tfLogdir.empty()) {
+        const bool tfGenerated = options.tfLogdir.empty();
+        if (tfGenerated) {
+            options.tfLogdir =
+                fs::temp_directory_path() / ("nanscope-bench-tf-" + std::to_string(::getpid()));
+            fs::create_directories(options.tfLogdir);
+            test::writeLargeTensorFlowLogdir(
+                options.tfLogdir, test::TensorFlowStack::TutorialModule, options.tfTraces);
+        }
+        for (const auto& e : fs::directory_iterator(options.tfLogdir))
+            tfBytes += e.file_size();
+        runReport(options.tfLogdir); // warms the page cache
+        std::vector<double> walls, cpus;
+        for (int r = 0; r < 5; ++r) {
+            const Timed t = runReport(options.tfLogdir);
+            walls.push_back(t.wall);
+            cpus.push_back(t.cpu);
+        }
+        report = {median(walls), median(cpus)};
+        core::LogdirReader reader(options.tfLogdir, {.threads = threads});
+        const auto s = reader.update();
+        std::printf("\nTensorFlow-shaped logdir: %llu traces, %llu executions, %.0f MB\n",
+                    static_cast<unsigned long long>(s->traceCount()),
+                    static_cast<unsigned long long>(s->executionCount()), tfBytes / 1e6);
+        std::printf("%-48s %14.3f s\n", "nanscope-report --json (median of 5)", report.wall);
+        std::printf("%-48s %14.3f s\n", "nanscope-report --json, CPU time (median of 5)",
+                    report.cpu);
+        if (tfGenerated && !options.keep) {
+            std::error_code ec;
+            fs::remove_all(options.tfLogdir, ec);
+        } else if (tfGenerated) {
+            std::printf("kept %s\n", options.tfLogdir.c_str());
+        }
+    }
+
+    std::printf("\nGoals (figure / goal: at most 1 meets it; %u hardware threads, load average "
+                "at the end %s)\n",
+                std::thread::hardware_concurrency(), loadAverage().c_str());
+    std::printf("%-58s %10s %10s %6s\n", "measure", "figure", "goal", "ratio");
+    const double scale = n ? 10'000'000.0 / static_cast<double>(n) : 0;
+    printGoal("full index per 10 M traces, wall", indexTime * scale, kGoalIndexSeconds, "s");
+    printGoal("full index per 10 M traces, CPU / 2 (2 free cores floor)", indexCpuTime * scale / 2,
+              kGoalIndexSeconds, "s");
+    if (report.wall > 0) {
+        printGoal("TF-shaped report --json, wall (median of 5)", report.wall, kGoalTensorFlowShaped,
+                  "s");
+        printGoal("TF-shaped report --json, CPU / 2 (2 free cores floor)", report.cpu / 2,
+                  kGoalTensorFlowShaped, "s");
+        if (options.tfReaderSeconds > 0)
+            std::printf("%-58s %8.0f x %8.0f x %6.2f %s\n", "TensorFlow's reader / nanscope-report",
+                        options.tfReaderSeconds / report.wall, kGoalTensorFlowRatio,
+                        kGoalTensorFlowRatio / (options.tfReaderSeconds / report.wall),
+                        options.tfReaderSeconds / report.wall >= kGoalTensorFlowRatio ? "met"
+                                                                                      : "not met");
     }
     return 0;
 }

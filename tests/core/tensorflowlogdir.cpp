@@ -4,6 +4,7 @@
 #include "logdirbuilder.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -41,10 +42,50 @@ std::vector<std::string> sourceText(const std::string& file, int lines,
 
 // Writes each file once to .source_files, then each frame once to .stack_frames, as the dumping
 // callback does, and returns frame ids.
+// Where records go: straight to the files (the small fixtures), or gathered per file and written
+// in large appends (the benchmark's millions of records).
+class Sink
+{
+public:
+    Sink(const FileSetWriter& set, bool buffered) : m_set(set), m_buffered(buffered) {}
+    Sink(const Sink&) = delete;
+    Sink& operator=(const Sink&) = delete;
+    ~Sink() { flush(); }
+
+    void append(const std::string& suffix, const tfdbg::DebugEvent& event)
+    {
+        if (!m_buffered) {
+            m_set.append(suffix, event);
+            return;
+        }
+        std::string& pending = m_pending[suffix];
+        pending += framed(event);
+        if (pending.size() >= kFlushBytes) {
+            m_set.appendBytes(suffix, pending);
+            pending.clear();
+        }
+    }
+
+    void flush()
+    {
+        for (auto& [suffix, pending] : m_pending)
+            if (!pending.empty()) {
+                m_set.appendBytes(suffix, pending);
+                pending.clear();
+            }
+    }
+
+private:
+    static constexpr std::size_t kFlushBytes = 8u << 20;
+    const FileSetWriter& m_set;
+    bool m_buffered;
+    std::map<std::string, std::string> m_pending;
+};
+
 class StackWriter
 {
 public:
-    explicit StackWriter(const FileSetWriter& set) : m_set(set) {}
+    explicit StackWriter(Sink& set, bool uuidIds = false) : m_set(set), m_uuidIds(uuidIds) {}
 
     void setText(const std::string& file, std::map<int, std::string> lines)
     {
@@ -59,7 +100,7 @@ public:
             auto found = m_frames.find(key);
             if (found == m_frames.end()) {
                 const int file = fileIndex(f.file);
-                const std::string id = "frame-" + std::to_string(m_frames.size() + 1);
+                const std::string id = frameId(m_frames.size() + 1);
                 m_set.append("stack_frames", events::stackFrame(id, file, f.line, f.function));
                 found = m_frames.emplace(key, id).first;
             }
@@ -78,6 +119,17 @@ public:
     }
 
 private:
+    // TensorFlow names frames by uuid4 strings; the small fixtures keep short readable ids.
+    std::string frameId(std::size_t n) const
+    {
+        if (!m_uuidIds)
+            return "frame-" + std::to_string(n);
+        char id[40];
+        std::snprintf(id, sizeof id, "%08zx-4e1a-4b2c-9d3e-%012zx", n * 2654435761u % 0xffffffffu,
+                      n);
+        return id;
+    }
+
     int fileIndex(const std::string& file)
     {
         const auto found = m_files.find(file);
@@ -97,7 +149,8 @@ private:
         return index;
     }
 
-    const FileSetWriter& m_set;
+    Sink& m_set;
+    bool m_uuidIds = false;
     std::map<std::string, int> m_files;
     std::map<std::string, int> m_length;
     std::map<std::string, std::map<int, std::string>> m_known;
@@ -259,14 +312,26 @@ bool parseTensorFlowStack(const std::string& name, TensorFlowStack& stack)
     return true;
 }
 
-ExpectedUserFrame writeTensorFlowLogdir(const std::filesystem::path& dir, TensorFlowStack kind)
+namespace {
+
+// How many steps, which is the first bad one, and how the records are written.
+struct RunSize
+{
+    std::uint64_t steps = 2;
+    std::uint64_t firstBadStep = 1;
+    bool large = false; // four executions per step, UUID frame ids, buffered writes
+};
+
+ExpectedUserFrame writeRun(const std::filesystem::path& dir, TensorFlowStack kind,
+                           const RunSize& run)
 {
     using namespace events;
     const Shape s = shapeOf(kind);
-    FileSetWriter set(dir, kHost, 1700000000);
-    set.createAll();
-    set.writeMetadata(1700000000.5, "tf-run-1");
-    StackWriter stacks(set);
+    FileSetWriter files(dir, kHost, 1700000000);
+    files.createAll();
+    files.writeMetadata(1700000000.5, "tf-run-1");
+    Sink set(files, run.large);
+    StackWriter stacks(set, run.large);
 
     struct OpSpec
     {
@@ -314,8 +379,10 @@ ExpectedUserFrame writeTensorFlowLogdir(const std::filesystem::path& dir, Tensor
     // Two steps; in the second the softmax underflows to an exact zero for a class whose label
     // is 0, so Log gives -inf there and mul turns it into NaN (0 * -inf).
     double wall = 1700000001.0;
-    for (int step = 0; step < 2; ++step) {
-        const bool bad = step == 1;
+    const std::vector<std::string> eagerOps{"ReadVariableOp", "Identity", "AssignAddVariableOp"};
+    for (std::uint64_t step = 0; step < run.steps; ++step) {
+        const bool bad = step >= run.firstBadStep;
+        const auto id = static_cast<std::int64_t>(step * 10);
         const auto health = [&](int op, double size, double negInf, double nan, double negative,
                                 double zero, double positive) {
             set.append("graph_execution_traces",
@@ -331,14 +398,37 @@ ExpectedUserFrame writeTensorFlowLogdir(const std::filesystem::path& dir, Tensor
         health(5, 40, 0, bad ? 1 : 0, 4, bad ? 35 : 36, 0);
         health(6, 1, 0, bad ? 1 : 0, bad ? 0 : 1, 0, 0);
         health(7, 1, 0, bad ? 1 : 0, 0, 0, bad ? 0 : 1);
-        set.append("execution",
-                   execution(wall += 0.001, "__inference_train_step_1",
-                             {100 + step * 10, 101 + step * 10}, {102 + step * 10},
-                             /*FULL_HEALTH*/ 4,
-                             {fullHealth(102 + step * 10, 1, 0, 0, bad ? 1 : 0, 0, 0, bad ? 0 : 1)},
-                             graphId, callFrames));
+        set.append("execution", execution(wall += 0.001, "__inference_train_step_1",
+                                          {100 + id, 101 + id}, {102 + id}, /*FULL_HEALTH*/ 4,
+                                          {fullHealth(static_cast<double>(102 + id), 1, 0, 0,
+                                                      bad ? 1 : 0, 0, 0, bad ? 0 : 1)},
+                                          graphId, callFrames));
+        if (!run.large)
+            continue;
+        for (std::size_t e = 0; e < eagerOps.size(); ++e) {
+            const auto out = 103 + id + static_cast<std::int64_t>(e);
+            set.append("execution",
+                       execution(wall += 0.001, eagerOps[e], {out - 1}, {out}, /*FULL_HEALTH*/ 4,
+                                 {fullHealth(static_cast<double>(out), 10, 0, 0, bad ? 10 : 0, 4, 0,
+                                             bad ? 0 : 6)},
+                                 {}, callFrames));
+        }
     }
     return {s.user.file, s.user.line, s.user.function};
+}
+
+} // namespace
+
+ExpectedUserFrame writeTensorFlowLogdir(const std::filesystem::path& dir, TensorFlowStack kind)
+{
+    return writeRun(dir, kind, {});
+}
+
+void writeLargeTensorFlowLogdir(const std::filesystem::path& dir, TensorFlowStack kind,
+                                std::uint64_t traces)
+{
+    const std::uint64_t steps = std::max<std::uint64_t>(traces / 8, 2);
+    writeRun(dir, kind, {.steps = steps, .firstBadStep = steps * 9 / 10, .large = true});
 }
 
 } // namespace nanscope::test

@@ -5,6 +5,7 @@
 // file on a stack, with text only for ".py" files (source_utils reads nothing else).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -37,6 +38,15 @@ struct ExpectedUserFrame
 // exact zero, Log makes -inf from it (the origin) and mul turns it into NaN. Returns where the
 // Log op was created in the user's code.
 ExpectedUserFrame writeTensorFlowLogdir(const std::filesystem::path& dir, TensorFlowStack stack);
+
+// The same program run for many steps, for benchmarks: `traces` FULL_HEALTH traces (eight per
+// step) and half as many executions (four per step: the traced function's call and three eager
+// ops, each with its FULL_HEALTH summary in tensor_protos and a code location), with stack frame
+// ids shaped as TensorFlow makes them (UUIDs), so that records have TensorFlow's sizes. The
+// softmax underflows at 90 % of the steps; every step from there on is NaN. Records are written
+// in large appends, so a million traces take seconds.
+void writeLargeTensorFlowLogdir(const std::filesystem::path& dir, TensorFlowStack stack,
+                                std::uint64_t traces);
 
 // Parses "tutorial", "tutorial-frozen-runpy", "keras", "installed-package", "framework-only".
 bool parseTensorFlowStack(const std::string& name, TensorFlowStack& stack);

@@ -4,6 +4,7 @@
 // hang, no allocation a length field alone decides, memory within the configured limit, and a
 // clear diagnostic each time.
 #include "childrun.hpp"
+#include "decodedsize.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
@@ -416,4 +417,51 @@ TEST_CASE("after the memory stop, the alerts read before it are reported", "[hos
     CHECK(
         test::runReport("--allow-partial --max-memory 1 " + test::shellQuoted(dir.path())).status ==
         1); // alerts
+}
+
+// The reader skips the walk over a record's fields when a bound from its length alone is within
+// the limits; the bound must cover the walk's count for any bytes, the most amplifying shapes
+// included, or a record could take more than its share.
+TEST_CASE("the bound from a record's length covers its decoded size", "[hostile][sizes]")
+{
+    const auto& type = *tfdbg::DebugEvent::descriptor();
+    auto check = [&](const std::string& framed) {
+        const auto payload = std::string_view(framed).substr(
+            format::kRecordHeaderSize, framed.size() - format::kRecordOverhead);
+        const auto exact = decodedBytes(type, payload, UINT64_MAX);
+        REQUIRE(exact);
+        REQUIRE(*exact <= decodedEventBytesBound(payload.size()));
+    };
+    for (const std::size_t n : {0, 1, 2, 100, 10'000}) {
+        check(framedEvent(7, manyEmptyInputNames(n), 2.0));
+        check(framedEvent(9, manyEmptyTensorProtos(n), 2.0));
+        check(framedEvent(9, manyTensorIds(n), 2.0));
+    }
+    // Every field number of every type a DebugEvent holds, empty, twice over (repeated or not),
+    // nested one level: whatever costs most per byte is in there somewhere.
+    std::string everything;
+    for (int member = 1; member <= 12; ++member) {
+        std::string body;
+        for (int field = 1; field < 16; ++field) {
+            appendBytesField(body, field, {});
+            body += static_cast<char>(field << 3); // the same number as a varint 0
+            body += '\0';
+        }
+        appendBytesField(everything, member, body);
+    }
+    std::string framed;
+    format::appendRecord(framed, everything);
+    check(framed);
+    // And random bytes: the walk counts malformed input as far as it goes.
+    std::uint32_t seed = 12345;
+    for (int i = 0; i < 2000; ++i) {
+        std::string bytes(static_cast<std::size_t>(i % 300), '\0');
+        for (auto& c : bytes) {
+            seed = seed * 1664525u + 1013904223u;
+            c = static_cast<char>(seed >> 24);
+        }
+        const auto exact = decodedBytes(type, bytes, UINT64_MAX);
+        REQUIRE(exact);
+        REQUIRE(*exact <= decodedEventBytesBound(bytes.size()));
+    }
 }

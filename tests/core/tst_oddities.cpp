@@ -51,6 +51,33 @@ TEST_CASE("unknown stack frame ids and undeclared graphs are diagnosed", "[oddit
     CHECK_FALSE(test::findDiagnostic(*again, Severity::Warning, "ops name stack frame ids"));
 }
 
+// Executions repeat their call site and op type step after step, and the reader remembers the
+// last answer for each; every execution must still be counted, and a change of call site or of
+// name must be seen.
+TEST_CASE("repeated and alternating call sites and op types of executions are each counted",
+          "[oddities]")
+{
+    test::TempDir dir;
+    test::FileSetWriter set = test::runWithOneOp(dir.path());
+    set.append("source_files", ev::sourceFile("/src/model.py", "localhost", {"x = 1"}));
+    set.append("stack_frames", ev::stackFrame("known", 0, 1, "f"));
+    const std::vector<std::pair<std::string, std::vector<std::string>>> calls{
+        {"Relu", {"known", "gone-a"}}, {"Relu", {"known", "gone-a"}}, {"Exp", {"known"}},
+        {"Relu", {"known", "gone-a"}}, {"Exp", {"gone-b"}},           {"Exp", {"known"}}};
+    double wall = 1.0;
+    for (const auto& [type, frames] : calls)
+        set.append("execution", ev::execution(wall += 1, type, {1}, {2}, 3,
+                                              {ev::conciseHealth(-1, 1, 0, 0, 0)}, {}, frames));
+
+    const auto s = LogdirReader(dir.path()).update();
+    REQUIRE(s->executionCount() == calls.size());
+    CHECK(test::findDiagnostic(*s, Severity::Warning,
+                               "4 executions name stack frame ids that no StackFrameWithId record "
+                               "has (the first: \"gone-a\")"));
+    for (std::uint64_t i = 0; i < calls.size(); ++i)
+        CHECK(s->execution(i).opType == calls[i].first);
+}
+
 TEST_CASE("a record whose valid length is over 2 GiB is over the size limit, not corrupt",
           "[oddities][hostile]")
 {

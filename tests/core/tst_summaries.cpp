@@ -143,3 +143,19 @@ TEST_CASE("invalid summaries in a logdir: health text, alert, report, diagnostic
     const auto json = test::runReport("--json " + test::shellQuoted(dir.path()));
     CHECK_THAT(json.output, Catch::Contains("\"invalid_summary\": \""));
 }
+
+TEST_CASE("exactCount accepts exact non-negative integers below 2^53 and nothing else", "[health]")
+{
+    CHECK(exactCount(0.0) == 0u);
+    CHECK(exactCount(-0.0) == 0u);
+    CHECK(exactCount(1.0) == 1u);
+    CHECK(exactCount(9007199254740991.0) == 9007199254740991u);
+    CHECK_FALSE(exactCount(9007199254740992.0)); // 2^53: may be 2^53 + 1 rounded
+    CHECK_FALSE(exactCount(1e300));
+    CHECK_FALSE(exactCount(-1.0));
+    CHECK_FALSE(exactCount(0.5));
+    CHECK_FALSE(exactCount(4503599627370495.5)); // the last fraction a double can hold
+    CHECK_FALSE(exactCount(std::numeric_limits<double>::quiet_NaN()));
+    CHECK_FALSE(exactCount(std::numeric_limits<double>::infinity()));
+    CHECK_FALSE(exactCount(-std::numeric_limits<double>::infinity()));
+}

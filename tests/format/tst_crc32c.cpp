@@ -40,6 +40,30 @@ TEST_CASE("hardware and table CRC agree at every length and alignment", "[crc]")
                     crc32cExtendPortable(0, data.data() + start, len));
 }
 
+TEST_CASE("the interleaved hardware CRC agrees with the table at random lengths, alignments and "
+          "starting CRCs",
+          "[crc]")
+{
+    // Lengths cross every lane size of the three-lane path (32, 256 and 4096 bytes per lane)
+    // and the leftovers after them.
+    std::mt19937 rng(99);
+    std::vector<unsigned char> data(3 * 4096 * 3 + 64);
+    for (auto& b : data)
+        b = static_cast<unsigned char>(rng());
+    std::uniform_int_distribution<std::size_t> start(0, 63);
+    for (const std::size_t edge :
+         {95, 96, 97, 767, 768, 769, 12287, 12288, 12289, 12288 + 768 + 96})
+        REQUIRE(crc32c(data.data() + 1, edge) == crc32cExtendPortable(0, data.data() + 1, edge));
+    for (int i = 0; i < 3000; ++i) {
+        const std::size_t at = start(rng);
+        const std::size_t len = std::uniform_int_distribution<std::size_t>(
+            0, i % 10 == 0 ? data.size() - at : 1500)(rng);
+        const std::uint32_t seed = i % 3 == 0 ? 0 : static_cast<std::uint32_t>(rng());
+        REQUIRE(crc32cExtend(seed, data.data() + at, len) ==
+                crc32cExtendPortable(seed, data.data() + at, len));
+    }
+}
+
 TEST_CASE("extending a CRC equals the CRC of the concatenation", "[crc]")
 {
     const std::string a = "hello, ", b = "tfdbg2 world";

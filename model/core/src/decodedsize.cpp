@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "decodedsize.hpp"
 
+#include "nanscope/tfdbg/debug_event.pb.h"
 #include "wirereader.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <vector>
 
 namespace nanscope::core {
 namespace {
@@ -73,6 +78,90 @@ std::uint64_t packedCount(const FieldDescriptor& field, std::string_view bytes)
     }
 }
 
+// FindFieldByNumber is a hash look-up in libprotobuf's global tables, and message_type() a lazy
+// resolution; an execution record has dozens of fields, millions of times. The types a DebugEvent
+// can hold get dense tables by field number that also point at their fields' types, built once
+// (a thread-safe static) and only read after.
+struct TypeTable;
+
+struct FieldEntry
+{
+    const FieldDescriptor* field = nullptr;
+    const TypeTable* child = nullptr; // the table of a message field's type
+};
+
+struct TypeTable
+{
+    const Descriptor* type = nullptr;
+    std::vector<FieldEntry> byNumber; // numbers past its end are asked of libprotobuf
+};
+
+class FieldTables
+{
+public:
+    FieldTables()
+    {
+        add(*tfdbg::DebugEvent::descriptor());
+        for (auto& table : m_tables)
+            for (auto& entry : table.byNumber)
+                if (entry.field && entry.field->message_type())
+                    entry.child = find(*entry.field->message_type());
+        // The shortest field is two bytes (a tag and a length or a one-byte value); fields
+        // numbered past 15 take a longer tag and cost no more. Strings, nested messages and
+        // unknown or scalar fields (at most kUnknownField + kHeapString, or a scalar slot and
+        // what the index keeps) are all covered by the largest of these, halved.
+        std::uint64_t widest = kUnknownField + kHeapString;
+        widest = std::max(widest, kPointerSlot + (1 + kKeptStringCopies) * kHeapString +
+                                      kKeptStringCopies * kKeptStringExtra);
+        for (const auto& table : m_tables)
+            widest = std::max(widest, kPointerSlot + messageObject(*table.type));
+        // A string past 15 bytes costs its length again per copy: at most (1 + copies) per byte.
+        m_maxPerByte = std::max<std::uint64_t>((widest + 1) / 2, 1 + kKeptStringCopies + 17);
+    }
+
+    // The most any wire byte of a DebugEvent can cost (see decodedEventBytesBound).
+    std::uint64_t maxBytesPerWireByte() const { return m_maxPerByte; }
+
+    // The table of `type`, or null when it has none.
+    const TypeTable* find(const Descriptor& type) const
+    {
+        for (const auto& table : m_tables)
+            if (table.type == &type)
+                return &table;
+        return nullptr;
+    }
+
+private:
+    // Numbers above this (Execution's framework_context is 1000) are looked up by libprotobuf.
+    static constexpr int kDenseNumbers = 64;
+
+    void add(const Descriptor& type)
+    {
+        if (find(type))
+            return;
+        TypeTable& table = m_tables.emplace_back();
+        table.type = &type;
+        table.byNumber.resize(kDenseNumbers);
+        for (int i = 0; i < type.field_count(); ++i) {
+            const FieldDescriptor* field = type.field(i);
+            if (field->number() < kDenseNumbers)
+                table.byNumber[static_cast<std::size_t>(field->number())].field = field;
+        }
+        for (int i = 0; i < type.field_count(); ++i)
+            if (const Descriptor* child = type.field(i)->message_type())
+                add(*child);
+    }
+
+    std::deque<TypeTable> m_tables; // a deque: tables keep their addresses as more are added
+    std::uint64_t m_maxPerByte = 0;
+};
+
+const FieldTables& fieldTables()
+{
+    static const FieldTables tables;
+    return tables;
+}
+
 class Counter
 {
 public:
@@ -86,13 +175,18 @@ public:
     std::uint64_t total() const { return m_total; }
 
     // The fields of one message (its object counted by the caller). False once over the cap.
-    bool message(const Descriptor& type, std::string_view bytes, int depth)
+    // `table` is type's table, or null when it has none.
+    bool message(const Descriptor& type, const TypeTable* table, std::string_view bytes, int depth)
     {
         wire::Reader reader(bytes);
         wire::Field f;
         while (reader.next(f)) {
-            const FieldDescriptor* field = type.FindFieldByNumber(static_cast<int>(f.number));
-            if (!(field ? known(*field, f, depth) : unknown(f)))
+            FieldEntry entry;
+            if (table && f.number < table->byNumber.size())
+                entry = table->byNumber[f.number];
+            else
+                entry.field = type.FindFieldByNumber(static_cast<int>(f.number));
+            if (!(entry.field ? known(*entry.field, entry.child, f, depth) : unknown(f)))
                 return false;
         }
         return true;
@@ -105,19 +199,22 @@ private:
                    (f.type == wire::WireType::LengthDelimited ? stringCost(f.bytes.size()) : 0));
     }
 
-    bool known(const FieldDescriptor& field, const wire::Field& f, int depth)
+    bool known(const FieldDescriptor& field, const TypeTable* child, const wire::Field& f,
+               int depth)
     {
         const bool repeated = field.is_repeated();
         const bool delimited = f.type == wire::WireType::LengthDelimited;
         switch (field.cpp_type()) {
-        case FieldDescriptor::CPPTYPE_MESSAGE:
+        case FieldDescriptor::CPPTYPE_MESSAGE: {
             if (!delimited)
                 return unknown(f);
-            if (!add((repeated ? kPointerSlot : 0) + messageObject(*field.message_type())))
+            const Descriptor& type = child ? *child->type : *field.message_type();
+            if (!add((repeated ? kPointerSlot : 0) + messageObject(type)))
                 return false;
             if (depth >= kMaxDepth)
                 return add(f.bytes.size());
-            return message(*field.message_type(), f.bytes, depth + 1);
+            return message(type, child, f.bytes, depth + 1);
+        }
         case FieldDescriptor::CPPTYPE_STRING:
             if (!delimited)
                 return unknown(f);
@@ -140,11 +237,21 @@ private:
 
 } // namespace
 
+std::uint64_t decodedEventBytesBound(std::uint64_t size)
+{
+    const std::uint64_t perByte = fieldTables().maxBytesPerWireByte();
+    const std::uint64_t root = messageObject(*tfdbg::DebugEvent::descriptor());
+    if (size > (UINT64_MAX - root) / perByte)
+        return UINT64_MAX;
+    return size * perByte + root;
+}
+
 std::optional<std::uint64_t> decodedBytes(const Descriptor& type, std::string_view bytes,
                                           std::uint64_t cap)
 {
     Counter counter(cap);
-    if (!counter.add(messageObject(type)) || !counter.message(type, bytes, 0))
+    if (!counter.add(messageObject(type)) ||
+        !counter.message(type, fieldTables().find(type), bytes, 0))
         return std::nullopt;
     return counter.total();
 }

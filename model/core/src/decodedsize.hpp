@@ -25,4 +25,10 @@ namespace nanscope::core {
 std::optional<std::uint64_t> decodedBytes(const google::protobuf::Descriptor& type,
                                           std::string_view bytes, std::uint64_t cap);
 
+// An upper bound of decodedBytes() for any DebugEvent record of `size` bytes, from its length
+// alone: no wire byte costs more than the most any field costs per byte of its shortest encoding
+// (an empty repeated string, or an empty nested message of the widest type). Lets the reader skip
+// the walk when even this bound is within the limits, with the same outcome as the exact count.
+std::uint64_t decodedEventBytesBound(std::uint64_t size);
+
 } // namespace nanscope::core

@@ -3,6 +3,9 @@
 #include "recorddecoding.hpp"
 #include "wirereader.hpp"
 
+#include <array>
+#include <string>
+
 namespace nanscope::core {
 namespace {
 
@@ -29,12 +32,62 @@ bool namesUnknownFrame(std::string_view codeLocation, const CodeTable& code, std
     return false;
 }
 
+// Executions come from a few call sites, step after step: the same code location bytes and the
+// same op type over and over. Remembering the last answer saves hashing a dozen frame ids and
+// three strings per record. The copies are owned here: a payload's bytes live only while it is
+// handled.
+class RepeatCache
+{
+public:
+    // Whether `codeLocation` names a frame `code` lacks (the first in `id`, valid until the next
+    // call).
+    bool namesUnknownFrame(std::string_view codeLocation, const CodeTable& code,
+                           std::string_view& id)
+    {
+        if (!m_haveLocation || codeLocation != m_location) {
+            m_location.assign(codeLocation);
+            std::string_view found;
+            m_unknown = core::namesUnknownFrame(codeLocation, code, found);
+            m_unknownId.assign(found);
+            m_haveLocation = true;
+        }
+        id = m_unknownId;
+        return m_unknown;
+    }
+
+    std::uint32_t intern(StringPool& strings, std::size_t slot, std::string_view s)
+    {
+        Interned& last = m_interned[slot];
+        if (!last.valid || s != last.text) {
+            last.text.assign(s);
+            last.id = strings.intern(s);
+            last.valid = true;
+        }
+        return last.id;
+    }
+
+private:
+    struct Interned
+    {
+        std::string text;
+        std::uint32_t id = 0;
+        bool valid = false;
+    };
+
+    std::string m_location;
+    std::string m_unknownId;
+    bool m_unknown = false;
+    bool m_haveLocation = false;
+    std::array<Interned, 3> m_interned;
+};
+
 } // namespace
 
 void loadExecutions(FileState& file, IndexState& index)
 {
     DecodedExecution e;
     std::string_view unknownFrame;
+    RepeatCache repeats;
     auto& x = index.executions;
     forEachNewRecord(file, index, [&](std::string_view payload, std::uint64_t offset) {
         const DecodeStatus status = decodeExecution(payload, e);
@@ -59,7 +112,7 @@ void loadExecutions(FileState& file, IndexState& index)
             if (!graph || !index.graphs.graph(*graph).declared)
                 index.executionsOfUndeclaredGraphs.note(e.graphId);
         }
-        if (namesUnknownFrame(e.codeLocation, index.code, unknownFrame))
+        if (repeats.namesUnknownFrame(e.codeLocation, index.code, unknownFrame))
             index.executionsWithUnknownFrames.note(unknownFrame);
         const std::size_t i = x.size();
         HealthDigest all;
@@ -67,9 +120,9 @@ void loadExecutions(FileState& file, IndexState& index)
             all.bits |= h.digest().bits;
         x.wallTime.push_back(e.wallTime);
         x.offset.push_back(offset);
-        x.opType.push_back(index.strings.intern(e.opType));
-        x.graphId.push_back(index.strings.intern(e.graphId));
-        x.module.push_back(index.strings.intern(e.modulePath));
+        x.opType.push_back(repeats.intern(index.strings, 0, e.opType));
+        x.graphId.push_back(repeats.intern(index.strings, 1, e.graphId));
+        x.module.push_back(repeats.intern(index.strings, 2, e.modulePath));
         x.mode.push_back(static_cast<std::uint8_t>(e.mode));
         x.health.push_back(all.bits);
         x.idsBegin.push_back(x.tensorIds.size());

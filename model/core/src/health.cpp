@@ -211,13 +211,4 @@ bool fullTensorAlert(const TensorHealth& health, Alert& alert)
     return true;
 }
 
-std::optional<std::uint64_t> exactCount(double value)
-{
-    // Below 2^53 every integer is a double of its own; 2^53 may be 2^53 + 1 rounded.
-    constexpr double kExactLimit = 9007199254740992.0;
-    if (!(value >= 0 && value < kExactLimit) || std::floor(value) != value)
-        return std::nullopt; // also NaN, which fails every comparison
-    return static_cast<std::uint64_t>(value);
-}
-
 } // namespace nanscope::core

@@ -3,6 +3,7 @@
 // its file since the last update and adds it to the index.
 #pragma once
 
+#include "decodedsize.hpp"
 #include "indexstate.hpp"
 #include "threadpool.hpp"
 
@@ -76,7 +77,15 @@ void forEachNewRecord(FileState& file, IndexState& index, OnRecord&& onRecord)
         std::string_view payload;
         std::uint64_t offset = 0;
         while (stream.next(payload, offset)) {
-            const auto decoded = decodedEventBytes(payload, index.maxDecodedBytes);
+            // The walk over the record's fields is skipped when even the bound from its length
+            // is within both limits: the exact count could only be smaller, so the outcome is
+            // the same.
+            const std::uint64_t bound = decodedEventBytesBound(payload.size());
+            const bool boundFits =
+                bound <= index.maxDecodedBytes &&
+                !index.wouldExceedMemory(std::max<std::uint64_t>(payload.size(), bound));
+            const auto decoded = boundFits ? std::optional<std::uint64_t>(bound)
+                                           : decodedEventBytes(payload, index.maxDecodedBytes);
             if (!decoded) {
                 index.recordProblems.add({Severity::Error, file.path.string(), offset,
                                           overShare(index.maxDecodedBytes)});

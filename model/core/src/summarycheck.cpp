@@ -35,11 +35,12 @@ struct Named
     const char* name;
 };
 
-// The first of `counts` that is not a count, described; empty when all are.
+// The first of `counts` that is not a count, described; empty when all are. The loop allocates
+// nothing while every value is a count: it runs for every trace of a logdir.
 std::string notACount(std::span<const Named> counts)
 {
     for (const auto& c : counts)
-        if (!exactCount(c.value))
+        if (!exactCount(c.value)) [[unlikely]]
             return std::string("the ") + c.name + " " + formatCount(c.value) + " is not a count" +
                    (c.value < 0 ? " (negative)" : "");
     return {};
@@ -51,6 +52,28 @@ std::uint64_t sum(std::span<const Named> counts)
     for (const auto& c : counts)
         total += *exactCount(c.value); // each below 2^53: no overflow for a few of them
     return total;
+}
+
+// The fast path of FULL_HEALTH's rules below: dtype, rank and the six counts are counts, and the
+// six add up to the element count. One pass without branches on the values, for every trace.
+bool fullHealthIsValid(std::span<const double> v)
+{
+    constexpr double kExactLimit = 9007199254740992.0; // as exactCount
+    bool valid = true;
+    std::uint64_t classes = 0;
+    std::uint64_t size = 0;
+    for (std::size_t i = 2; i < 11; ++i) {
+        const double x = v[i];
+        const bool inRange = x >= 0 && x < kExactLimit;
+        const std::int64_t k = inRange ? static_cast<std::int64_t>(x) : 0;
+        valid &= inRange && static_cast<double>(k) == x;
+        const auto count = static_cast<std::uint64_t>(k);
+        if (i == 4)
+            size = count;
+        else if (i >= 5)
+            classes += count; // nine values below 2^53 each: no overflow
+    }
+    return valid && classes == size;
 }
 
 } // namespace
@@ -97,6 +120,8 @@ std::string summaryProblem(DebugMode mode, std::span<const double> v, std::uint6
     case DebugMode::ConciseHealth:
         return countsProblem(v[1], v[2], v[3], v[4]);
     case DebugMode::FullHealth: {
+        if (fullHealthIsValid(v))
+            return {}; // the common case, without building the names of the counts
         const std::array<Named, 8> counts = {Named{v[3], "rank"},  {v[4], "element count"},
                                              {v[5], "-inf count"}, {v[6], "+inf count"},
                                              {v[7], "NaN count"},  {v[8], "negative count"},
