@@ -68,6 +68,15 @@ bool openAndWait(MainWindow& window, const QString& path)
     return QTest::qWaitFor([&] { return loaded.count() > 0 && !window.isBusy(); }, kWait);
 }
 
+// The default window of a 1280×800 screen, shown, on `path` at its first alert.
+bool showAtFirstAlert(MainWindow& window, const QString& path)
+{
+    window.resize(1280, 800);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && openAndWait(window, path) &&
+           window.jumpToFirstAlert();
+}
+
 void doubleClick(QTableView* view, const QModelIndex& index)
 {
     view->scrollTo(index);
@@ -358,11 +367,7 @@ void TestMainWindow::followModePicksUpAppendedEvents()
 void TestMainWindow::failedOpenKeepsWhatWasOpen()
 {
     MainWindow window({.useSettings = false});
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(openAndWait(window, m_demoDir.path()));
-    QVERIFY(window.jumpToFirstAlert());
+    QVERIFY(showAtFirstAlert(window, m_demoDir.path()));
     const QString counts = window.countsText();
     const views::Focus focus = window.navigator()->focus();
     window.graphExecutionPanel()->goToEdit()->setText(QStringLiteral("123"));
@@ -721,11 +726,7 @@ void TestMainWindow::darkPaletteReadsWell()
 void TestMainWindow::graphExecutionKeyColumnsFitAt1280()
 {
     MainWindow window({.useSettings = false});
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(openAndWait(window, m_demoDir.path()));
-    QVERIFY(window.jumpToFirstAlert());
+    QVERIFY(showAtFirstAlert(window, m_demoDir.path()));
     auto* panel = window.graphExecutionPanel();
     QTableView* view = panel->view();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), kWait);

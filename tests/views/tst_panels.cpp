@@ -66,6 +66,23 @@ struct Setup
     }
 };
 
+// Graph Execution and the alerts list side by side, shown: the panels with host and device
+// filters.
+struct PlacePanels
+{
+    views::Navigator navigator;
+    views::GraphExecutionPanel traces{&navigator};
+    views::AlertsPanel alerts{&navigator};
+
+    PlacePanels()
+    {
+        traces.resize(1000, 600);
+        traces.show();
+        alerts.resize(800, 600);
+        alerts.show();
+    }
+};
+
 void doubleClick(QTableView* view, const QModelIndex& index)
 {
     view->scrollTo(index);
@@ -619,13 +636,10 @@ void TestPanels::severalHostsAreColumnsAndFilters()
     QCOMPARE(snapshot->layout().fileSets.size(), std::size_t{2});
     QCOMPARE(snapshot->traceCount(), std::uint64_t{6});
 
-    views::Navigator navigator;
-    views::GraphExecutionPanel traces(&navigator);
-    traces.resize(1000, 600);
-    traces.show();
-    views::AlertsPanel alerts(&navigator);
-    alerts.resize(800, 600);
-    alerts.show();
+    PlacePanels shown;
+    views::Navigator& navigator = shown.navigator;
+    views::GraphExecutionPanel& traces = shown.traces;
+    views::AlertsPanel& alerts = shown.alerts;
     views::ExecutionTimelinePanel timeline(&navigator);
     navigator.setSnapshot(snapshot);
     // The timeline says whose executions it shows (TensorFlow reads the first host's).
@@ -715,13 +729,10 @@ void TestPanels::severalDevicesAreColumnsAndFilters()
     const items::SnapshotPtr snapshot = reader.update();
     QCOMPARE(snapshot->traceCount(), std::uint64_t{4});
 
-    views::Navigator navigator;
-    views::GraphExecutionPanel traces(&navigator);
-    traces.resize(1000, 600);
-    traces.show();
-    views::AlertsPanel alerts(&navigator);
-    alerts.resize(800, 600);
-    alerts.show();
+    PlacePanels shown;
+    views::Navigator& navigator = shown.navigator;
+    views::GraphExecutionPanel& traces = shown.traces;
+    views::AlertsPanel& alerts = shown.alerts;
     navigator.setSnapshot(snapshot);
     // Two devices: the Device column shows, the host's stays hidden.
     QVERIFY(!traces.view()->isColumnHidden(items::GraphExecutionModel::DeviceColumn));

@@ -41,24 +41,25 @@ struct TraceColumns
     template <typename F>
     void forEachColumn(const F& f)
     {
-        f(wallTime);
-        f(offset);
-        f(op);
-        f(slot);
-        f(mode);
-        f(health);
-        f(device);
+        eachColumnOf(*this, f);
     }
     template <typename F>
     void forEachColumn(const F& f) const
     {
-        f(wallTime);
-        f(offset);
-        f(op);
-        f(slot);
-        f(mode);
-        f(health);
-        f(device);
+        eachColumnOf(*this, f);
+    }
+
+private:
+    template <typename Self, typename F>
+    static void eachColumnOf(Self& self, const F& f)
+    {
+        f(self.wallTime);
+        f(self.offset);
+        f(self.op);
+        f(self.slot);
+        f(self.mode);
+        f(self.health);
+        f(self.device);
     }
 };
 
