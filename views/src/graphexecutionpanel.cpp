@@ -128,17 +128,9 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
         m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
     m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::graphExecutionSegments(), this);
     m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
-    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     // Until rows arrive; then fitKeyColumns sizes the key columns by what they show.
-    m_view->setColumnWidth(Model::IndexColumn, digit * 5 + 8);
-    m_view->setColumnWidth(Model::TensorColumn, digit * 19);
-    m_view->setColumnWidth(Model::HealthColumn, digit * 18);
-    m_view->setColumnWidth(Model::OpTypeColumn, digit * 11);
-    m_view->setColumnWidth(Model::DTypeColumn, digit * 8);
-    m_view->setColumnWidth(Model::ShapeColumn, digit * 13);
-    m_view->setColumnWidth(Model::GraphColumn, digit * 10);
-    m_view->setColumnWidth(Model::HostColumn, digit * 10);
-    m_view->setColumnWidth(Model::DeviceColumn, digit * 16);
+    for (int column = 0; column < Model::ColumnCount; ++column)
+        m_view->setColumnWidth(column, initialWidth(column));
     // Devices elide to their last part ("…/device:GPU:0"); hosts show once there are several.
     m_view->setItemDelegateForColumn(Model::DeviceColumn,
                                      new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
@@ -566,6 +558,29 @@ void GraphExecutionPanel::showCallTraces(std::vector<std::uint64_t> traces)
         m_view->scrollTo(first, QAbstractItemView::PositionAtTop);
 }
 
+int GraphExecutionPanel::initialWidth(int column) const
+{
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    switch (column) {
+    case Model::IndexColumn:
+        return digit * 5 + 8;
+    case Model::TensorColumn:
+        return digit * 19;
+    case Model::HealthColumn:
+        return digit * 18;
+    case Model::OpTypeColumn:
+        return digit * 11;
+    case Model::DTypeColumn:
+        return digit * 8;
+    case Model::ShapeColumn:
+        return digit * 13;
+    case Model::DeviceColumn:
+        return digit * 16;
+    default: // graph, host
+        return digit * 10;
+    }
+}
+
 QList<int> GraphExecutionPanel::keyColumns()
 {
     return {Model::IndexColumn, Model::TensorColumn, Model::HealthColumn, Model::OpTypeColumn};
@@ -619,9 +634,18 @@ void GraphExecutionPanel::fitKeyColumns()
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     m_view->setColumnWidth(Model::HealthColumn,
                            std::max(std::min(health, room - tensor), digit * 12));
-    // The tensor column ends where the pane does: the details columns after it scroll.
+    // The details columns (dtype, size, graph, …) show too when the pane has room for them beside
+    // every op's own name; otherwise the tensor column ends where the pane does and they scroll.
+    const int rest = room - m_view->columnWidth(Model::HealthColumn);
+    // (Their widths as set, not as shown: the last one stretches to the pane's end.)
+    int details = 0;
+    const QList<int> keys = keyColumns();
+    for (int column = 0; column < Model::ColumnCount; ++column) {
+        if (!keys.contains(column) && !m_view->isColumnHidden(column))
+            details += initialWidth(column);
+    }
     m_view->setColumnWidth(Model::TensorColumn,
-                           std::max(room - m_view->columnWidth(Model::HealthColumn), tensor));
+                           std::max(rest - details >= tensor ? rest - details : rest, tensor));
     m_fittingColumns = false;
     m_columnsFitted = true;
 }

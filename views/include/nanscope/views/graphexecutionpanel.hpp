@@ -89,8 +89,10 @@ private:
     void updateStatus();
     void onCurrentRowChanged(const QModelIndex& current);
     // #, health and op type as wide as the rows on screen need; the tensor gets the rest of the
-    // pane. Once the user sizes a column, theirs stand.
+    // pane, less the details columns when they fit beside every op's own name. Once the user
+    // sizes a column, theirs stand.
     void fitKeyColumns();
+    int initialWidth(int column) const; // a column's width before any fit, by the font
 
     items::GraphExecutionModel* m_model = nullptr;
     RowListProxyModel* m_proxy = nullptr;
