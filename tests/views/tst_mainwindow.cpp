@@ -122,6 +122,7 @@ private Q_SLOTS:
     void layoutAndRecentLogdirsAreKeptAcrossRuns();
     void darkPaletteReadsWell();
     void graphExecutionKeyColumnsFitAt1280();
+    void graphExecutionShowsItsDetailsWhenWide();
 
 private:
     QTemporaryDir m_demoDir;
@@ -770,6 +771,30 @@ void TestMainWindow::graphExecutionKeyColumnsFitAt1280()
             tensor, view->fontMetrics(), view->columnWidth(Model::TensorColumn) - margin);
         QVERIFY2(shown.endsWith(tensor.section(QLatin1Char('/'), -1)),
                  qPrintable(tensor + QStringLiteral(" shown as ") + shown));
+    }
+}
+
+// On a wide window the details (dtype, size, graph) show beside the key columns instead of
+// scrolling behind a tensor column stretched to the pane's end.
+void TestMainWindow::graphExecutionShowsItsDetailsWhenWide()
+{
+    MainWindow window({.useSettings = false});
+    window.resize(2400, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, m_demoDir.path()));
+    QVERIFY(window.jumpToFirstAlert());
+    auto* panel = window.graphExecutionPanel();
+    QTableView* view = panel->view();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), kWait);
+    QCoreApplication::processEvents();
+    QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
+    using Model = items::GraphExecutionModel;
+    for (const int column :
+         {int(Model::DTypeColumn), int(Model::ShapeColumn), int(Model::GraphColumn)}) {
+        QVERIFY(!view->isColumnHidden(column));
+        QVERIFY(view->columnViewportPosition(column) + view->columnWidth(column) <=
+                view->viewport()->width());
     }
 }
 
