@@ -12,6 +12,7 @@
 #include "nanscope/version.hpp"
 #include "nativestack.hpp"
 #include "pendingevents.hpp"
+#include "regexrepeats.hpp"
 #include "tensornames.hpp"
 #include "tensorproto.hpp"
 #include "utf8text.hpp"
@@ -408,6 +409,12 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
 
     auto impl = std::make_unique<Impl>();
     if (!options.opTypeRegex.empty()) {
+        if (const auto at = detail::repeatOfRepeat(options.opTypeRegex))
+            return Status{ErrorCode::InvalidArgument,
+                          "the op type filter \"" + options.opTypeRegex +
+                              "\" repeats a repeat at offset " + std::to_string(*at) +
+                              " (as Python's re, TensorFlow's filter, refuses: its matching time "
+                              "could grow exponentially)"};
         try {
             impl->opTypeRegex.emplace(options.opTypeRegex, std::regex::ECMAScript);
         } catch (const std::regex_error& e) {

@@ -115,6 +115,24 @@ TEST_CASE("bad options are refused with a clear error", "[files][errors]")
         REQUIRE_FALSE(r.ok());
         CHECK(r.status().message().find("Mat(Mul") != std::string::npos);
     }
+    SECTION("an op type regex that repeats a repeat (exponential matching in std::regex)")
+    {
+        // The pattern a fuzzer found hanging an op declaration, and the smaller forms of it.
+        for (const std::string pattern :
+             {"\x1d\x1d+++=+++", "a++", "x*{2}", "(ab)*+", "a*??", "b{2}{3}", "c?*"}) {
+            auto r = Recorder::open({.dumpRoot = dir.path(), .opTypeRegex = pattern});
+            INFO(pattern);
+            REQUIRE_FALSE(r.ok());
+            CHECK(r.status().code() == ErrorCode::InvalidArgument);
+            CHECK(r.status().message().find("repeats a repeat") != std::string::npos);
+        }
+        // Lazy quantifiers, quantifiers inside a class and escaped ones are not.
+        for (const std::string pattern :
+             {"Mat.+?Mul", "[+*]+", "\\++", "(Log|Softmax)$", "a{2,3}?", "[^*]*", "\\d{2}"}) {
+            INFO(pattern);
+            CHECK(Recorder::open({.dumpRoot = dir.path(), .opTypeRegex = pattern}).ok());
+        }
+    }
     SECTION("an unknown dtype in the filter")
     {
         auto r = Recorder::open({.dumpRoot = dir.path(), .tensorDtypes = {DType(77)}});
