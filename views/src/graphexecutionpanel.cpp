@@ -228,7 +228,12 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     updateStatus();
 }
 
-GraphExecutionPanel::~GraphExecutionPanel() = default;
+GraphExecutionPanel::~GraphExecutionPanel()
+{
+    // ~QWidget deletes the table after this object is no longer a GraphExecutionPanel, and the
+    // header reports its sections resized on the way out: nothing of ours may hear it.
+    disconnect(m_view->horizontalHeader(), nullptr, this, nullptr);
+}
 
 QTableView* GraphExecutionPanel::view() const
 {
