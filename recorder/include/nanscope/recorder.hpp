@@ -45,7 +45,9 @@ struct RecorderOptions
     // TensorFlow's semantics: > 0 keeps only the last N executions and the last N graph
     // execution traces, written at flush() and close(); <= 0 writes every event as it comes.
     int circularBufferSize = 1000;
-    // Only ops whose type matches from its start are summarised (TensorFlow's op_regex).
+    // Only ops whose type matches from its start are summarised (TensorFlow's op_regex), in
+    // ECMAScript syntax. A repeat of a repeat ("a++", "x*{2}") is refused, as Python's re refuses
+    // it: a backtracking engine's matching time for it grows exponentially.
     std::string opTypeRegex;
     // Only tensors of these types are summarised; empty means every type the mode supports.
     std::vector<DType> tensorDtypes;
