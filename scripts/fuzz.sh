@@ -81,11 +81,15 @@ fuzz_one() { # target: fuzzes, then (volume) replays what it kept through the AS
     -artifact_prefix="$out/artifacts/$t-" "$work" "fuzz/corpus/$t" "$seeds/$t" >"$log" 2>&1 ||
     status=1
   if [ "$volume" = 1 ]; then
-    local replay="$out/$t.asan-replay.log" kept=("$work")
-    compgen -G "$out/artifacts/$t-*" >/dev/null && kept+=("$out"/artifacts/"$t"-*)
+    local replay="$out/$t.asan-replay.log"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$checked/nanscope_fuzz_$t" -runs=0 \
       -max_len="$max_len" "${limits[@]}" -artifact_prefix="$out/artifacts/$t-asan-" \
-      "${kept[@]}" >"$replay" 2>&1 || status=1
+      "$work" >"$replay" 2>&1 || status=1
+    # Crashes are files, which libFuzzer runs one by one only when given no directory.
+    if compgen -G "$out/artifacts/$t-[!a]*" >/dev/null; then
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$checked/nanscope_fuzz_$t" "${limits[@]}" \
+        "$out"/artifacts/"$t"-[!a]* >>"$replay" 2>&1 || status=1
+    fi
   fi
   return $status
 }
