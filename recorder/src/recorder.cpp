@@ -409,12 +409,9 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
 
     auto impl = std::make_unique<Impl>();
     if (!options.opTypeRegex.empty()) {
-        if (const auto at = detail::repeatOfRepeat(options.opTypeRegex))
+        if (const auto unsafe = detail::unsafeRepeat(options.opTypeRegex))
             return Status{ErrorCode::InvalidArgument,
-                          "the op type filter \"" + options.opTypeRegex +
-                              "\" repeats a repeat at offset " + std::to_string(*at) +
-                              " (as Python's re, TensorFlow's filter, refuses: its matching time "
-                              "could grow exponentially)"};
+                          "the op type filter \"" + options.opTypeRegex + "\" " + unsafe->reason};
         try {
             impl->opTypeRegex.emplace(options.opTypeRegex, std::regex::ECMAScript);
         } catch (const std::regex_error& e) {

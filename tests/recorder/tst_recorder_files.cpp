@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <regex>
+#include <vector>
 
 using namespace nanscope;
 using test::readEvents;
@@ -126,14 +127,51 @@ TEST_CASE("bad options are refused with a clear error", "[files][errors]")
             CHECK(r.status().code() == ErrorCode::InvalidArgument);
             CHECK(r.status().message().find("repeats a repeat") != std::string::npos);
         }
-        // Lazy quantifiers, quantifiers inside a class and escaped ones are not.
+        // Lazy quantifiers, quantifiers inside a class and escaped ones are not, nor are counts
+        // within the limits, bounded repeats of a group holding a repeat, or small backreferences.
         int runs = 0;
         for (const std::string pattern :
-             {"Mat.+?Mul", "[+*]+", "\\++", "(Log|Softmax)$", "a{2,3}?", "[^*]*", "\\d{2}"}) {
+             {"Mat.+?Mul", "[+*]+", "\\++", "(Log|Softmax)$", "a{2,3}?", "[^*]*", "\\d{2}",
+              "x{1000}", "(a{300}){300}", "(a+)?", "(.*Conv){2}", "(a)\\1", "(?:Mat)+Mul", "\\0",
+              "z9999999999999999999999"}) {
             INFO(pattern);
             const auto root = dir.path() / ("run" + std::to_string(runs++));
             auto r = Recorder::open({.dumpRoot = root, .opTypeRegex = pattern});
             CHECK(r.ok());
+        }
+    }
+    SECTION("an op type regex that a backtracking engine would choke on")
+    {
+        struct Refused
+        {
+            std::string pattern;
+            std::string reason;
+        };
+        // ";{" and 21 nines is the fuzzer's find: libstdc++'s compiler overflowed a signed long
+        // reading the count (undefined behaviour) before it could say the brace is not closed.
+        const std::string digits19(19, '9');
+        int refused = 0;
+        for (const auto& [pattern, reason] : std::vector<Refused>{
+                 {"(a+)+", "repeats without bound a group that holds a repeat without bound"},
+                 {"((Mat.*)Mul)*", "repeats without bound a group that holds a repeat"},
+                 {"(x*){3,}", "repeats without bound a group"},
+                 {"x{1001}", "repeats an atom more than 1000 times"},
+                 {"a{" + digits19 + "}", "repeats an atom more than 1000 times"},
+                 {"a{2," + digits19 + "}", "repeats an atom more than 1000 times"},
+                 {";{" + std::string(21, '9'), "repeats an atom more than 1000 times"},
+                 {"a{5000", "repeats an atom more than 1000 times"},
+                 {"(a{500}){500}", "expands its counts to more than 100000 atoms"},
+                 {"(((a){50}){50}){50}", "expands its counts to more than 100000 atoms"},
+                 {"(a)\\100", "refers to group 100"},
+                 {"\\" + digits19, "refers to group " + digits19},
+             }) {
+            INFO(pattern);
+            const auto root = dir.path() / ("refused" + std::to_string(refused++));
+            auto r = Recorder::open({.dumpRoot = root, .opTypeRegex = pattern});
+            REQUIRE_FALSE(r.ok());
+            CHECK(r.status().code() == ErrorCode::InvalidArgument);
+            CHECK(r.status().message().find(reason) != std::string::npos);
+            CHECK_FALSE(std::filesystem::exists(root)); // refused before anything is written
         }
     }
     SECTION("an unknown dtype in the filter")

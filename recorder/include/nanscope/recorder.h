@@ -62,7 +62,7 @@ typedef struct nanscope_options
     const char* dump_root;
     int tensor_debug_mode;     /* enum nanscope_mode */
     int circular_buffer_size;  /* <= 0: write every event as it comes */
-    const char* op_type_regex; /* NULL: every op; ECMAScript, no repeat of a repeat */
+    const char* op_type_regex; /* NULL: every op; ECMAScript; see opTypeRegex in recorder.hpp */
     const int* tensor_dtypes;  /* NULL: every type the mode supports */
     size_t num_tensor_dtypes;
     const char* run_id;    /* NULL: random */

@@ -46,8 +46,10 @@ struct RecorderOptions
     // execution traces, written at flush() and close(); <= 0 writes every event as it comes.
     int circularBufferSize = 1000;
     // Only ops whose type matches from its start are summarised (TensorFlow's op_regex), in
-    // ECMAScript syntax. A repeat of a repeat ("a++", "x*{2}") is refused, as Python's re refuses
-    // it: a backtracking engine's matching time for it grows exponentially.
+    // ECMAScript syntax. Refused at open, because a backtracking engine could hang the program on
+    // them: a repeat of a repeat ("a++", "x*{2}", as Python's re refuses it), an unbounded repeat
+    // of a group holding one ("(a+)+"), counts over 1000 or nesting to over 100,000 atoms
+    // ("(a{500}){500}"), and backreferences past \99.
     std::string opTypeRegex;
     // Only tensors of these types are summarised; empty means every type the mode supports.
     std::vector<DType> tensorDtypes;
