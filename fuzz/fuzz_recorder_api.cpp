@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -38,6 +39,15 @@ public:
         for (std::size_t i = 0; i < n && !empty(); ++i)
             s += static_cast<char>(byte() | 1);
         return s;
+    }
+
+    // Fills `out` with the next bytes, zeros past the end. One copy, not a loop of byte(): a
+    // tensor is up to 27 KB, and an instrumented loop over it was a sixth of the target's time.
+    void copyTo(std::vector<std::uint8_t>& out)
+    {
+        const std::size_t n = std::min<std::size_t>(out.size(), m_end - m_p);
+        std::memcpy(out.data(), m_p, n);
+        m_p += n;
     }
 
 private:
@@ -64,6 +74,18 @@ constexpr int kModes[] = {NANSCOPE_NO_TENSOR,
 
 // A tensor and the storage behind it: up to 4 dimensions of up to 15 (or a negative one), its
 // bytes repeated from the input, 8 bytes per element so that any dtype fits.
+// Fills `out` with `pattern` repeated, by copies that double (not byte by byte, see copyTo).
+void fillRepeating(std::vector<std::uint8_t>& out, std::initializer_list<std::uint8_t> pattern)
+{
+    std::size_t filled = std::min(out.size(), pattern.size());
+    std::memcpy(out.data(), pattern.begin(), filled);
+    while (filled < out.size()) {
+        const std::size_t n = std::min(filled, out.size() - filled);
+        std::memcpy(out.data() + filled, out.data(), n);
+        filled += n;
+    }
+}
+
 struct Tensor
 {
     std::vector<std::int64_t> shape;
@@ -82,9 +104,10 @@ struct Tensor
         }
         bytes.resize(static_cast<std::size_t>(elements) * 8 + 8);
         const std::uint8_t seed = in.byte();
-        const std::uint8_t pattern[] = {0x00, 0x00, 0xc0, 0x7f, 0x00, 0x00, 0x80, 0xff, seed};
-        for (std::size_t i = 0; i < bytes.size(); ++i)
-            bytes[i] = (spec & 4) ? pattern[i % sizeof pattern] : in.byte();
+        if (spec & 4)
+            fillRepeating(bytes, {0x00, 0x00, 0xc0, 0x7f, 0x00, 0x00, 0x80, 0xff, seed});
+        else
+            in.copyTo(bytes); // the input's next bytes; zeros once it ends
         view.data = bytes.data();
         view.dtype = kDtypes[(spec >> 4) & 15];
         view.shape = shape.data();
