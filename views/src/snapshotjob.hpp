@@ -4,6 +4,7 @@
 // to stop, and only the newest request's result is delivered ("latest job wins").
 #pragma once
 
+#include "nanscope/core/threadpriority.hpp"
 #include "nanscope/items/logdirsession.hpp"
 
 #include <QFutureWatcher>
@@ -91,9 +92,15 @@ private:
         m_stop = std::make_shared<std::atomic_bool>(false);
         m_running = true;
         m_discard = false;
-        m_watcher.setFuture(QtConcurrent::run(
-            pool(), [snapshot = std::move(next.snapshot), compute = std::move(next.compute),
-                     stop = m_stop] { return compute(*snapshot, *stop); }));
+        m_watcher.setFuture(
+            QtConcurrent::run(pool(), [snapshot = std::move(next.snapshot),
+                                       compute = std::move(next.compute), stop = m_stop] {
+                // The pool's threads scan whole snapshots while the user works: the GUI thread
+                // goes first when cores are short. Once per thread, for its whole life.
+                thread_local const bool yielded = (core::yieldToInteractiveThreads(), true);
+                (void)yielded;
+                return compute(*snapshot, *stop);
+            }));
     }
 
     void onFinished()

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "threadpool.hpp"
 
+#include "nanscope/core/threadpriority.hpp"
+
 namespace nanscope::core {
 
-ThreadPool::ThreadPool(unsigned threads)
+ThreadPool::ThreadPool(unsigned threads, Priority priority)
 {
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());
     for (unsigned i = 0; i < threads; ++i)
-        m_threads.emplace_back([this] { work(); });
+        m_threads.emplace_back([this, priority] { work(priority); });
 }
 
 ThreadPool::~ThreadPool()
@@ -37,8 +39,10 @@ void ThreadPool::wait()
     m_idle.wait(lock, [this] { return m_jobs.empty() && m_running == 0; });
 }
 
-void ThreadPool::work()
+void ThreadPool::work(Priority priority)
 {
+    if (priority == Priority::Background)
+        yieldToInteractiveThreads();
     std::unique_lock lock(m_mutex);
     for (;;) {
         m_jobReady.wait(lock, [this] { return m_stopping || !m_jobs.empty(); });

@@ -16,7 +16,10 @@ namespace nanscope::core {
 class ThreadPool
 {
 public:
-    explicit ThreadPool(unsigned threads); // 0: one per hardware thread
+    enum class Priority { Normal, Background };
+    // threads 0: one per hardware thread. Background threads yield to the program's interactive
+    // ones (yieldToInteractiveThreads).
+    explicit ThreadPool(unsigned threads, Priority priority = Priority::Normal);
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
@@ -27,7 +30,7 @@ public:
     unsigned size() const { return static_cast<unsigned>(m_threads.size()); }
 
 private:
-    void work();
+    void work(Priority priority);
 
     std::mutex m_mutex;
     std::condition_variable m_jobReady;

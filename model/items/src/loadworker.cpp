@@ -38,6 +38,7 @@ void LoadWorker::load(quint64 job, const QString& path)
 {
     core::ReaderOptions options;
     options.maxMemoryBytes = m_maxMemoryBytes.load();
+    options.backgroundThreads = true;
     m_reader = std::make_unique<core::LogdirReader>(path.toStdString(), options);
     readUntilComplete(job);
 }

@@ -2,6 +2,7 @@
 #include "nanscope/items/logdirsession.hpp"
 
 #include "loadworker.hpp"
+#include "nanscope/core/threadpriority.hpp"
 
 #include <QDir>
 #include <QFileInfo>
@@ -18,6 +19,8 @@ LogdirSession::LogdirSession(QObject* parent)
     qRegisterMetaType<SnapshotPtr>();
     m_thread->setObjectName(QStringLiteral("nanscope-loader"));
     m_worker->moveToThread(m_thread);
+    // The loader reads while the user works: the GUI thread goes first when cores are short.
+    connect(m_thread, &QThread::started, m_worker, [] { core::yieldToInteractiveThreads(); });
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &LoadWorker::snapshotReady, this, &LogdirSession::onSnapshot);
     connect(m_worker, &LoadWorker::finished, this, &LogdirSession::onFinished);

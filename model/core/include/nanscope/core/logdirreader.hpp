@@ -34,6 +34,9 @@ struct ReaderOptions
     // Threads that decode trace files while the updating thread reads them; 0: one per
     // hardware thread, less the reading one (at least one).
     unsigned threads = 0;
+    // Whether those threads yield to the program's others (yieldToInteractiveThreads): set by an
+    // interactive program, whose GUI thread must not wait for a core while a logdir loads.
+    bool backgroundThreads = false;
     // The most memory the index may take: the per-trace and per-execution arrays, the strings,
     // the graph and code tables and the alerts. Reading stops before a record that would pass it,
     // with an error diagnostic; a record longer than a quarter of it is never read (its length
