@@ -85,6 +85,7 @@ private Q_SLOTS:
     void hugeGraphsOfferTheNeighbourhoodOnly();
     void findStepsThroughTheOpsOfTheGraph();
     void wholeGraphLabelsEveryOpAndNamesEveryEdge();
+    void aNarrowPaneGivesTheCaptionARow();
 
 private:
     std::unique_ptr<LossLogdir> m_logdir;
@@ -444,6 +445,26 @@ void TestGraphStructurePanel::wholeGraphLabelsEveryOpAndNamesEveryEdge()
     QVERIFY(m_panel->toolTipAt(bounds.topLeft() - QPointF(30, 30)).isEmpty());
     // Zoom stays readable: a big graph scrolls rather than shrinks.
     QVERIFY(static_cast<QGraphicsView*>(m_panel->view())->transform().m11() >= 1);
+}
+
+void TestGraphStructurePanel::aNarrowPaneGivesTheCaptionARow()
+{
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    const QString whole = m_panel->caption();
+    QVERIFY2(whole.startsWith(QStringLiteral("Log in graph ")), qPrintable(whole));
+    QCOMPARE(m_panel->captionShown(), whole); // 800 px: room for all of it
+    QVERIFY(!m_panel->captionOnItsOwnRow());
+    // As narrow as a docked pane at 1280 px beside two others: the buttons leave the caption no
+    // room, so it takes a row of its own and is shown whole.
+    m_panel->resize(360, 520);
+    QApplication::processEvents();
+    QVERIFY(m_panel->captionOnItsOwnRow());
+    QCOMPARE(m_panel->captionShown(), whole);
+    // Wide again: back beside the buttons.
+    m_panel->resize(800, 520);
+    QApplication::processEvents();
+    QVERIFY(!m_panel->captionOnItsOwnRow());
+    QCOMPARE(m_panel->captionShown(), whole);
 }
 
 QTEST_MAIN(TestGraphStructurePanel)

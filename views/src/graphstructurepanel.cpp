@@ -8,9 +8,9 @@
 #include "legend.hpp"
 #include "nanscope/core/tracequery.hpp"
 #include "nanscope/items/fromstd.hpp"
+#include "nanscope/widgets/elidedlabel.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
-#include "nanscope/widgets/plaintooltip.hpp"
 #include "neighbourhoodpicture.hpp"
 #include "snapshotjob.hpp"
 #include "viewhelpers.hpp"
@@ -80,8 +80,8 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
             setMode(Mode::WholeGraph);
     });
 
-    m_caption = widgets::plainLabel({}, this);
-    m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Elided, not clipped: a narrow pane shows the op and the end of the graph's name.
+    m_caption = new widgets::ElidedLabel(this);
     auto* zoomOut = toolButton(QStringLiteral("−"), QStringLiteral("Zoom out (-)"), this);
     auto* zoomIn = toolButton(QStringLiteral("+"), QStringLiteral("Zoom in (+)"), this);
     auto* fit = toolButton(QStringLiteral("Fit"), QStringLiteral("Show everything (0)"), this);
@@ -93,22 +93,28 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     connect(zoomIn, &QToolButton::clicked, m_view, &GraphStructureView::zoomIn);
     connect(fit, &QToolButton::clicked, m_view, &GraphStructureView::fitAll);
 
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(4, 2, 4, 2);
-    bar->setSpacing(2);
-    bar->addWidget(m_neighbourhoodButton);
-    bar->addWidget(m_wholeGraphButton);
-    bar->addSpacing(8);
-    bar->addWidget(m_caption, 1);
-    bar->addWidget(zoomOut);
-    bar->addWidget(zoomIn);
-    bar->addWidget(fit);
-    bar->addSpacing(8);
-    bar->addWidget(find);
+    m_bar = new QHBoxLayout;
+    m_bar->setContentsMargins(4, 2, 4, 2);
+    m_bar->setSpacing(2);
+    m_bar->addWidget(m_neighbourhoodButton);
+    m_bar->addWidget(m_wholeGraphButton);
+    m_bar->addSpacing(8);
+    m_captionSlot = new QHBoxLayout;
+    m_captionSlot->setContentsMargins(0, 0, 0, 0);
+    m_captionSlot->addWidget(m_caption, 1);
+    m_captionSlot->addStretch(); // keeps the buttons right-aligned when the caption moves out
+    m_bar->addLayout(m_captionSlot, 1);
+    m_bar->addWidget(zoomOut);
+    m_bar->addWidget(zoomIn);
+    m_bar->addWidget(fit);
+    m_bar->addSpacing(8);
+    m_bar->addWidget(find);
+    m_captionRow = new QHBoxLayout;
+    m_captionRow->setContentsMargins(6, 0, 6, 2);
 
-    m_status = widgets::plainLabel({}, this);
+    m_status = new widgets::ElidedLabel(this);
+    m_status->setElideMode(Qt::ElideRight);
     m_status->setForegroundRole(QPalette::PlaceholderText);
-    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* legend =
         new Legend({{healthFill(core::NodeHealth::NaN), healthBorder(core::NodeHealth::NaN),
                      QStringLiteral("NaN")},
@@ -129,7 +135,8 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addLayout(bar);
+    layout->addLayout(m_bar);
+    layout->addLayout(m_captionRow);
     layout->addWidget(m_stack, 1);
     m_findBar = new widgets::FindBar(this);
     m_findBar->setPlaceholderText(QStringLiteral("Find an op of this graph by name or type"));
@@ -226,6 +233,45 @@ QString GraphStructurePanel::statusText() const
     return m_status->text();
 }
 
+QString GraphStructurePanel::caption() const
+{
+    return m_caption->text();
+}
+
+QString GraphStructurePanel::captionShown() const
+{
+    return m_caption->elidedText();
+}
+
+void GraphStructurePanel::resizeEvent(QResizeEvent* event)
+{
+    Panel::resizeEvent(event);
+    placeCaption();
+}
+
+void GraphStructurePanel::placeCaption()
+{
+    // Beside the buttons it needs room for about twenty characters ("Log in graph train_st…");
+    // a narrower pane (a docked one at 1280 px) left it a few pixels, cut mid-letter.
+    int buttons = 0;
+    for (int i = 0; i < m_bar->count(); ++i)
+        if (m_bar->itemAt(i)->layout() != m_captionSlot)
+            buttons += m_bar->itemAt(i)->sizeHint().width() + m_bar->spacing();
+    const QMargins margins = m_bar->contentsMargins();
+    const int room = width() - buttons - margins.left() - margins.right();
+    const bool ownRow = room < fontMetrics().averageCharWidth() * 20;
+    if (ownRow == m_captionOnItsOwnRow)
+        return;
+    m_captionOnItsOwnRow = ownRow;
+    if (ownRow) {
+        m_captionSlot->removeWidget(m_caption);
+        m_captionRow->addWidget(m_caption);
+    } else {
+        m_captionRow->removeWidget(m_caption);
+        m_captionSlot->insertWidget(0, m_caption, 1);
+    }
+}
+
 void GraphStructurePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
     // A different logdir, or more ops in the graph shown: lay it out again. Otherwise (more
@@ -247,8 +293,7 @@ void GraphStructurePanel::focusChanged(const Focus&)
 
 void GraphStructurePanel::setStatus(const QString& text)
 {
-    m_status->setText(text);
-    m_status->setToolTip(widgets::plainToolTip(text));
+    m_status->setText(text); // the whole text is its tooltip
 }
 
 void GraphStructurePanel::showPlaceholder(const QString& text)
@@ -260,7 +305,7 @@ void GraphStructurePanel::showPlaceholder(const QString& text)
     m_scene->clearPicture();
     m_placeholder->setText(text);
     m_stack->setCurrentWidget(m_placeholder);
-    m_caption->clear();
+    m_caption->setText({});
     setStatus({});
 }
 

@@ -17,13 +17,15 @@
 
 class QGraphicsScene;
 class QGraphicsView;
+class QHBoxLayout;
 class QLabel;
 class QStackedWidget;
 class QToolButton;
 
 namespace nanscope::widgets {
+class ElidedLabel;
 class FindBar;
-}
+} // namespace nanscope::widgets
 
 namespace nanscope::views {
 
@@ -80,6 +82,11 @@ public:
     QGraphicsView* view() const;
     // The one-line status: what is shown, or why the whole graph is not ("" when nothing).
     QString statusText() const;
+    // The caption above the graph ("Log in graph …"), whole and as shown (elided to fit).
+    QString caption() const;
+    QString captionShown() const;
+    // A narrow pane gives the caption a row of its own under the buttons.
+    bool captionOnItsOwnRow() const { return m_captionOnItsOwnRow; }
     // True while a whole-graph layout runs on a worker.
     bool isLayingOut() const { return m_pendingJob != 0; }
     widgets::FindBar* findBar() const { return m_findBar; }
@@ -98,6 +105,7 @@ Q_SIGNALS:
 protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
     void focusChanged(const Focus& focus) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void rebuild();
@@ -110,14 +118,19 @@ private:
     void wholeGraphLaidOut(std::uint64_t job, GraphPicture picture);
     void nodeClicked(std::size_t node);
     void setStatus(const QString& text);
+    void placeCaption();
 
     Mode m_mode = Mode::Neighbourhood;
     GraphScene* m_scene = nullptr;
     GraphStructureView* m_view = nullptr;
     QStackedWidget* m_stack = nullptr;
     QLabel* m_placeholder = nullptr;
-    QLabel* m_caption = nullptr;
-    QLabel* m_status = nullptr;
+    widgets::ElidedLabel* m_caption = nullptr;
+    QHBoxLayout* m_bar = nullptr;         // the buttons, with the caption between them when wide
+    QHBoxLayout* m_captionSlot = nullptr; // the caption's place in the bar
+    QHBoxLayout* m_captionRow = nullptr;  // its row of its own when narrow
+    bool m_captionOnItsOwnRow = false;
+    widgets::ElidedLabel* m_status = nullptr;
     QToolButton* m_neighbourhoodButton = nullptr;
     QToolButton* m_wholeGraphButton = nullptr;
     widgets::FindBar* m_findBar = nullptr;
