@@ -13,6 +13,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/plaintextdelegate.hpp
     include/nanscope/widgets/scopenamedelegate.hpp
     include/nanscope/widgets/startpage.hpp
+    include/nanscope/widgets/uniformtableview.hpp
     src/banner.cpp
     src/chiplabel.cpp
     src/copyabletableview.cpp
@@ -24,4 +25,5 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/plainlabel.cpp
     src/plaintextdelegate.cpp
     src/scopenamedelegate.cpp
-    src/startpage.cpp)
+    src/startpage.cpp
+    src/uniformtableview.cpp)

@@ -11,10 +11,10 @@
 #include "nanscope/views/navigator.hpp"
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
 
 #include <QJsonArray>
 #include <QScreen>
-#include <QTableView>
 
 namespace nanscope::app {
 namespace {

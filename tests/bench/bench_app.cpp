@@ -18,11 +18,11 @@
 #include "nanscope/recorder.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/navigator.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QTableView>
 #include <QThread>
 #include <QTimer>
 #include <algorithm>

@@ -2,6 +2,7 @@
 # The Alerts, Graph Execution, Stack Trace and Source panels, the main window, and the widgets
 # under them.
 nanscope_add_qtest(tst_panels tst_panels.cpp pylogdir.cpp pylogdir.hpp)
+nanscope_add_qtest(tst_uniformtableview tst_uniformtableview.cpp)
 target_link_libraries(tst_panels PRIVATE NaNscope::format)
 
 # End to end on the demo's logdir: it needs the demo program.

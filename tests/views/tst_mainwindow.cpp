@@ -21,6 +21,7 @@
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
 #include "nanscope/widgets/banner.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/startpage.hpp"
 #include "rundemo.hpp"
@@ -43,7 +44,6 @@
 #include <QStyle>
 #include <QStyleOptionViewItem>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -77,7 +77,7 @@ bool showAtFirstAlert(MainWindow& window, const QString& path)
            window.jumpToFirstAlert();
 }
 
-void doubleClick(QTableView* view, const QModelIndex& index)
+void doubleClick(nanscope::widgets::CopyableTableView* view, const QModelIndex& index)
 {
     view->scrollTo(index);
     const QPoint at = view->visualRect(index).center();
@@ -729,7 +729,7 @@ void TestMainWindow::graphExecutionKeyColumnsFitAt1280()
     MainWindow window({.useSettings = false});
     QVERIFY(showAtFirstAlert(window, m_demoDir.path()));
     auto* panel = window.graphExecutionPanel();
-    QTableView* view = panel->view();
+    nanscope::widgets::CopyableTableView* view = panel->view();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), kWait);
     QCoreApplication::processEvents();
     QCOMPARE(view->horizontalScrollBar()->value(), 0);
@@ -785,7 +785,7 @@ void TestMainWindow::graphExecutionShowsItsDetailsWhenWide()
     QVERIFY(openAndWait(window, m_demoDir.path()));
     QVERIFY(window.jumpToFirstAlert());
     auto* panel = window.graphExecutionPanel();
-    QTableView* view = panel->view();
+    nanscope::widgets::CopyableTableView* view = panel->view();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), kWait);
     QCoreApplication::processEvents();
     QCOMPARE(view->horizontalScrollBar()->maximum(), 0);

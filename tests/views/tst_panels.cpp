@@ -28,7 +28,6 @@
 #include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -83,7 +82,7 @@ struct PlacePanels
     }
 };
 
-void doubleClick(QTableView* view, const QModelIndex& index)
+void doubleClick(nanscope::widgets::CopyableTableView* view, const QModelIndex& index)
 {
     view->scrollTo(index);
     const QPoint at = view->visualRect(index).center();

@@ -230,7 +230,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
 
 AlertsPanel::~AlertsPanel() = default;
 
-QTableView* AlertsPanel::view() const
+widgets::CopyableTableView* AlertsPanel::view() const
 {
     return m_view;
 }

@@ -235,7 +235,7 @@ GraphExecutionPanel::~GraphExecutionPanel()
     disconnect(m_view->horizontalHeader(), nullptr, this, nullptr);
 }
 
-QTableView* GraphExecutionPanel::view() const
+widgets::CopyableTableView* GraphExecutionPanel::view() const
 {
     return m_view;
 }
@@ -506,7 +506,7 @@ void GraphExecutionPanel::showFocus(bool scroll)
         // Centre a row that moved here from elsewhere unless it is well in sight already; a
         // row the user just clicked stays where it is.
         const QRect rect = m_view->visualRect(index);
-        const int margin = 2 * m_view->verticalHeader()->defaultSectionSize();
+        const int margin = 2 * m_view->rowHeight();
         const QRect comfortable = m_view->viewport()->rect().adjusted(0, margin, 0, -margin);
         const bool inSight = rect.isValid() && comfortable.contains(rect);
         if (scroll && !m_userMovedFocus && !inSight) {
@@ -618,7 +618,7 @@ void GraphExecutionPanel::fitKeyColumns()
             width = std::max(width,
                              m_view->itemDelegateForIndex(index)->sizeHint(option, index).width());
         }
-        return width + (m_view->showGrid() ? 1 : 0);
+        return width;
     };
     m_view->setColumnWidth(Model::OpTypeColumn, needed(Model::OpTypeColumn));
     // Every op's own name (its last scope, "…/MatMul:0") stays whole; the outer scopes give way.

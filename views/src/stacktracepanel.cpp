@@ -139,7 +139,7 @@ StackTracePanel::StackTracePanel(Navigator* navigator, QWidget* parent) : Panel(
 
 StackTracePanel::~StackTracePanel() = default;
 
-QTableView* StackTracePanel::view() const
+widgets::CopyableTableView* StackTracePanel::view() const
 {
     return m_view;
 }

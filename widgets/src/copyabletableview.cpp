@@ -17,22 +17,15 @@ constexpr qsizetype kMaxCopiedRows = 100000;
 
 } // namespace
 
-CopyableTableView::CopyableTableView(QWidget* parent) : QTableView(parent)
+CopyableTableView::CopyableTableView(QWidget* parent) : UniformTableView(parent)
 {
     setItemDelegate(new PlainTextDelegate(this));
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
-    setShowGrid(false);
-    setWordWrap(false);
     setAlternatingRowColors(false);
-    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     setTextElideMode(Qt::ElideMiddle);
-    verticalHeader()->hide();
-    // Fixed row heights keep scrolling O(1) on models with millions of rows.
-    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    verticalHeader()->setMinimumSectionSize(fontMetrics().height() + 2);
+    setRowHeight(fontMetrics().height() + 8);
     horizontalHeader()->setHighlightSections(false);
     horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     horizontalHeader()->setStretchLastSection(true);
@@ -117,7 +110,7 @@ bool CopyableTableView::event(QEvent* event)
         event->accept();
         return true;
     }
-    return QTableView::event(event);
+    return UniformTableView::event(event);
 }
 
 void CopyableTableView::keyPressEvent(QKeyEvent* event)
@@ -127,7 +120,7 @@ void CopyableTableView::keyPressEvent(QKeyEvent* event)
         event->accept();
         return;
     }
-    QTableView::keyPressEvent(event);
+    UniformTableView::keyPressEvent(event);
 }
 
 } // namespace nanscope::widgets

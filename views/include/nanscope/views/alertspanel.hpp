@@ -20,7 +20,6 @@ class QLabel;
 class QLineEdit;
 class QModelIndex;
 class QSortFilterProxyModel;
-class QTableView;
 
 namespace nanscope::items {
 class AlertModel;
@@ -43,7 +42,7 @@ public:
     explicit AlertsPanel(Navigator* navigator, QWidget* parent = nullptr);
     ~AlertsPanel() override;
 
-    QTableView* view() const;
+    widgets::CopyableTableView* view() const;
     items::AlertModel* model() const { return m_model; }
     // The list as shown (sorted as the user chose).
     QAbstractItemModel* proxy() const;

@@ -17,7 +17,6 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QTableView;
 
 namespace nanscope::items {
 class GraphExecutionModel;
@@ -40,7 +39,7 @@ public:
     explicit GraphExecutionPanel(Navigator* navigator, QWidget* parent = nullptr);
     ~GraphExecutionPanel() override;
 
-    QTableView* view() const;
+    widgets::CopyableTableView* view() const;
     items::GraphExecutionModel* model() const { return m_model; }
     RowListProxyModel* proxy() const { return m_proxy; }
     widgets::FindBar* findBar() const { return m_findBar; }

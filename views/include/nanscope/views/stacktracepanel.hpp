@@ -11,7 +11,7 @@
 
 class QLabel;
 class QSortFilterProxyModel;
-class QTableView;
+
 class QToolButton;
 
 namespace nanscope::items {
@@ -32,7 +32,7 @@ public:
     explicit StackTracePanel(Navigator* navigator, QWidget* parent = nullptr);
     ~StackTracePanel() override;
 
-    QTableView* view() const;
+    widgets::CopyableTableView* view() const;
     items::StackTraceModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
 

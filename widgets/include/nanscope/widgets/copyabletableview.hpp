@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A table view for large, read-only models: uniform row heights, no grid, a plain-text delegate,
-// and Ctrl+C copying the selected rows as tab-separated text.
+// A table view for large, read-only models (a UniformTableView: one row height, no per-row
+// state), with a plain-text delegate, row selection, and Ctrl+C copying the selected rows as
+// tab-separated text.
 #pragma once
 
-#include <QTableView>
+#include "nanscope/widgets/uniformtableview.hpp"
 
 namespace nanscope::widgets {
 
-class CopyableTableView : public QTableView
+class CopyableTableView : public UniformTableView
 {
     Q_OBJECT
 
