@@ -297,12 +297,14 @@ int main(int argc, char** argv)
             if (e.startMs + e.ms > begin && e.startMs < end)
                 std::printf("    %8.1f ms  %6.1f ms  %s\n", e.startMs, e.ms, qPrintable(e.what));
     }
-    std::printf("%-48s %8.2f ms   (goal <= 16)\n", "jump to a random row + paint, median",
-                quantile(jumps, 0.5));
-    std::printf("%-48s %8.2f ms\n", "jump to a random row + paint, 90th percentile",
-                quantile(jumps, 0.9));
-    std::printf("%-48s %8.2f ms\n", "jump to a random row + paint, worst",
-                *std::max_element(jumps.begin(), jumps.end()));
+    if (!jumps.empty()) { // --jumps 0 measures the load only
+        std::printf("%-48s %8.2f ms   (goal <= 16)\n", "jump to a random row + paint, median",
+                    quantile(jumps, 0.5));
+        std::printf("%-48s %8.2f ms\n", "jump to a random row + paint, 90th percentile",
+                    quantile(jumps, 0.9));
+        std::printf("%-48s %8.2f ms\n", "jump to a random row + paint, worst",
+                    *std::max_element(jumps.begin(), jumps.end()));
+    }
 
     window.close();
     if (generated && options.keep)
