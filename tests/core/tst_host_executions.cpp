@@ -85,7 +85,7 @@ bool hasDiagnostic(const Snapshot& s, Severity severity, const std::filesystem::
 
 } // namespace
 
-TEST_CASE("every host's executions are indexed; TensorFlow's figures are the first host's",
+TEST_CASE("every host's executions are indexed, and TensorFlow's figures are the first host's",
           "[reader][multihost]")
 {
     test::TempDir dir;
