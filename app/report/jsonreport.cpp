@@ -138,7 +138,10 @@ ordered_json toJson(const core::Report& r)
     j["run_id"] = orNull(r.runId);
     ordered_json hosts = ordered_json::array();
     for (const auto& h : r.hosts)
-        hosts.push_back({{"name", h.name}, {"file_prefix", h.prefix}, {"wall_time", h.wallTime}});
+        hosts.push_back({{"name", h.name},
+                         {"file_prefix", h.prefix},
+                         {"wall_time", h.wallTime},
+                         {"executions", h.executions}});
     j["hosts"] = std::move(hosts);
     j["tensorflow_version"] = orNull(r.tensorflowVersion);
     j["file_version"] = orNull(r.fileVersion);

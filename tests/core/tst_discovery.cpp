@@ -166,5 +166,10 @@ TEST_CASE("a secondary host's non-trace files are ignored, and said to be", "[di
     worker.append("graphs", test::events::graph("w", "worker graph"));
     const LogdirLayout layout = discoverLogdir(dir.path());
     REQUIRE(layout.fileSets.size() == 2);
-    CHECK(hasDiagnostic(layout, Severity::Info, "only the traces of a secondary host"));
+    CHECK(hasDiagnostic(layout, Severity::Info,
+                        "only the traces and executions of a secondary host are read"));
+    // Its executions are read (apart from the first host's): no word about them.
+    worker.append("execution", test::events::execution(3.0, "Exp", {}, {}, 0, {}));
+    for (const auto& d : discoverLogdir(dir.path()).diagnostics)
+        CHECK(d.file.find(".execution") == std::string::npos);
 }

@@ -15,8 +15,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <chrono>
 #include <cmath>
 #include <fstream>
+#include <thread>
 
 using namespace nanscope;
 using test::LossLogdir;
@@ -43,6 +45,7 @@ private Q_SLOTS:
     void detailsStackWhenThePaneIsNarrow();
     void aHundredThousandExecutions();
     void wallTimesNoClockShows();
+    void severalHostsHaveOneLaneEach();
 
 private:
     std::unique_ptr<LossLogdir> m_logdir;
@@ -352,6 +355,105 @@ void TestExecutionTimelinePanel::wallTimeAxisPlacesExecutionsByTime()
     m_panel->timeAxisButton()->click();
     QVERIFY(!strip->timeAxis());
     QVERIFY(strip->viewport()->rect().contains(strip->pointOf(focused)));
+}
+
+// Two hosts of one run: host-a records Exp and Log (-inf), host-b Sqrt, Div (NaN) and Add.
+void TestExecutionTimelinePanel::severalHostsHaveOneLaneEach()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+        auto open = [&](const char* host) {
+            return Recorder::open({.dumpRoot = dir.path().toStdString(),
+                                   .mode = TensorDebugMode::FullHealth,
+                                   .circularBufferSize = -1,
+                                   .runId = "hosts",
+                                   .hostName = host,
+                                   .closeAtExit = false});
+        };
+        auto a = open("host-a");
+        QVERIFY(a.ok());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // host-a is the first host
+        auto b = open("host-b");
+        QVERIFY(b.ok());
+        const std::int64_t shape[1] = {2};
+        const float good[2] = {1.0F, 2.0F};
+        const float negInf[2] = {-INFINITY, 2.0F};
+        const float nan[2] = {NAN, 2.0F};
+        const auto record = [&](Recorder& r, const char* op, const float* data) {
+            return r
+                .recordExecution({.opType = op,
+                                  .outputIds = {r.newTensorId()},
+                                  .outputs = {{.data = data, .shape = shape}}})
+                .ok();
+        };
+        QVERIFY(record(**a, "Exp", good) && record(**b, "Sqrt", good));
+        QVERIFY(record(**a, "Log", negInf) && record(**b, "Div", nan) && record(**b, "Add", good));
+        QVERIFY((*b)->close().ok() && (*a)->close().ok());
+    }
+    core::LogdirReader reader(dir.path().toStdString());
+    const items::SnapshotPtr snapshot = reader.update();
+    QCOMPARE(snapshot->executionCount(), quint64(2)); // TensorFlow's: the first host's
+    m_navigator->setSnapshot(snapshot);
+
+    QCOMPARE(m_panel->laneCount(), std::size_t{2});
+    QCOMPARE(m_panel->laneName(0), QStringLiteral("host-a"));
+    QCOMPARE(m_panel->laneName(1), QStringLiteral("host-b"));
+    widgets::TimelineStrip* first = m_panel->laneStrip(0);
+    widgets::TimelineStrip* second = m_panel->laneStrip(1);
+    QCOMPARE(first, m_panel->strip());
+    QTRY_VERIFY(second->isVisible()); // laid out once the event loop runs
+    QVERIFY(first->mapTo(m_panel.get(), QPoint()).y() < second->mapTo(m_panel.get(), QPoint()).y());
+    QCOMPARE(first->itemCount(), quint64(2));
+    QCOMPARE(second->itemCount(), quint64(3));
+    QCOMPARE(first->markers(), std::vector<std::uint64_t>{1});
+    QCOMPARE(second->markers(), std::vector<std::uint64_t>{1});
+    QVERIFY2(m_panel->summaryText().startsWith(QStringLiteral("5 executions on 2 hosts · 2 with")),
+             qPrintable(m_panel->summaryText()));
+
+    // A click on host-b's Div shows it; the Navigator, which names host-a's executions only,
+    // keeps its focus, and the details say so.
+    QTest::mouseClick(second->viewport(), Qt::LeftButton, {}, second->pointOf(1));
+    QCOMPARE(second->current(), std::optional<std::uint64_t>(1));
+    QCOMPARE(first->current(), std::nullopt);
+    QVERIFY(!m_navigator->focus().event.has_value());
+    QString text = m_panel->detailsText();
+    QVERIFY2(text.startsWith(QStringLiteral("Execution #1 of host host-b: Div")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Health: non-finite outputs: NaN")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Host: host-b")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Output slot 0: 2 elements: 1 NaN")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Focus: not moved")), qPrintable(text));
+    QVERIFY(saveScreenshot(m_panel.get(), QStringLiteral("executiontimelinepanel-hosts")));
+    // Keys move within the lane.
+    QTest::keyClick(second, Qt::Key_Right);
+    QCOMPARE(second->current(), std::optional<std::uint64_t>(2));
+    QVERIFY(m_panel->detailsText().startsWith(QStringLiteral("Execution #2 of host host-b: Add")));
+    // A newer snapshot of the same logdir keeps it shown.
+    m_navigator->setSnapshot(reader.update());
+    QCOMPARE(second->current(), std::optional<std::uint64_t>(2));
+    QVERIFY(m_panel->detailsText().startsWith(QStringLiteral("Execution #2 of host host-b")));
+
+    // host-a's executions focus as before.
+    QTest::mouseClick(first->viewport(), Qt::LeftButton, {}, first->pointOf(1));
+    QVERIFY(m_navigator->focus().event.has_value());
+    QCOMPARE(m_navigator->focus().event->index, quint64(1));
+    QCOMPARE(first->current(), std::optional<std::uint64_t>(1));
+    QCOMPARE(second->current(), std::nullopt);
+    QVERIFY(m_panel->detailsText().startsWith(QStringLiteral("Execution #1: Log")));
+    // The same execution again, after one of host-b's: the Navigator does not move, the
+    // details do.
+    QTest::mouseClick(second->viewport(), Qt::LeftButton, {}, second->pointOf(0));
+    QVERIFY(m_panel->detailsText().startsWith(QStringLiteral("Execution #0 of host host-b")));
+    QTest::mouseClick(first->viewport(), Qt::LeftButton, {}, first->pointOf(1));
+    QVERIFY(m_panel->detailsText().startsWith(QStringLiteral("Execution #1: Log")));
+    QCOMPARE(second->current(), std::nullopt);
+
+    // One host: one lane, with no name.
+    m_navigator->setSnapshot(m_logdir->snapshot());
+    QCOMPARE(m_panel->laneCount(), std::size_t{1});
+    QCOMPARE(m_panel->laneName(0), QString());
+    QCOMPARE(m_panel->strip()->itemCount(), quint64(6));
+    QVERIFY(!m_panel->summaryText().contains(QStringLiteral("hosts")));
 }
 
 QTEST_MAIN(TestExecutionTimelinePanel)

@@ -67,6 +67,20 @@ QString wallTimeText(double wallTime, double firstWallTime)
         .arg(clock, QString::number(wallTime - firstWallTime, 'f', 3));
 }
 
+// Wall times count from the logdir's first execution, of whichever host ran it.
+double firstExecutionTime(const core::Snapshot& snapshot)
+{
+    double first = snapshot.executionCount() > 0 ? snapshot.execution(0).wallTime : 0;
+    bool any = snapshot.executionCount() > 0;
+    for (std::size_t h = 1; h < snapshot.layout().fileSets.size(); ++h)
+        if (snapshot.hostExecutionCount(h) > 0) {
+            const double t = snapshot.hostExecution(h, 0).wallTime;
+            first = any ? std::min(first, t) : t;
+            any = true;
+        }
+    return first;
+}
+
 QString digestWords(core::HealthDigest digest)
 {
     if (!digest.known())
@@ -108,12 +122,18 @@ QString ExecutionDescription::toText() const
     return lines.join(u'\n');
 }
 
-ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::uint64_t index)
+ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::size_t host,
+                                       std::uint64_t index)
 {
     ExecutionDescription d;
-    const core::ExecutionDigest digest = snapshot.execution(index);
-    d.title = QStringLiteral("Execution #%1: %2").arg(index).arg(fromStd(digest.opType));
-    const core::ReadResult<core::ExecutionDetails> details = snapshot.readExecution(index);
+    const core::ExecutionDigest digest = snapshot.hostExecution(host, index);
+    d.title = host == 0 ? QStringLiteral("Execution #%1: %2").arg(index).arg(fromStd(digest.opType))
+                        : QStringLiteral("Execution #%1 of host %2: %3")
+                              .arg(index)
+                              .arg(fromStd(snapshot.layout().fileSets[host].hostName),
+                                   fromStd(digest.opType));
+    const core::ReadResult<core::ExecutionDetails> details =
+        snapshot.readHostExecution(host, index);
     if (!details) {
         d.fields.emplace_back(QStringLiteral("Error"),
                               QStringLiteral("the record could not be read: ") +
@@ -121,14 +141,21 @@ ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::uint
         return d;
     }
     const core::ExecutionDetails& e = *details;
+    // Graph and device names are read from the first host's files only: another host's ids
+    // would name whatever the first host declared under them, so they are shown as ids.
+    const core::GraphTable* names = host == 0 ? &snapshot.graphs() : nullptr;
+    const auto deviceName = [names](std::int32_t id) {
+        const std::string_view name = names ? names->deviceName(id) : std::string_view();
+        return name.empty() ? QStringLiteral("device %1").arg(id) : fromStd(name);
+    };
     const bool function = isFunctionCall(e.opType, e.graphId);
     d.fields.emplace_back(QStringLiteral("Op type"), QString::fromStdString(e.opType));
     if (function) {
         QString graph = QStringLiteral("function call");
         if (!e.graphId.empty()) {
-            const auto found = snapshot.graphs().findGraph(e.graphId);
+            const auto found = names ? names->findGraph(e.graphId) : std::nullopt;
             const QString name =
-                found ? QString::fromStdString(snapshot.graphs().graph(*found).name) : QString();
+                found ? QString::fromStdString(names->graph(*found).name) : QString();
             graph = QStringLiteral("function call of graph %1 (id %2)")
                         .arg(name.isEmpty() ? QStringLiteral("(unnamed)") : u'“' + name + u'”',
                              QString::fromStdString(e.graphId));
@@ -139,7 +166,7 @@ ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::uint
     }
     d.fields.emplace_back(QStringLiteral("Health"), digestWords(digest.health));
     if (const auto& origin = snapshot.origin();
-        origin && origin->event == core::EventRef{core::EventSource::Eager, index})
+        host == 0 && origin && origin->event == core::EventRef{core::EventSource::Eager, index})
         d.fields.emplace_back(QStringLiteral("Root cause"),
                               QStringLiteral("the first non-finite value appeared here"));
     d.fields.emplace_back(QStringLiteral("Inputs"), idList(e.inputTensorIds));
@@ -147,17 +174,15 @@ ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::uint
     std::set<std::int32_t> deviceIds(e.outputTensorDeviceIds.begin(),
                                      e.outputTensorDeviceIds.end());
     QStringList devices;
-    for (const std::int32_t id : deviceIds) {
-        const std::string_view name = snapshot.graphs().deviceName(id);
-        devices << (name.empty() ? QStringLiteral("device %1").arg(id) : fromStd(name));
-    }
+    for (const std::int32_t id : deviceIds)
+        devices << deviceName(id);
     if (!devices.isEmpty())
         d.fields.emplace_back(QStringLiteral("Devices"), devices.join(QStringLiteral(", ")));
     d.fields.emplace_back(QStringLiteral("Debug mode"), fromStd(core::toString(e.mode)));
     if (!e.hostName.empty())
         d.fields.emplace_back(QStringLiteral("Host"), QString::fromStdString(e.hostName));
     d.fields.emplace_back(QStringLiteral("Wall time"),
-                          wallTimeText(e.wallTime, snapshot.execution(0).wallTime));
+                          wallTimeText(e.wallTime, firstExecutionTime(snapshot)));
 
     const std::size_t slots = std::max({static_cast<std::size_t>(std::max(e.numOutputs, 0)),
                                         e.outputTensorIds.size(), e.outputHealth.size()});
@@ -187,12 +212,8 @@ ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::uint
         output.type = type.join(QStringLiteral(", "));
         if (k < e.outputTensorIds.size())
             output.tensorId = QString::number(e.outputTensorIds[k]);
-        if (k < e.outputTensorDeviceIds.size()) {
-            const std::string_view name = snapshot.graphs().deviceName(e.outputTensorDeviceIds[k]);
-            output.device = name.empty()
-                                ? QStringLiteral("device %1").arg(e.outputTensorDeviceIds[k])
-                                : fromStd(name);
-        }
+        if (k < e.outputTensorDeviceIds.size())
+            output.device = deviceName(e.outputTensorDeviceIds[k]);
         d.outputs.push_back(std::move(output));
     }
     return d;

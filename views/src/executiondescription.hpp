@@ -33,7 +33,9 @@ struct ExecutionDescription
     QString toText() const;
 };
 
-ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::uint64_t index);
+// Execution `index` of host `host` (Snapshot::hostExecution; host 0's are TensorFlow's list).
+ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::size_t host,
+                                       std::uint64_t index);
 
 // The parts of a tensor's health bar: finite classes in greys, infinities and NaN in colour.
 widgets::BarSegments healthSegments(const core::TensorHealth& health);

@@ -23,7 +23,7 @@ void ExecutionStripSource::appendAlertExecutions(std::vector<std::uint64_t>& exe
 {
     const std::uint64_t count = itemCount();
     for (std::uint64_t i = from; i < count; ++i) {
-        const core::HealthDigest health = m_snapshot->execution(i).health;
+        const core::HealthDigest health = executionAt(i).health;
         if (health.nonFinite() && !health.has(core::health::NoAlert))
             executions.push_back(i);
     }
@@ -31,12 +31,12 @@ void ExecutionStripSource::appendAlertExecutions(std::vector<std::uint64_t>& exe
 
 std::uint64_t ExecutionStripSource::itemCount() const
 {
-    return m_snapshot ? m_snapshot->executionCount() : 0;
+    return m_snapshot ? m_snapshot->hostExecutionCount(m_host) : 0;
 }
 
 std::uint8_t ExecutionStripSource::category(std::uint64_t item) const
 {
-    const core::ExecutionDigest digest = m_snapshot->execution(item);
+    const core::ExecutionDigest digest = executionAt(item);
     namespace h = core::health;
     if (digest.health.nonFinite())
         return digest.health.has(h::NaN) || !digest.health.has(h::NegInf | h::PosInf) ? NaN
@@ -46,12 +46,12 @@ std::uint8_t ExecutionStripSource::category(std::uint64_t item) const
 
 QString ExecutionStripSource::label(std::uint64_t item) const
 {
-    return shortOpType(m_snapshot->execution(item).opType);
+    return shortOpType(executionAt(item).opType);
 }
 
 QString ExecutionStripSource::toolTip(std::uint64_t item) const
 {
-    const core::ExecutionDigest digest = m_snapshot->execution(item);
+    const core::ExecutionDigest digest = executionAt(item);
     QStringList lines;
     lines << QStringLiteral("Execution #%1").arg(item) << fromStd(digest.opType);
     if (!digest.modulePath.empty())
@@ -77,12 +77,12 @@ QString ExecutionStripSource::toolTip(std::uint64_t item) const
 
 double ExecutionStripSource::time(std::uint64_t item) const
 {
-    return m_snapshot->execution(item).wallTime;
+    return executionAt(item).wallTime;
 }
 
 std::uint32_t ExecutionStripSource::group(std::uint64_t item) const
 {
-    const std::string_view module = m_snapshot->execution(item).modulePath;
+    const std::string_view module = executionAt(item).modulePath;
     if (module.empty())
         return 0;
     auto [it, inserted] = m_groupOf.try_emplace(std::string(module),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The executions of a snapshot as the timeline strip sees them: a colour category, a short
-// label and a tooltip per execution.
+// The executions of one host of a snapshot as the timeline strip sees them: a colour category, a
+// short label and a tooltip per execution.
 #pragma once
 
 #include "nanscope/items/logdirsession.hpp"
@@ -20,6 +20,10 @@ public:
 
     static std::vector<widgets::TimelineCategory> categories();
 
+    // Host 0's executions are TensorFlow's list (Snapshot::execution); the others' are apart.
+    explicit ExecutionStripSource(std::size_t host = 0) : m_host(host) {}
+    std::size_t host() const { return m_host; }
+
     void setSnapshot(items::SnapshotPtr snapshot) { m_snapshot = std::move(snapshot); }
     const items::SnapshotPtr& snapshot() const { return m_snapshot; }
 
@@ -38,6 +42,12 @@ public:
     double time(std::uint64_t item) const override; // the execution's wall time
 
 private:
+    core::ExecutionDigest executionAt(std::uint64_t item) const
+    {
+        return m_snapshot->hostExecution(m_host, item);
+    }
+
+    std::size_t m_host = 0;
     items::SnapshotPtr m_snapshot;
     // Module paths by group number - 1; filled as the strip reads items (GUI thread only).
     mutable std::vector<std::string> m_modules;

@@ -10,24 +10,30 @@
 #include "nanscope/widgets/timelinestrip.hpp"
 #include "viewhelpers.hpp"
 
+#include <QFont>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace nanscope::views {
 
+namespace {
+
+const QColor kMarkerColour(0xc5, 0x22, 0x1f);
+
+} // namespace
+
 ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* parent)
-    : Panel(navigator, parent), m_source(std::make_unique<ExecutionStripSource>())
+    : Panel(navigator, parent)
 {
-    m_strip = new widgets::TimelineStrip(this);
-    m_strip->setCategories(ExecutionStripSource::categories());
-    m_strip->setMarkerColour(QColor(0xc5, 0x22, 0x1f));
-    m_strip->setPlaceholderText(QStringLiteral("No executions"));
-    m_strip->setToolTip({}); // items have their own
-    connect(m_strip, &widgets::TimelineStrip::itemActivated, this,
-            [this](quint64 item) { this->navigator()->focusExecution(item); });
+    m_lanesBox = new QWidget(this);
+    auto* lanesLayout = new QVBoxLayout(m_lanesBox);
+    lanesLayout->setContentsMargins(0, 0, 0, 0);
+    lanesLayout->setSpacing(0);
+    setLaneCount(1);
 
     m_summary = widgets::plainLabel({}, this);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -35,8 +41,7 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     std::vector<LegendEntry> legendEntries;
     for (const widgets::TimelineCategory& category : ExecutionStripSource::categories())
         legendEntries.push_back({category.colour, category.colour.darker(130), category.name});
-    legendEntries.push_back(
-        {QColor(0xc5, 0x22, 0x1f), QColor(), QStringLiteral("raised an alert"), true});
+    legendEntries.push_back({kMarkerColour, QColor(), QStringLiteral("raised an alert"), true});
     auto* legend = new Legend(legendEntries, this);
 
     auto* previousAlert =
@@ -47,18 +52,32 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     auto* zoomOut = toolButton(QStringLiteral("−"), QStringLiteral("Zoom out (-)"), this);
     auto* zoomIn = toolButton(QStringLiteral("+"), QStringLiteral("Zoom in (+, Ctrl+wheel)"), this);
     auto* fit = toolButton(QStringLiteral("Fit"), QStringLiteral("Show every execution (0)"), this);
-    connect(previousAlert, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::previousMarker);
-    connect(nextAlert, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::nextMarker);
-    connect(zoomOut, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::zoomOut);
-    connect(zoomIn, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::zoomIn);
-    connect(fit, &QToolButton::clicked, m_strip, &widgets::TimelineStrip::fit);
+    // Alerts are looked for in the lane last clicked in; zooming applies to every lane.
+    const auto activeLane = [this] {
+        return m_lanes[std::min(m_activeLane, m_lanes.size() - 1)].strip;
+    };
+    connect(previousAlert, &QToolButton::clicked, this,
+            [activeLane] { activeLane()->previousMarker(); });
+    connect(nextAlert, &QToolButton::clicked, this, [activeLane] { activeLane()->nextMarker(); });
+    const auto everyLane = [this](void (widgets::TimelineStrip::*action)()) {
+        return [this, action] {
+            for (const Lane& lane : m_lanes)
+                (lane.strip->*action)();
+        };
+    };
+    connect(zoomOut, &QToolButton::clicked, this, everyLane(&widgets::TimelineStrip::zoomOut));
+    connect(zoomIn, &QToolButton::clicked, this, everyLane(&widgets::TimelineStrip::zoomIn));
+    connect(fit, &QToolButton::clicked, this, everyLane(&widgets::TimelineStrip::fit));
     // Index order shows what ran after what; wall time shows where the time went (a slow step,
     // a pause before the NaN).
     m_timeAxis =
         toolButton(QStringLiteral("Time"),
                    QStringLiteral("Place executions by wall time instead of by index"), this);
     m_timeAxis->setCheckable(true);
-    connect(m_timeAxis, &QToolButton::toggled, m_strip, &widgets::TimelineStrip::setTimeAxis);
+    connect(m_timeAxis, &QToolButton::toggled, this, [this](bool on) {
+        for (const Lane& lane : m_lanes)
+            lane.strip->setTimeAxis(on);
+    });
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 4, 2);
@@ -75,14 +94,113 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
-    layout->addWidget(m_strip);
+    layout->addWidget(m_lanesBox);
     layout->addWidget(m_details, 1);
 
-    setFocusProxy(m_strip);
     snapshotChanged(navigator->snapshot());
 }
 
 ExecutionTimelinePanel::~ExecutionTimelinePanel() = default;
+
+QString ExecutionTimelinePanel::laneName(std::size_t lane) const
+{
+    return m_lanes.size() > 1 ? m_lanes.at(lane).name->text() : QString();
+}
+
+void ExecutionTimelinePanel::setLaneCount(std::size_t count)
+{
+    count = std::max<std::size_t>(count, 1);
+    while (m_lanes.size() > count) {
+        delete m_lanes.back().name;
+        delete m_lanes.back().strip;
+        m_lanes.pop_back();
+    }
+    while (m_lanes.size() < count) {
+        const std::size_t host = m_lanes.size();
+        Lane lane;
+        lane.source = std::make_unique<ExecutionStripSource>(host);
+        lane.name = widgets::plainLabel({}, m_lanesBox);
+        lane.name->setContentsMargins(6, host == 0 ? 0 : 4, 6, 0);
+        QFont bold = lane.name->font();
+        bold.setBold(true);
+        lane.name->setFont(bold);
+        lane.strip = new widgets::TimelineStrip(m_lanesBox);
+        lane.strip->setCategories(ExecutionStripSource::categories());
+        lane.strip->setMarkerColour(kMarkerColour);
+        lane.strip->setPlaceholderText(QStringLiteral("No executions"));
+        lane.strip->setToolTip({}); // items have their own
+        if (m_timeAxis)
+            lane.strip->setTimeAxis(m_timeAxis->isChecked());
+        connect(lane.strip, &widgets::TimelineStrip::itemActivated, this,
+                [this, host](quint64 item) { activate(host, item); });
+        m_lanesBox->layout()->addWidget(lane.name);
+        m_lanesBox->layout()->addWidget(lane.strip);
+        m_lanes.push_back(std::move(lane));
+    }
+    for (const Lane& lane : m_lanes)
+        lane.name->setVisible(m_lanes.size() > 1);
+    setFocusProxy(m_lanes.front().strip);
+}
+
+// More executions of the same logdir: reads only the new ones.
+void ExecutionTimelinePanel::updateLane(Lane& lane, const items::SnapshotPtr& snapshot)
+{
+    const items::SnapshotPtr previous = lane.source->snapshot();
+    const std::size_t host = lane.source->host();
+    const std::uint64_t before = previous ? previous->hostExecutionCount(host) : 0;
+    const bool grows =
+        items::sameLogdir(previous, snapshot) && snapshot->hostExecutionCount(host) >= before;
+    lane.source->setSnapshot(snapshot);
+    std::vector<std::uint64_t> markers =
+        grows ? lane.strip->markers() : std::vector<std::uint64_t>();
+    lane.source->appendAlertExecutions(markers, grows ? before : 0);
+    if (grows)
+        lane.strip->itemsAppended();
+    else
+        lane.strip->setSource(lane.source.get());
+    lane.strip->setMarkers(std::move(markers));
+    const auto& sets = snapshot ? snapshot->layout().fileSets : std::vector<core::FileSet>();
+    lane.name->setText(host < sets.size() ? items::fromStd(sets[host].hostName) : QString());
+}
+
+void ExecutionTimelinePanel::activate(std::size_t lane, std::uint64_t item)
+{
+    m_activeLane = lane;
+    if (lane == 0) {
+        m_otherHostItem.reset();
+        navigator()->focusExecution(item);
+        showFocus(navigator()->focus()); // also when the Navigator's focus did not change
+        return;
+    }
+    m_otherHostItem = std::make_pair(lane, item);
+    showOtherHostExecution();
+}
+
+// Shows m_otherHostItem; false (and forgets it) when the snapshot no longer has it.
+bool ExecutionTimelinePanel::showOtherHostExecution()
+{
+    const items::SnapshotPtr& snapshot = m_lanes.front().source->snapshot();
+    if (!m_otherHostItem || !snapshot) {
+        m_otherHostItem.reset();
+        return false;
+    }
+    const auto [host, item] = *m_otherHostItem;
+    if (host >= m_lanes.size() || item >= snapshot->hostExecutionCount(host)) {
+        m_otherHostItem.reset();
+        return false;
+    }
+    for (std::size_t lane = 0; lane < m_lanes.size(); ++lane)
+        m_lanes[lane].strip->setCurrent(lane == host ? std::optional(item) : std::nullopt);
+    ExecutionDescription description = describeExecution(*snapshot, host, item);
+    description.fields.emplace_back(
+        QStringLiteral("Focus"),
+        QStringLiteral("not moved: only the first host's executions (%1) can be focused, as "
+                       "they are TensorFlow's list; this host's stack frames and source files "
+                       "are not read, so the other panels keep what they show")
+            .arg(items::fromStd(snapshot->layout().fileSets.front().hostName)));
+    m_details->showDescription(description);
+    return true;
+}
 
 QString ExecutionTimelinePanel::detailsText() const
 {
@@ -96,24 +214,20 @@ bool ExecutionTimelinePanel::detailsSideBySide() const
 
 void ExecutionTimelinePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
-    // More executions of the same logdir: read only the new ones.
-    const items::SnapshotPtr previous = m_source->snapshot();
-    const bool grows = items::sameLogdir(previous, snapshot) &&
-                       snapshot->executionCount() >= previous->executionCount();
-    m_source->setSnapshot(snapshot);
-    std::vector<std::uint64_t> markers = grows ? m_strip->markers() : std::vector<std::uint64_t>();
-    m_source->appendAlertExecutions(markers, grows ? previous->executionCount() : 0);
-    if (grows)
-        m_strip->itemsAppended();
-    else
-        m_strip->setSource(m_source.get());
-    m_strip->setMarkers(std::move(markers));
+    if (!items::sameLogdir(m_lanes.front().source->snapshot(), snapshot))
+        m_otherHostItem.reset();
+    setLaneCount(snapshot ? snapshot->layout().fileSets.size() : 1);
+    for (Lane& lane : m_lanes)
+        updateLane(lane, snapshot);
+    m_activeLane = std::min(m_activeLane, m_lanes.size() - 1);
     updateSummary();
-    showFocus(navigator()->focus());
+    if (!showOtherHostExecution())
+        showFocus(navigator()->focus());
 }
 
 void ExecutionTimelinePanel::focusChanged(const Focus& focus)
 {
+    m_otherHostItem.reset();
     showFocus(focus);
 }
 
@@ -124,43 +238,52 @@ QString ExecutionTimelinePanel::summaryText() const
 
 void ExecutionTimelinePanel::updateSummary()
 {
-    const std::uint64_t count = m_source->itemCount();
+    std::uint64_t count = 0;
+    std::size_t alerts = 0;
+    for (const Lane& lane : m_lanes) {
+        count += lane.source->itemCount();
+        alerts += lane.strip->markers().size();
+    }
     const QLocale locale;
     QString text = count == 1 ? QStringLiteral("1 execution")
                               : QStringLiteral("%1 executions").arg(locale.toString(count));
-    const std::size_t alerts = m_strip->markers().size();
+    if (m_lanes.size() > 1)
+        text += QStringLiteral(" on %1 hosts").arg(m_lanes.size());
     if (alerts > 0)
         text += QStringLiteral(" · %1 with NaN/∞").arg(locale.toString(qulonglong(alerts)));
-    // Of several hosts, executions are read from the first one's files, as TensorFlow's reader
-    // does: say whose they are rather than draw a lane per host with all but one empty.
-    const items::SnapshotPtr& snapshot = m_source->snapshot();
+    // TensorFlow's reader reads the first host's executions only; so do the report's totals,
+    // the alerts and the root cause. The other lanes are NaNscope's own reading.
+    const items::SnapshotPtr& snapshot = m_lanes.front().source->snapshot();
     QString toolTip;
-    if (snapshot && snapshot->layout().fileSets.size() > 1) {
-        text += QStringLiteral(" · %1").arg(
-            items::fromStd(snapshot->layout().fileSets.front().hostName));
-        toolTip = QStringLiteral("This logdir has %1 hosts; like TensorFlow's reader, NaNscope "
-                                 "reads the executions of the first one (%2). Graph Execution "
-                                 "shows every host's traces.")
-                      .arg(snapshot->layout().fileSets.size())
+    if (snapshot && m_lanes.size() > 1)
+        toolTip = QStringLiteral("This logdir has %1 hosts, one lane each. TensorFlow's reader "
+                                 "reads the executions of the first one (%2) only: the report's "
+                                 "counts, the Alerts panel and the root cause count those alone.")
+                      .arg(m_lanes.size())
                       .arg(items::fromStd(snapshot->layout().fileSets.front().hostName));
-    }
     m_summary->setText(snapshot ? text : QString());
     m_summary->setToolTip(widgets::plainToolTip(toolTip));
 }
 
 void ExecutionTimelinePanel::showFocus(const Focus& focus)
 {
-    const items::SnapshotPtr& snapshot = m_source->snapshot();
+    const items::SnapshotPtr& snapshot = m_lanes.front().source->snapshot();
+    for (std::size_t lane = 1; lane < m_lanes.size(); ++lane)
+        m_lanes[lane].strip->setCurrent(std::nullopt);
+    widgets::TimelineStrip* first = m_lanes.front().strip;
     if (snapshot && focus.event && focus.event->source == core::EventSource::Eager &&
         focus.event->index < snapshot->executionCount()) {
-        m_strip->setCurrent(focus.event->index);
-        m_details->showDescription(describeExecution(*snapshot, focus.event->index));
+        first->setCurrent(focus.event->index);
+        m_details->showDescription(describeExecution(*snapshot, 0, focus.event->index));
         return;
     }
-    m_strip->setCurrent(std::nullopt);
+    first->setCurrent(std::nullopt);
+    std::uint64_t otherHosts = 0;
+    for (std::size_t lane = 1; lane < m_lanes.size(); ++lane)
+        otherHosts += m_lanes[lane].source->itemCount();
     if (!snapshot)
         m_details->showMessage(QStringLiteral("No logdir is open."));
-    else if (snapshot->executionCount() == 0)
+    else if (snapshot->executionCount() == 0 && otherHosts == 0)
         m_details->showMessage(
             QStringLiteral("This logdir has no executions: no eager op or function call was "
                            "recorded (graph executions are listed in Graph Executions)."));

@@ -81,14 +81,13 @@ private:
     std::array<Interned, 3> m_interned;
 };
 
-} // namespace
-
-void loadExecutions(FileState& file, IndexState& index)
+// `compatible`: the first file set's executions, the ones TensorFlow's reader reads; only they
+// raise alerts and are checked against the (first host's) graphs and stack frames.
+void readExecutions(FileState& file, IndexState& index, ExecutionColumns& x, bool compatible)
 {
     DecodedExecution e;
     std::string_view unknownFrame;
     RepeatCache repeats;
-    auto& x = index.executions;
     forEachNewRecord(file, index, [&](std::string_view payload, std::uint64_t offset) {
         const DecodeStatus status = decodeExecution(payload, e);
         if (status != DecodeStatus::Ok) {
@@ -107,12 +106,12 @@ void loadExecutions(FileState& file, IndexState& index)
             index.recordProblems.add(recordProblem(Severity::Warning, file, offset,
                                                    "inconsistent summary vector of " + invalid +
                                                        "; shown as an invalid summary"));
-        if (!e.graphId.empty()) {
+        if (compatible && !e.graphId.empty()) {
             const auto graph = index.graphs.findGraph(e.graphId);
             if (!graph || !index.graphs.graph(*graph).declared)
                 index.executionsOfUndeclaredGraphs.note(e.graphId);
         }
-        if (repeats.namesUnknownFrame(e.codeLocation, index.code, unknownFrame))
+        if (compatible && repeats.namesUnknownFrame(e.codeLocation, index.code, unknownFrame))
             index.executionsWithUnknownFrames.note(unknownFrame);
         const std::size_t i = x.size();
         HealthDigest all;
@@ -136,12 +135,26 @@ void loadExecutions(FileState& file, IndexState& index)
         x.healthCount.push_back(static_cast<std::uint32_t>(e.outputHealth.size()));
         for (const auto& h : e.outputHealth)
             x.outputHealth.push_back(h.digest().bits);
+        if (!compatible)
+            return;
         for (auto alert : e.alerts) {
             alert.event = {EventSource::Eager, i};
             index.executionAlerts.push_back(alert);
         }
         index.executionModes |= modeBit(e.mode);
     });
+}
+
+} // namespace
+
+void loadExecutions(FileState& file, IndexState& index)
+{
+    readExecutions(file, index, index.executions, true);
+}
+
+void loadOtherHostExecutions(FileState& file, IndexState& index, ExecutionColumns& columns)
+{
+    readExecutions(file, index, columns, false);
 }
 
 } // namespace nanscope::core

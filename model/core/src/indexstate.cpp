@@ -80,9 +80,19 @@ std::uint32_t Snapshot::Data::traceFileIndex(std::uint64_t traceIndex) const
     return it == segments.begin() ? 0 : std::prev(it)->fileIndex;
 }
 
+const ExecutionColumns* Snapshot::Data::executionsOf(std::size_t host) const
+{
+    if (host == 0)
+        return &executions;
+    return host - 1 < otherHostExecutions.size() ? &otherHostExecutions[host - 1] : nullptr;
+}
+
 std::uint64_t IndexState::memoryBytes() const
 {
-    return traces.bytes() + executions.bytes() +
+    std::uint64_t otherHosts = 0;
+    for (const auto& columns : otherHostExecutions)
+        otherHosts += columns.bytes();
+    return traces.bytes() + executions.bytes() + otherHosts +
            (traceAlerts.size() + executionAlerts.size()) * sizeof(Alert) + strings.approxBytes() +
            2 * (graphs.approxBytes() + code.approxBytes()) +
            segments.size() * sizeof(TraceSegment) +

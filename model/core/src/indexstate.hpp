@@ -140,6 +140,9 @@ struct Snapshot::Data
     std::vector<TraceSegment> segments;
     std::vector<std::string> traceDevices;
     ExecutionColumns executions;
+    // The executions of file sets 1, 2, … (entry h - 1), which TensorFlow's reader never reads:
+    // kept apart so that everything above stays what it reports (see Snapshot::hostExecution).
+    std::vector<ExecutionColumns> otherHostExecutions;
     ChunkedArray<std::string, 10> strings;
     ChunkedArray<Alert, 12> traceAlerts;
     ChunkedArray<Alert, 12> executionAlerts;
@@ -161,6 +164,8 @@ struct Snapshot::Data
     std::filesystem::path traceFile(std::uint32_t fileIndex) const;
     std::filesystem::path mainFile(std::string_view suffix) const;
     std::uint32_t traceFileIndex(std::uint64_t traceIndex) const;
+    // The executions of file set `host` (0: the TensorFlow-compatible ones); null past the last.
+    const ExecutionColumns* executionsOf(std::size_t host) const;
 
     // Computed on first use.
     mutable std::once_flag originOnce;
@@ -185,6 +190,7 @@ struct IndexState
     std::vector<std::string> traceDevices{std::string()};
     std::uint64_t tracesOfUncountedDevices = 0;
     ExecutionColumns executions;
+    std::vector<ExecutionColumns> otherHostExecutions; // as in Snapshot::Data
     StringPool strings;
     ChunkedArray<Alert, 12> traceAlerts;
     ChunkedArray<Alert, 12> executionAlerts;

@@ -333,15 +333,16 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
         warn(Severity::Warning, main.file(kMetadataSuffix),
              "unknown file version " + quotedName(main.fileVersion) +
                  "; reading it as debug.Event:1");
+    // A secondary host's executions are read too, apart from the first host's (TensorFlow's
+    // reader reads its traces only): they have a timeline lane of their own.
     for (std::size_t i = 1; i < sets.size(); ++i) {
-        for (const auto suffix :
-             {kSourceFilesSuffix, kStackFramesSuffix, kGraphsSuffix, kExecutionSuffix}) {
+        for (const auto suffix : {kSourceFilesSuffix, kStackFramesSuffix, kGraphsSuffix}) {
             const auto file = sets[i].file(suffix);
             FileHandle handle;
             if (handle.open(*files, file, nullptr) && handle.size() > 0)
                 warn(Severity::Info, file,
-                     "only the traces of a secondary host are read (as TensorFlow's reader "
-                     "does); this file's records are ignored");
+                     "only the traces and executions of a secondary host are read (TensorFlow's "
+                     "reader reads its traces only); this file's records are ignored");
         }
     }
     layout.fileSets = std::move(sets);

@@ -250,6 +250,9 @@ struct LogdirReader::Impl
     IndexState index;
     FileState sourceFiles, stackFrames, graphs, executions;
     std::vector<FileState> traceFiles; // one per file set, in layout order
+    // The .execution files of file sets 1, 2, … (entry h - 1): read apart from `executions`, as
+    // TensorFlow's reader never reads them (IndexState::otherHostExecutions).
+    std::vector<FileState> otherExecutionFiles;
     std::unique_ptr<ThreadPool> pool;
     std::uint64_t generation = 0;
 
@@ -266,6 +269,11 @@ void LogdirReader::Impl::adoptFileSet(const FileSet& set)
         stackFrames.path = set.file(kStackFramesSuffix);
         graphs.path = set.file(kGraphsSuffix);
         executions.path = set.file(kExecutionSuffix);
+    } else {
+        FileState other;
+        other.path = set.file(kExecutionSuffix);
+        otherExecutionFiles.push_back(std::move(other));
+        index.otherHostExecutions.emplace_back();
     }
     layout.fileSets.push_back(set);
     FileState traces;
@@ -315,6 +323,8 @@ std::vector<Diagnostic> LogdirReader::Impl::diagnostics() const
             fileDiagnostics(*f, index, out);
         for (const auto& f : traceFiles)
             fileDiagnostics(f, index, out);
+        for (const auto& f : otherExecutionFiles)
+            fileDiagnostics(f, index, out);
         for (auto& d : index.recordProblems.list())
             out.push_back(std::move(d));
         indexDiagnostics(index, graphs.path.string(), stackFrames.path.string(), out);
@@ -344,6 +354,7 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->segments = index.segments;
     data->traceDevices = index.traceDevices;
     data->executions = index.executions;
+    data->otherHostExecutions = index.otherHostExecutions;
     data->strings = index.strings.strings();
     data->traceAlerts = index.traceAlerts;
     data->executionAlerts = index.executionAlerts;
@@ -410,8 +421,9 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
         std::uint64_t sum = d.index.traces.size() + d.index.executions.size();
         for (const FileState* f : {&d.sourceFiles, &d.stackFrames, &d.graphs, &d.executions})
             sum += f->offset + static_cast<std::uint64_t>(f->stop) + f->missing;
-        for (const auto& f : d.traceFiles)
-            sum += f.offset + static_cast<std::uint64_t>(f.stop) + f.missing;
+        for (const auto* files : {&d.traceFiles, &d.otherExecutionFiles})
+            for (const auto& f : *files)
+                sum += f.offset + static_cast<std::uint64_t>(f.stop) + f.missing;
         return sum;
     };
     const std::uint64_t before = progress();
@@ -434,8 +446,12 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
             budget -= std::min(budget, pass.bytesRead);
             complete = !pass.stoppedAtBudget;
         }
-        if (complete)
+        if (complete) {
             loadExecutions(d.executions, d.index);
+            for (std::size_t h = 0; h < d.otherExecutionFiles.size(); ++h)
+                loadOtherHostExecutions(d.otherExecutionFiles[h], d.index,
+                                        d.index.otherHostExecutions[h]);
+        }
         if (d.index.graphsChanged || d.index.codeChanged)
             d.index.countOpsWithUnknownFrames();
     }

@@ -46,8 +46,11 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
     r.logdir = layout.directory.string();
     r.readable = snapshot.readable();
     r.runId = layout.runId;
-    for (const auto& set : layout.fileSets)
-        r.hosts.push_back({set.hostName, set.prefix.filename().string(), set.wallTime});
+    for (std::size_t h = 0; h < layout.fileSets.size(); ++h) {
+        const FileSet& set = layout.fileSets[h];
+        r.hosts.push_back({set.hostName, set.prefix.filename().string(), set.wallTime,
+                           snapshot.hostExecutionCount(h)});
+    }
     r.tensorflowVersion = layout.tensorflowVersion;
     r.fileVersion = layout.fileVersion;
     r.tensorDebugModes = modeNames(snapshot.traceModes() | snapshot.executionModes());

@@ -85,7 +85,9 @@ std::string renderText(const Report& r)
         out << "Hosts:        ";
         for (std::size_t i = 0; i < r.hosts.size(); ++i)
             out << (i ? "\n              " : "") << text(r.hosts[i].name) << "  ("
-                << text(r.hosts[i].prefix) << ", started " << utc(r.hosts[i].wallTime) << ")";
+                << text(r.hosts[i].prefix) << ", started " << utc(r.hosts[i].wallTime) << ", "
+                << r.hosts[i].executions
+                << (r.hosts[i].executions == 1 ? " execution)" : " executions)");
         out << "\n";
         out << "Written by:   "
             << (r.tensorflowVersion.empty() ? "unknown" : text(r.tensorflowVersion))

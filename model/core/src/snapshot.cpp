@@ -53,6 +53,22 @@ std::uint64_t elementBudgetOf(std::uint64_t maxDecodedBytes)
     return maxDecodedBytes / 16;
 }
 
+ExecutionDigest digestOf(const Snapshot::Data& data, const ExecutionColumns& x, std::uint64_t i)
+{
+    ExecutionDigest d;
+    d.wallTime = x.wallTime[i];
+    d.offset = x.offset[i];
+    d.opType = data.strings[x.opType[i]];
+    d.graphId = data.strings[x.graphId[i]];
+    d.modulePath = data.strings[x.module[i]];
+    d.mode = static_cast<DebugMode>(x.mode[i]);
+    d.health.bits = x.health[i];
+    d.numInputIds = x.inputCount[i];
+    d.numOutputIds = x.outputCount[i];
+    d.numTensorValues = x.healthCount[i];
+    return d;
+}
+
 TensorHealth healthOf(DebugMode mode, const ParsedTensor& t)
 {
     if (!t.parsed || mode == DebugMode::NoTensor)
@@ -94,7 +110,10 @@ std::uint64_t Snapshot::indexBytes() const
 {
     std::uint64_t alerts =
         (m_data->traceAlerts.size() + m_data->executionAlerts.size()) * sizeof(Alert);
-    return m_data->traces.bytes() + m_data->executions.bytes() + alerts;
+    std::uint64_t otherHosts = 0;
+    for (const auto& columns : m_data->otherHostExecutions)
+        otherHosts += columns.bytes();
+    return m_data->traces.bytes() + m_data->executions.bytes() + otherHosts + alerts;
 }
 
 std::uint64_t Snapshot::traceCount() const
@@ -149,19 +168,18 @@ const std::vector<std::string>& Snapshot::traceDevices() const
 
 ExecutionDigest Snapshot::execution(std::uint64_t i) const
 {
-    const auto& x = m_data->executions;
-    ExecutionDigest d;
-    d.wallTime = x.wallTime[i];
-    d.offset = x.offset[i];
-    d.opType = m_data->strings[x.opType[i]];
-    d.graphId = m_data->strings[x.graphId[i]];
-    d.modulePath = m_data->strings[x.module[i]];
-    d.mode = static_cast<DebugMode>(x.mode[i]);
-    d.health.bits = x.health[i];
-    d.numInputIds = x.inputCount[i];
-    d.numOutputIds = x.outputCount[i];
-    d.numTensorValues = x.healthCount[i];
-    return d;
+    return digestOf(*m_data, m_data->executions, i);
+}
+
+std::uint64_t Snapshot::hostExecutionCount(std::size_t host) const
+{
+    const ExecutionColumns* x = m_data->executionsOf(host);
+    return x ? x->size() : 0;
+}
+
+ExecutionDigest Snapshot::hostExecution(std::size_t host, std::uint64_t index) const
+{
+    return digestOf(*m_data, *m_data->executionsOf(host), index);
 }
 
 std::vector<std::int64_t> Snapshot::executionInputIds(std::uint64_t i) const
@@ -375,13 +393,20 @@ ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index,
 
 ReadResult<ExecutionDetails> Snapshot::readExecution(std::uint64_t index) const
 {
+    return readHostExecution(0, index);
+}
+
+ReadResult<ExecutionDetails> Snapshot::readHostExecution(std::size_t host,
+                                                         std::uint64_t index) const
+{
     ReadResult<ExecutionDetails> result;
-    if (index >= executionCount()) {
-        result.error = "no execution #" + std::to_string(index);
+    if (index >= hostExecutionCount(host)) {
+        result.error = "no execution #" + std::to_string(index) +
+                       (host == 0 ? std::string() : " of host #" + std::to_string(host));
         return result;
     }
-    const auto record = readRecord(*m_data->files, m_data->mainFile(kExecutionSuffix),
-                                   execution(index).offset, m_data->maxRecordBytes);
+    const auto record = readRecord(*m_data->files, layout().fileSets[host].file(kExecutionSuffix),
+                                   hostExecution(host, index).offset, m_data->maxRecordBytes);
     if (!record) {
         result.error = record.error;
         return result;

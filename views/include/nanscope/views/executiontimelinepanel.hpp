@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's execution timeline, without its window of 50: a zoomable strip of every
-// execution of the logdir, and the details of the focused one below it.
+// execution of the logdir, one lane per host when it has several, and the details of the
+// focused one below it.
 #pragma once
 
 #include "nanscope/views/panel.hpp"
 
 #include <QString>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 class QLabel;
 class QToolButton;
@@ -28,11 +33,17 @@ public:
     explicit ExecutionTimelinePanel(Navigator* navigator, QWidget* parent = nullptr);
     ~ExecutionTimelinePanel() override;
 
-    // For tests and the main window's status bar.
-    widgets::TimelineStrip* strip() const { return m_strip; }
+    // For tests and the main window's status bar: the first host's strip.
+    widgets::TimelineStrip* strip() const { return m_lanes.front().strip; }
+    // One lane per host (LogdirLayout::fileSets), the first host on top; one lane when there is
+    // one host (or no logdir).
+    std::size_t laneCount() const { return m_lanes.size(); }
+    widgets::TimelineStrip* laneStrip(std::size_t lane) const { return m_lanes.at(lane).strip; }
+    // The host name over a lane; "" (and hidden) when there is one lane.
+    QString laneName(std::size_t lane) const;
     // The toolbar's wall-time toggle.
     QToolButton* timeAxisButton() const { return m_timeAxis; }
-    // The header's line: "6 executions · 2 with NaN/∞", with the host of several.
+    // The header's line: "6 executions · 2 with NaN/∞" ("… on 2 hosts" for several).
     QString summaryText() const;
     // The details of the focused execution as plain text ("" when no execution is focused).
     QString detailsText() const;
@@ -44,11 +55,27 @@ protected:
     void focusChanged(const Focus& focus) override;
 
 private:
+    struct Lane
+    {
+        QLabel* name = nullptr;
+        widgets::TimelineStrip* strip = nullptr;
+        std::unique_ptr<ExecutionStripSource> source;
+    };
+
+    void setLaneCount(std::size_t count);
+    void updateLane(Lane& lane, const items::SnapshotPtr& snapshot);
+    void activate(std::size_t lane, std::uint64_t item);
     void showFocus(const Focus& focus);
+    bool showOtherHostExecution();
     void updateSummary();
 
-    std::unique_ptr<ExecutionStripSource> m_source;
-    widgets::TimelineStrip* m_strip = nullptr;
+    std::vector<Lane> m_lanes;
+    QWidget* m_lanesBox = nullptr;
+    // The lane the alert buttons move in: the last one clicked in.
+    std::size_t m_activeLane = 0;
+    // An execution of a host other than the first, shown in the details: the Navigator's focus
+    // names TensorFlow's executions only (the first host's), so it stays where it was.
+    std::optional<std::pair<std::size_t, std::uint64_t>> m_otherHostItem;
     ExecutionDetailsView* m_details = nullptr;
     QLabel* m_summary = nullptr;
     QToolButton* m_timeAxis = nullptr;

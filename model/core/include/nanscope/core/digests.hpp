@@ -47,7 +47,7 @@ inline constexpr std::size_t kMaxTraceDevices = 4096;
 struct ExecutionDigest
 {
     double wallTime = 0;
-    std::uint64_t offset = 0; // of the record in the main .execution file
+    std::uint64_t offset = 0; // of the record in its host's .execution file
     std::string_view opType;  // valid as long as the snapshot lives
     std::string_view graphId; // empty for a plain op
     // The module it ran in (PyTorch's framework context), e.g. "MLP.hidden"; empty otherwise.

@@ -40,7 +40,8 @@ struct LogdirLayout
 {
     std::filesystem::path directory;
     // The file sets read, earliest metadata first: [0] is the main one, whose source files,
-    // stack frames, graphs and executions are read; every set contributes its traces.
+    // stack frames, graphs and executions are read; every set contributes its traces, and the
+    // others their executions apart from the main one's (Snapshot::hostExecution).
     std::vector<FileSet> fileSets;
     std::string runId;
     std::string tensorflowVersion;

@@ -27,6 +27,8 @@ struct ReportHost
     std::string name;
     std::string prefix; // file name prefix, without directory
     double wallTime = 0;
+    // Its executions: the first host's are counts.executions (TensorFlow reads no other host's).
+    std::uint64_t executions = 0;
 };
 
 struct ReportCounts

@@ -75,6 +75,14 @@ public:
     // The health digest of a trace, or of an execution (all its outputs together).
     HealthDigest health(EventRef event) const;
 
+    // --- Executions per host ---------------------------------------------------------------
+    // TensorFlow's reader reads the executions of the first file set only: those are
+    // executionCount() and execution(), the alerts, the origin and the report's totals. The
+    // other file sets' executions are indexed apart, by host h (LogdirLayout::fileSets[h]); host
+    // 0's are the ones above. Counts are 0 and reads fail past the last host.
+    std::uint64_t hostExecutionCount(std::size_t host) const;
+    ExecutionDigest hostExecution(std::size_t host, std::uint64_t index) const; // index < count
+
     // --- Alerts --------------------------------------------------------------------------------
     // Every InfNanAlert by TensorBoard's rules (§9.4) without its cap of 1000, in the order a
     // single full update of TensorBoard records them: graph traces by index, then executions.
@@ -103,6 +111,7 @@ public:
     ReadResult<TraceDetails> readTrace(std::uint64_t index,
                                        std::uint64_t maxRecordBytes = kAnyRecordSize) const;
     ReadResult<ExecutionDetails> readExecution(std::uint64_t index) const;
+    ReadResult<ExecutionDetails> readHostExecution(std::size_t host, std::uint64_t index) const;
     // The health of one output: a trace's tensor, or one tensor_protos entry of an execution.
     TensorHealth readHealth(EventRef event, std::uint32_t outputSlot = 0) const;
     // The lines of a source file as the writer captured them (never read from the local disk).
