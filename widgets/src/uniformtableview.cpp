@@ -37,6 +37,13 @@ UniformTableView::UniformTableView(QWidget* parent)
     connect(m_header, &QHeaderView::geometriesChanged, this, relayout);
 }
 
+UniformTableView::~UniformTableView()
+{
+    // QWidget's destructor deletes the header after this part of the object is gone; its last
+    // signals must not reach relayout() then.
+    disconnect(m_header, nullptr, this, nullptr);
+}
+
 void UniformTableView::setModel(QAbstractItemModel* model)
 {
     for (const auto& c : std::as_const(m_modelConnections))

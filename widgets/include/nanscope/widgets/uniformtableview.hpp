@@ -23,6 +23,7 @@ class UniformTableView : public QAbstractItemView
 
 public:
     explicit UniformTableView(QWidget* parent = nullptr);
+    ~UniformTableView() override;
 
     void setModel(QAbstractItemModel* model) override;
 
