@@ -724,10 +724,13 @@ void TestMainWindow::darkPaletteReadsWell()
 // At 1280×800 (the default window on a small laptop screen), what a row is and whether it is
 // healthy fit side by side in Graph Execution: no sideways scrolling, no number or health text
 // cut, and every op's own name (its last scope) whole.
-void TestMainWindow::graphExecutionKeyColumnsFitAt1280()
+namespace {
+
+// The checks of graphExecutionKeyColumnsFitAt1280 on one logdir.
+void checkKeyColumnsFitAt1280(const QString& logdir)
 {
     MainWindow window({.useSettings = false});
-    QVERIFY(showAtFirstAlert(window, m_demoDir.path()));
+    QVERIFY(showAtFirstAlert(window, logdir));
     auto* panel = window.graphExecutionPanel();
     nanscope::widgets::CopyableTableView* view = panel->view();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy(), kWait);
@@ -766,12 +769,34 @@ void TestMainWindow::graphExecutionKeyColumnsFitAt1280()
                                     .arg(needed)
                                     .arg(view->columnWidth(column))));
         }
+        // The row number as the style lays it out, in fractional pixels: a column as wide as
+        // its integer advance had "1,797" elided to "1…7".
+        const QString number =
+            QLocale().toString(view->model()->index(row, Model::IndexColumn).data().toULongLong());
+        QVERIFY2(QFontMetricsF(view->font()).horizontalAdvance(number) <=
+                     view->columnWidth(Model::IndexColumn) - margin,
+                 qPrintable(number));
         const QString tensor = view->model()->index(row, Model::TensorColumn).data().toString();
         const QString shown = widgets::elideScopeName(
             tensor, view->fontMetrics(), view->columnWidth(Model::TensorColumn) - margin);
         QVERIFY2(shown.endsWith(tensor.section(QLatin1Char('/'), -1)),
                  qPrintable(tensor + QStringLiteral(" shown as ") + shown));
     }
+}
+
+} // namespace
+
+void TestMainWindow::graphExecutionKeyColumnsFitAt1280()
+{
+    checkKeyColumnsFitAt1280(m_demoDir.path());
+    if (QTest::currentTestFailed())
+        return;
+    // Row numbers of four digits and a group separator ("1,797").
+    QTemporaryDir large;
+    QVERIFY(large.isValid());
+    test::writeLargeTensorFlowLogdir(large.path().toStdString(),
+                                     test::TensorFlowStack::TutorialModule, 2000);
+    checkKeyColumnsFitAt1280(large.path());
 }
 
 // On a wide window the details (dtype, size, graph) show beside the key columns instead of

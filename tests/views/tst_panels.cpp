@@ -665,6 +665,15 @@ void TestPanels::severalHostsAreColumnsAndFilters()
     QTRY_VERIFY_WITH_TIMEOUT(!alerts.isBusy(), kWait);
     QCOMPARE(alerts.proxy()->rowCount(), 3);
     QVERIFY(!alerts.view()->isColumnHidden(items::AlertModel::HostColumn));
+    // The host columns are as wide as the host names, not the default section width.
+    const QFontMetrics metrics = alerts.view()->fontMetrics();
+    for (nanscope::widgets::CopyableTableView* view : {alerts.view(), traces.view()}) {
+        const int column = view == alerts.view() ? int(items::AlertModel::HostColumn)
+                                                 : int(items::GraphExecutionModel::HostColumn);
+        const int name = metrics.horizontalAdvance(QStringLiteral("host-a"));
+        QVERIFY2(view->columnWidth(column) > name && view->columnWidth(column) < name + 24,
+                 qPrintable(QString::number(view->columnWidth(column))));
+    }
     alerts.setHostFilter(1u);
     QTRY_COMPARE_WITH_TIMEOUT(alerts.proxy()->rowCount(), 2, kWait);
     for (int row = 0; row < 2; ++row)

@@ -303,6 +303,8 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         const QSignalBlocker quietDevices(m_device);
         const std::size_t hosts = fillPlaceChoices(m_host, Place::Host, snapshot);
         m_view->setColumnHidden(items::AlertModel::HostColumn, hosts <= 1);
+        if (hosts > 1)
+            fitColumnToChoices(m_view, items::AlertModel::HostColumn, m_host);
         fillPlaceChoices(m_device, Place::Device, snapshot);
         m_hasOrigin = false;
         m_originBox->hide();

@@ -16,6 +16,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -155,8 +156,10 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
 
     connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this,
             [this](int column, int, int size) {
-                // A drag on a key column's edge; hiding or showing columns is not one.
-                if (!m_fittingColumns && size > 0 && keyColumns().contains(column))
+                // A drag on a key column's edge. Hiding or showing columns is not one, nor is
+                // the header stretching its last section to a new width of the table.
+                if (!m_fittingColumns && size > 0 && keyColumns().contains(column) &&
+                    QGuiApplication::mouseButtons() != Qt::NoButton)
                     m_userSizedColumns = true;
             });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -288,6 +291,8 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
     // One host: nothing to tell apart.
     const std::size_t hosts = fillPlaceChoices(m_host, Place::Host, snapshot);
     m_view->setColumnHidden(Model::HostColumn, hosts <= 1);
+    if (hosts > 1)
+        fitColumnToChoices(m_view, Model::HostColumn, m_host);
     // Several devices: the filter, and the column that tells them apart.
     m_view->setColumnHidden(Model::DeviceColumn,
                             fillPlaceChoices(m_device, Place::Device, snapshot) <= 1);
@@ -596,13 +601,22 @@ void GraphExecutionPanel::fitKeyColumns()
     if (m_userSizedColumns || m_proxy->rowCount() == 0)
         return;
     m_fittingColumns = true;
-    // The row number as wide as the last one is, not as the sampled ones.
-    const QString last = QLocale().toString(m_model->rowCount() - 1);
+    // Room for any row number up to the last one: its digits all as wide as the widest digit,
+    // plus two pixels for kerning and the style's fractional layout (a column fitted to
+    // "1,999" elided "1,797" to "1…7").
+    const QFontMetrics metrics = m_view->fontMetrics();
+    QChar widestDigit = u'0';
+    for (char16_t digit = u'1'; digit <= u'9'; ++digit)
+        if (metrics.horizontalAdvance(QChar(digit)) > metrics.horizontalAdvance(widestDigit))
+            widestDigit = QChar(digit);
+    QString widest = QLocale().toString(m_model->rowCount() - 1);
+    for (QChar& c : widest)
+        if (c.isDigit())
+            c = widestDigit;
     m_fittedDigits = static_cast<int>(QString::number(m_model->rowCount()).size());
     // What PlainTextDelegate::textWidth leaves for the text of a cell.
     const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
-    m_view->setColumnWidth(Model::IndexColumn,
-                           m_view->fontMetrics().horizontalAdvance(last) + margin);
+    m_view->setColumnWidth(Model::IndexColumn, metrics.horizontalAdvance(widest) + margin + 2);
     // Only the rows on screen are measured: they are read for painting anyway, where sampling
     // rows elsewhere would read records a jump never shows.
     const int first = std::max(m_view->rowAt(0), 0);

@@ -6,10 +6,12 @@
 #include "nanscope/core/alertfilter.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/logdirsession.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
 
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QToolButton>
 #include <algorithm>
 #include <optional>
@@ -45,6 +47,20 @@ inline std::size_t fillPlaceChoices(QComboBox* box, Place place, const items::Sn
     }
     box->setVisible(count > 1);
     return count;
+}
+
+// Sizes a table's host or device column to the longest of the choices fillPlaceChoices put in
+// `box` (within reason), so that the names beside it keep their room: at 1280 px the default
+// width left the alerts' op names three letters.
+inline void fitColumnToChoices(widgets::CopyableTableView* view, int column, const QComboBox* box)
+{
+    const QFontMetrics metrics = view->fontMetrics();
+    int widest = 0;
+    for (int i = 1; i < box->count(); ++i) // 0 is "All hosts" / "All devices"
+        widest = std::max(widest, metrics.horizontalAdvance(box->itemText(i)));
+    const int margin = 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 2;
+    view->setColumnWidth(
+        column, std::min(widest + margin, 16 * metrics.horizontalAdvance(QLatin1Char('0'))));
 }
 
 // The choice of a box fillPlaceChoices filled: a host's index, or none for all.
