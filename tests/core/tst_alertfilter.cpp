@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The alert filter: kinds of non-finite value, host, device and text, alone and together, on a
 // logdir of two hosts whose ops ran on two devices, with an eager alert on one of them.
+#include "hostlogdirs.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/alertfilter.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/recorder.hpp"
 
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cmath>
-#include <thread>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -24,18 +23,9 @@ constexpr const char* kGpu = "/job:localhost/replica:0/task:0/device:GPU:0";
 // (a's Log, b's Log, in file-set order), then the execution.
 std::shared_ptr<const Snapshot> devicesLogdir(const test::TempDir& dir)
 {
-    auto open = [&](const char* host) {
-        return Recorder::open({.dumpRoot = dir.path(),
-                               .mode = TensorDebugMode::FullHealth,
-                               .circularBufferSize = -1,
-                               .runId = "devices",
-                               .hostName = host,
-                               .closeAtExit = false});
-    };
-    auto a = open("host-a");
+    auto a = test::openHost(dir.path(), "devices", "host-a");
     REQUIRE(a.ok());
-    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // host-a is the first host
-    auto b = open("host-b");
+    auto b = test::openSecondHost(dir.path(), "devices", "host-b");
     REQUIRE(b.ok());
     const GraphHandle graph = *(*a)->declareGraph("step");
     const OpHandle x =

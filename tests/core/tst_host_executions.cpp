@@ -2,6 +2,7 @@
 // The executions of hosts other than the first: TensorFlow's reader never reads them, so they are
 // indexed apart (Snapshot::hostExecution) and every TensorFlow-compatible figure stays as it was;
 // truncated, corrupt and growing files of those hosts are read like the first host's.
+#include "hostlogdirs.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
 #include "nanscope/recorder.hpp"
@@ -9,11 +10,9 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iterator>
-#include <thread>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -24,36 +23,7 @@ namespace {
 // its own call site, so that its stack frames are in its own files only.
 void writeTwoHosts(const std::filesystem::path& dir)
 {
-    auto open = [&](const char* host) {
-        return Recorder::open({.dumpRoot = dir,
-                               .mode = TensorDebugMode::FullHealth,
-                               .circularBufferSize = -1,
-                               .runId = "two-hosts",
-                               .hostName = host,
-                               .closeAtExit = false});
-    };
-    auto a = open("host-a");
-    REQUIRE(a.ok());
-    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // host-a is the first host
-    auto b = open("host-b");
-    REQUIRE(b.ok());
-    const std::int64_t shape[1] = {2};
-    const float good[2] = {1.0F, 2.0F};
-    const float negInf[2] = {-INFINITY, 2.0F};
-    const float nan[2] = {NAN, 2.0F};
-    auto record = [&](Recorder& r, const char* op, const float* data) {
-        REQUIRE(r.recordExecution({.opType = op,
-                                   .outputIds = {r.newTensorId()},
-                                   .outputs = {{.data = data, .shape = shape}}})
-                    .ok());
-    };
-    record(**a, "Exp", good);
-    record(**b, "Sqrt", good);
-    record(**a, "Log", negInf);
-    record(**b, "Div", nan);
-    record(**b, "Add", good);
-    REQUIRE((*b)->close().ok());
-    REQUIRE((*a)->close().ok());
+    REQUIRE(test::writeTwoHostExecutions(dir));
 }
 
 std::filesystem::path executionFile(const Snapshot& s, std::size_t host)
@@ -215,18 +185,9 @@ TEST_CASE("other hosts' executions count against the memory limit", "[reader][mu
     constexpr std::uint64_t kMany = 2000;
     test::TempDir dir;
     {
-        auto open = [&](const char* host) {
-            return Recorder::open({.dumpRoot = dir.path(),
-                                   .mode = TensorDebugMode::CurtHealth,
-                                   .circularBufferSize = -1,
-                                   .runId = "many",
-                                   .hostName = host,
-                                   .closeAtExit = false});
-        };
-        auto a = open("host-a");
+        auto a = test::openHost(dir.path(), "many", "host-a", TensorDebugMode::CurtHealth);
         REQUIRE(a.ok());
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        auto b = open("host-b");
+        auto b = test::openSecondHost(dir.path(), "many", "host-b", TensorDebugMode::CurtHealth);
         REQUIRE(b.ok());
         const std::int64_t shape[1] = {1};
         const float value[1] = {1.0F};

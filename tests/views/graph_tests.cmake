@@ -5,7 +5,7 @@ nanscope_add_qtest(tst_timelinescale tst_timelinescale.cpp)
 nanscope_add_qtest(tst_timelinestrip tst_timelinestrip.cpp)
 nanscope_add_qtest(tst_executiontimelinepanel tst_executiontimelinepanel.cpp
     losslogdir.cpp losslogdir.hpp screenshot.hpp)
-target_link_libraries(tst_executiontimelinepanel PRIVATE NaNscope::format)
+target_link_libraries(tst_executiontimelinepanel PRIVATE NaNscope::format nanscope_test_logdirs)
 nanscope_add_qtest(tst_graphvizlayout tst_graphvizlayout.cpp)
 nanscope_add_qtest(tst_graphstructurepanel tst_graphstructurepanel.cpp
     losslogdir.cpp losslogdir.hpp screenshot.hpp)

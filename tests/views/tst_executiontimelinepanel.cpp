@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The execution timeline panel over the loss logdir: the strip follows the navigator, clicks and
 // keys move the focus, and the details describe the focused execution's outputs.
+#include "hostlogdirs.hpp"
 #include "losslogdir.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/record.hpp"
@@ -362,35 +363,7 @@ void TestExecutionTimelinePanel::severalHostsHaveOneLaneEach()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    {
-        auto open = [&](const char* host) {
-            return Recorder::open({.dumpRoot = dir.path().toStdString(),
-                                   .mode = TensorDebugMode::FullHealth,
-                                   .circularBufferSize = -1,
-                                   .runId = "hosts",
-                                   .hostName = host,
-                                   .closeAtExit = false});
-        };
-        auto a = open("host-a");
-        QVERIFY(a.ok());
-        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // host-a is the first host
-        auto b = open("host-b");
-        QVERIFY(b.ok());
-        const std::int64_t shape[1] = {2};
-        const float good[2] = {1.0F, 2.0F};
-        const float negInf[2] = {-INFINITY, 2.0F};
-        const float nan[2] = {NAN, 2.0F};
-        const auto record = [&](Recorder& r, const char* op, const float* data) {
-            return r
-                .recordExecution({.opType = op,
-                                  .outputIds = {r.newTensorId()},
-                                  .outputs = {{.data = data, .shape = shape}}})
-                .ok();
-        };
-        QVERIFY(record(**a, "Exp", good) && record(**b, "Sqrt", good));
-        QVERIFY(record(**a, "Log", negInf) && record(**b, "Div", nan) && record(**b, "Add", good));
-        QVERIFY((*b)->close().ok() && (*a)->close().ok());
-    }
+    QVERIFY(test::writeTwoHostExecutions(dir.path().toStdString()));
     core::LogdirReader reader(dir.path().toStdString());
     const items::SnapshotPtr snapshot = reader.update();
     QCOMPARE(snapshot->executionCount(), quint64(2)); // TensorFlow's: the first host's

@@ -3,6 +3,7 @@
 // TensorFlow-like logdir: sorting and stepping through alerts, the origin and its hint, filters,
 // find, go to index, exact input highlighting, framework folding, the sticky frame, the source
 // view's marks, and logdir strings shown as plain text.
+#include "hostlogdirs.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
@@ -599,18 +600,9 @@ void TestPanels::severalHostsAreColumnsAndFilters()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     {
-        auto open = [&](const char* host) {
-            return Recorder::open({.dumpRoot = dir.path().toStdString(),
-                                   .mode = TensorDebugMode::FullHealth,
-                                   .circularBufferSize = -1,
-                                   .runId = "hosts",
-                                   .hostName = host,
-                                   .closeAtExit = false});
-        };
-        auto a = open("host-a");
+        auto a = test::openHost(dir.path().toStdString(), "hosts", "host-a");
         QVERIFY(a.ok());
-        QTest::qWait(20); // a later metadata record: host-a is the first host
-        auto b = open("host-b");
+        auto b = test::openSecondHost(dir.path().toStdString(), "hosts", "host-b");
         QVERIFY(b.ok());
         auto graph = (*a)->declareGraph("step");
         auto x = (*a)->declareOp({.graph = *graph, .type = "Placeholder", .name = "x"});
