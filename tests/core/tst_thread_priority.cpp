@@ -86,6 +86,12 @@ TEST_CASE("the reader's decoding threads yield only when asked", "[reader][threa
     test::TempDir dir;
     writeLogdir(dir.path());
     const int base = currentThreadNiceness();
+    if (base + 10 > 19) {
+        // Already niced past 9 (a nice'd CI job): lowered threads stop at 19, where ordinary
+        // threads may already be, so the two cannot be told apart.
+        WARN("this process runs at nice " << base << ": nothing to tell apart");
+        return;
+    }
     // Threads already lowered (by another test's pool, say) are counted before each reader.
     const int alreadyLow = countAtLeast(threadNiceness(), base + 10);
     for (const bool background : {false, true}) {
