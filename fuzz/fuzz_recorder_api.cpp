@@ -72,8 +72,6 @@ constexpr int kModes[] = {NANSCOPE_NO_TENSOR,
                           0,
                           6};
 
-// A tensor and the storage behind it: up to 4 dimensions of up to 15 (or a negative one), its
-// bytes repeated from the input, 8 bytes per element so that any dtype fits.
 // Fills `out` with `pattern` repeated, by copies that double (not byte by byte, see copyTo).
 void fillRepeating(std::vector<std::uint8_t>& out, std::initializer_list<std::uint8_t> pattern)
 {
@@ -86,6 +84,8 @@ void fillRepeating(std::vector<std::uint8_t>& out, std::initializer_list<std::ui
     }
 }
 
+// A tensor and the storage behind it: up to 4 dimensions of up to 15 (or a negative one), its
+// bytes repeated from the input, 8 bytes per element so that any dtype fits.
 struct Tensor
 {
     std::vector<std::int64_t> shape;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The op type filter is a user's regular expression run by std::regex, a backtracking engine
-// that copies a repeated atom once per count. Three kinds of pattern it accepts can hurt the
+// that copies a repeated atom once per count. Four kinds of pattern it accepts can hurt the
 // recorded program, so the recorder refuses them at open:
 //  - a repeat of a repeat ("a++", "x*{2}"): matching time grows exponentially with the op type's
 //    length. TensorFlow's filter is Python's re, which refuses these too ("multiple repeat");
-//  - a number libstdc++ cannot hold (a count or a backreference of 19 digits overflows a signed
-//    long inside its compiler, which is undefined behaviour);
+//  - an unbounded repeat of a group that holds one ("(a+)+"): exponential too (Python's re
+//    accepts it; a hung filter would hang the recorded program);
+//  - a number libstdc++ cannot hold (a count of 19 digits or more, even in an unclosed brace,
+//    overflows a signed long inside its compiler: undefined behaviour), and backreferences past
+//    any group an op type filter has;
 //  - counts that nest into a huge automaton ("(a{1000}){1000}" is a million states).
 #pragma once
 

@@ -614,8 +614,7 @@ void GraphExecutionPanel::fitKeyColumns()
         if (c.isDigit())
             c = widestDigit;
     m_fittedDigits = static_cast<int>(QString::number(m_model->rowCount()).size());
-    // What PlainTextDelegate::textWidth leaves for the text of a cell.
-    const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1);
+    const int margin = widgets::PlainTextDelegate::textMargins(m_view);
     m_view->setColumnWidth(Model::IndexColumn, metrics.horizontalAdvance(widest) + margin + 2);
     // Only the rows on screen are measured: they are read for painting anyway, where sampling
     // rows elsewhere would read records a jump never shows.

@@ -7,11 +7,11 @@
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/plaintextdelegate.hpp"
 
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QSignalBlocker>
-#include <QStyle>
 #include <QToolButton>
 #include <algorithm>
 #include <optional>
@@ -58,7 +58,7 @@ inline void fitColumnToChoices(widgets::CopyableTableView* view, int column, con
     int widest = 0;
     for (int i = 1; i < box->count(); ++i) // 0 is "All hosts" / "All devices"
         widest = std::max(widest, metrics.horizontalAdvance(box->itemText(i)));
-    const int margin = 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 2;
+    const int margin = widgets::PlainTextDelegate::textMargins(view) + 2; // + kerning
     view->setColumnWidth(
         column, std::min(widest + margin, 16 * metrics.horizontalAdvance(QLatin1Char('0'))));
 }

@@ -23,11 +23,15 @@ void PlainTextDelegate::initStyleOption(QStyleOptionViewItem* option,
         option->textElideMode = *m_elideMode;
 }
 
+int PlainTextDelegate::textMargins(const QWidget* widget)
+{
+    const QStyle* style = widget ? widget->style() : QApplication::style();
+    return 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1);
+}
+
 int PlainTextDelegate::textWidth(const QStyleOptionViewItem& option)
 {
-    const QStyle* style = option.widget ? option.widget->style() : QApplication::style();
-    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, option.widget) + 1;
-    return option.rect.width() - 2 * margin;
+    return option.rect.width() - textMargins(option.widget);
 }
 
 bool PlainTextDelegate::helpEvent(QHelpEvent* event, QAbstractItemView* view,

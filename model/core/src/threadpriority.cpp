@@ -11,17 +11,13 @@
 #endif
 
 namespace nanscope::core {
+#if defined(__linux__)
+
 namespace {
 
 // Enough for the scheduler to give an interactive thread about nine tenths of a contended core
 // (CFS weights 1024 against 110), not so much that the loader starves beside a busy build.
 constexpr int kBackgroundNiceness = 10;
-
-} // namespace
-
-#if defined(__linux__)
-
-namespace {
 
 id_t currentThreadId()
 {

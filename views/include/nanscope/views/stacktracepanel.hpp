@@ -11,7 +11,6 @@
 
 class QLabel;
 class QSortFilterProxyModel;
-
 class QToolButton;
 
 namespace nanscope::items {

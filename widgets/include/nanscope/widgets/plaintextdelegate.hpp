@@ -21,6 +21,10 @@ public:
     bool helpEvent(QHelpEvent* event, QAbstractItemView* view, const QStyleOptionViewItem& option,
                    const QModelIndex& index) override;
 
+    // The pixels the style keeps beside a cell's text, left and right together: a column as wide
+    // as a text plus this shows it whole (less a pixel or two of kerning and fractional layout).
+    static int textMargins(const QWidget* widget);
+
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
     // The pixels a cell has for its text: its width less the style's text margins.
