@@ -249,17 +249,26 @@ void GraphStructurePanel::resizeEvent(QResizeEvent* event)
     placeCaption();
 }
 
+void GraphStructurePanel::setCaption(const QString& text)
+{
+    m_caption->setText(text);
+    placeCaption(); // its room depends on its length
+}
+
 void GraphStructurePanel::placeCaption()
 {
-    // Beside the buttons it needs room for about twenty characters ("Log in graph train_st…");
-    // a narrower pane (a docked one at 1280 px) left it a few pixels, cut mid-letter.
+    // Beside the buttons when it fits there whole (or, if long, when forty characters fit);
+    // otherwise on a row of its own: a docked pane at 1280 px left it a few pixels, cut
+    // mid-letter, and at 1920 px a long graph name lost its middle.
     int buttons = 0;
     for (int i = 0; i < m_bar->count(); ++i)
         if (m_bar->itemAt(i)->layout() != m_captionSlot)
             buttons += m_bar->itemAt(i)->sizeHint().width() + m_bar->spacing();
     const QMargins margins = m_bar->contentsMargins();
     const int room = width() - buttons - margins.left() - margins.right();
-    const bool ownRow = room < fontMetrics().averageCharWidth() * 20;
+    const int wanted = std::min(fontMetrics().horizontalAdvance(m_caption->text()),
+                                fontMetrics().averageCharWidth() * 40);
+    const bool ownRow = room < wanted;
     if (ownRow == m_captionOnItsOwnRow)
         return;
     m_captionOnItsOwnRow = ownRow;
@@ -305,7 +314,7 @@ void GraphStructurePanel::showPlaceholder(const QString& text)
     m_scene->clearPicture();
     m_placeholder->setText(text);
     m_stack->setCurrentWidget(m_placeholder);
-    m_caption->setText({});
+    setCaption({});
     setStatus({});
 }
 
@@ -330,7 +339,7 @@ void GraphStructurePanel::rebuild()
         trace = focus.event->index;
     const core::OpInfo& op = snapshot->graphs().op(focus.op);
     const core::GraphInfo& graph = snapshot->graphs().graph(op.graph);
-    m_caption->setText(
+    setCaption(
         QStringLiteral("%1 in graph %2").arg(QString::fromStdString(op.name), graphTitle(graph)));
     if (m_mode == Mode::WholeGraph && graph.ops.size() <= kMaxWholeGraphOps)
         return showWholeGraph(focus.op, trace);
@@ -448,7 +457,7 @@ void GraphStructurePanel::showEagerNeighbourhood(std::uint64_t execution)
     m_pendingJob = 0;
     m_showingWholeGraph = false;
     const items::SnapshotPtr& snapshot = navigator()->snapshot();
-    m_caption->setText(
+    setCaption(
         QStringLiteral("%1, an eager execution").arg(executionNodeName(*snapshot, execution)));
     if (m_eagerShown == execution && m_stack->currentWidget() == m_view)
         return;

@@ -118,6 +118,7 @@ private:
     void wholeGraphLaidOut(std::uint64_t job, GraphPicture picture);
     void nodeClicked(std::size_t node);
     void setStatus(const QString& text);
+    void setCaption(const QString& text);
     void placeCaption();
 
     Mode m_mode = Mode::Neighbourhood;
