@@ -49,7 +49,8 @@ int countAtLeast(const std::vector<int>& values, int niceness)
     return n;
 }
 
-void writeLogdir(const std::filesystem::path& dir)
+// A trace file over a mebibyte is decoded on the pool's threads; a smaller one on the reader's.
+void writeLogdir(const std::filesystem::path& dir, int traces)
 {
     auto opened = Recorder::open({.dumpRoot = dir,
                                   .mode = TensorDebugMode::FullHealth,
@@ -62,7 +63,7 @@ void writeLogdir(const std::filesystem::path& dir)
     REQUIRE(x.ok());
     const float values[2] = {1.0f, 2.0f};
     const std::int64_t shape[1] = {2};
-    for (int i = 0; i < 100; ++i)
+    for (int i = 0; i < traces; ++i)
         REQUIRE(rec.recordTrace(*x, 0, {.data = values, .shape = shape}).ok());
     REQUIRE(rec.close().ok());
 }
@@ -81,10 +82,20 @@ TEST_CASE("a thread that yields to interactive ones runs ten nice levels lower",
     CHECK(currentThreadNiceness() == before); // the caller's other threads keep theirs
 }
 
+std::uintmax_t traceFileBytes(const std::filesystem::path& dir)
+{
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+        if (entry.path().extension() == ".graph_execution_traces")
+            return entry.file_size();
+    return 0;
+}
+
 TEST_CASE("the reader's decoding threads yield only when asked", "[reader][threads]")
 {
+    constexpr int kTraces = 20000;
     test::TempDir dir;
-    writeLogdir(dir.path());
+    writeLogdir(dir.path(), kTraces);
+    REQUIRE(traceFileBytes(dir.path()) > (1u << 20));
     const int base = currentThreadNiceness();
     if (base + 10 > 19) {
         // Already niced past 9 (a nice'd CI job): lowered threads stop at 19, where ordinary
@@ -97,7 +108,7 @@ TEST_CASE("the reader's decoding threads yield only when asked", "[reader][threa
     for (const bool background : {false, true}) {
         INFO("backgroundThreads = " << background);
         LogdirReader reader(dir.path(), {.threads = 2, .backgroundThreads = background});
-        CHECK(reader.update()->traceCount() == 100);
+        CHECK(reader.update()->traceCount() == kTraces);
         // The pool's threads lower themselves as they start, which may be after the update
         // returns (a thread given no job may not have run yet): wait for them, up to 5 s.
         const int expected = background ? 2 : 0;
@@ -111,5 +122,15 @@ TEST_CASE("the reader's decoding threads yield only when asked", "[reader][threa
         CHECK(lowered == expected);
         CHECK(currentThreadNiceness() == base);
     }
+}
+
+TEST_CASE("a small logdir is decoded without starting threads", "[reader][threads]")
+{
+    test::TempDir dir;
+    writeLogdir(dir.path(), 100);
+    const std::size_t before = threadNiceness().size();
+    LogdirReader reader(dir.path(), {.threads = 2});
+    CHECK(reader.update()->traceCount() == 100);
+    CHECK(threadNiceness().size() == before);
 }
 #endif

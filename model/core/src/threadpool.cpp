@@ -6,12 +6,9 @@
 namespace nanscope::core {
 
 ThreadPool::ThreadPool(unsigned threads, Priority priority)
-{
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned i = 0; i < threads; ++i)
-        m_threads.emplace_back([this, priority] { work(priority); });
-}
+    : m_size(threads ? threads : std::max(1u, std::thread::hardware_concurrency())),
+      m_priority(priority)
+{}
 
 ThreadPool::~ThreadPool()
 {
@@ -26,6 +23,10 @@ ThreadPool::~ThreadPool()
 
 void ThreadPool::submit(std::function<void()> job)
 {
+    if (m_threads.empty()) {
+        for (unsigned i = 0; i < m_size; ++i)
+            m_threads.emplace_back([this] { work(); });
+    }
     {
         std::lock_guard lock(m_mutex);
         m_jobs.push_back(std::move(job));
@@ -39,9 +40,9 @@ void ThreadPool::wait()
     m_idle.wait(lock, [this] { return m_jobs.empty() && m_running == 0; });
 }
 
-void ThreadPool::work(Priority priority)
+void ThreadPool::work()
 {
-    if (priority == Priority::Background)
+    if (m_priority == Priority::Background)
         yieldToInteractiveThreads();
     std::unique_lock lock(m_mutex);
     for (;;) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A fixed set of worker threads running submitted jobs (the trace decoding).
+// A fixed set of worker threads running submitted jobs (the trace decoding). The threads start
+// with the first job: a reader of small logdirs decodes on its own thread and never pays for them.
 #pragma once
 
 #include <algorithm>
@@ -24,14 +25,18 @@ public:
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
 
+    // Called from one thread only (the one that owns the pool).
     void submit(std::function<void()> job);
     // Blocks until every job submitted so far has finished.
     void wait();
-    unsigned size() const { return static_cast<unsigned>(m_threads.size()); }
+    // The threads it runs once it has had a job.
+    unsigned size() const { return m_size; }
 
 private:
-    void work(Priority priority);
+    void work();
 
+    unsigned m_size;
+    Priority m_priority;
     std::mutex m_mutex;
     std::condition_variable m_jobReady;
     std::condition_variable m_idle;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The trace files: record boundaries are found on this thread, a chunk at a time, while the pool
-// checks payload CRCs and decodes the chunks already found. Each chunk's traces get provisional
-// indices; after the pass, skipped records are squeezed out and the chunks are stitched in order,
-// so indices are exactly those of TensorFlow's sequential reader.
+// checks payload CRCs and decodes the chunks already found (a range of one chunk is decoded here).
+// Each chunk's traces get provisional indices; after the pass, skipped records are squeezed out and
+// the chunks are stitched in order, so indices are exactly those of TensorFlow's sequential reader.
 #include "loaders.hpp"
 #include "recorddecoding.hpp"
 #include "recordscan.hpp"
@@ -386,6 +386,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
     TraceStitcher stitcher(index, file, base);
 
     BufferPool buffers(pool.size() + 2);
+    const bool singleChunk = size - std::min(size, start) <= kChunkBytes;
     std::deque<std::unique_ptr<TraceJob>> jobs; // submitted, not yet stitched
     auto stitchFinished = [&] {
         while (!jobs.empty() && jobs.front()->done.load(std::memory_order_acquire)) {
@@ -431,11 +432,17 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
         job->device = columns.device.writer(job->firstIndex, provisional);
         TraceJob* raw = job.get();
         const GraphTable& graphs = index.graphs;
-        pool.submit([raw, &graphs, &path, &buffers] {
+        auto decode = [raw, &graphs, &path, &buffers] {
             raw->run(graphs, path);
             buffers.give(std::move(raw->buffer));
             raw->done.store(true, std::memory_order_release);
-        });
+        };
+        // A range that is one chunk has nothing to overlap with: it is decoded here, and a small
+        // logdir never starts the pool's threads.
+        if (singleChunk)
+            decode();
+        else
+            pool.submit(std::move(decode));
         jobs.push_back(std::move(job));
     }
     pool.wait();
