@@ -79,6 +79,24 @@ TEST_CASE("printable(): controls, bidi overrides and invalid UTF-8 become escape
                     {.maxChars = 2}) == "\\x01a\u2026 (4 bytes)");
 }
 
+TEST_CASE("printable(): runs of ASCII, read eight bytes at a time, stop at any other byte",
+          "[hostile][plaintext]")
+{
+    // Every byte value at every place in and around an eight-byte word gets what it gets alone.
+    for (int byte = 0; byte < 256; ++byte) {
+        const std::string alone = printable(std::string(1, static_cast<char>(byte)));
+        for (std::size_t at = 0; at < 18; ++at) {
+            std::string text(20, 'a');
+            text[at] = static_cast<char>(byte);
+            INFO("byte " << byte << " at " << at);
+            CHECK(printable(text) == std::string(at, 'a') + alone + std::string(19 - at, 'a'));
+        }
+    }
+    // The character limit cuts a run inside a word.
+    CHECK(printable(std::string(30, 'x'), {.maxChars = 13}) ==
+          std::string(13, 'x') + "\u2026 (30 bytes)");
+}
+
 TEST_CASE("markup and escape sequences: the text report prints them inert", "[hostile][report]")
 {
     test::TempDir dir;

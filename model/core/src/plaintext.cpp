@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace nanscope::core {
 namespace {
@@ -52,6 +53,33 @@ bool printableAscii(char c)
     return c >= 0x20 && c < 0x7f;
 }
 
+// Whether all eight bytes of `word` are printable ASCII (0x20-0x7e): no high bit, no byte below
+// 0x20 (the borrow test of "has a byte less than n"), none that is 0x7f (adding 1 sets its high
+// bit; bytes below 0x80 cannot carry into their neighbour).
+bool printableAscii8(std::uint64_t word)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101u;
+    constexpr std::uint64_t highBits = 0x8080808080808080u;
+    const std::uint64_t belowSpace = (word - 0x20 * ones) & ~word;
+    return ((word | (word + ones) | belowSpace) & highBits) == 0;
+}
+
+// The end of the run of printable ASCII that starts at `at` and ends by `limit`; names are nearly
+// all of it, so it is tested eight bytes at a time.
+std::size_t printableAsciiRunEnd(std::string_view text, std::size_t at, std::size_t limit)
+{
+    std::uint64_t word;
+    while (limit - at >= sizeof word) {
+        std::memcpy(&word, text.data() + at, sizeof word);
+        if (!printableAscii8(word))
+            break;
+        at += sizeof word;
+    }
+    while (at < limit && printableAscii(text[at]))
+        ++at;
+    return at;
+}
+
 bool invisibleControl(char32_t cp)
 {
     return (cp >= 0x80 && cp <= 0x9f) ||     // C1 controls (U+009B is a terminal's CSI)
@@ -85,9 +113,8 @@ std::string printable(std::string_view text, const PrintableOptions& options)
         }
         // Printable ASCII, nearly all of any name, is copied a run at a time.
         const std::size_t room = options.maxChars ? options.maxChars - chars : text.size();
-        std::size_t end = at;
-        while (end < text.size() && end - at < room && printableAscii(text[end]))
-            ++end;
+        const std::size_t end =
+            printableAsciiRunEnd(text, at, at + std::min(room, text.size() - at));
         if (end > at) {
             out.append(text, at, end - at);
             chars += end - at;
