@@ -434,11 +434,12 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
         loadStackFrames(d.stackFrames, d.index);
         loadGraphs(d.graphs, d.index);
         if (!d.pool) {
-            const unsigned hardware = std::max(2u, std::thread::hardware_concurrency());
-            d.pool = std::make_unique<ThreadPool>(
-                d.options.threads ? d.options.threads : hardware - 1,
-                d.options.backgroundThreads ? ThreadPool::Priority::Background
-                                            : ThreadPool::Priority::Normal);
+            unsigned threads = d.options.threads;
+            if (threads == 0) // asked only when needed: glibc reads /sys to answer
+                threads = std::max(2u, std::thread::hardware_concurrency()) - 1;
+            d.pool = std::make_unique<ThreadPool>(threads, d.options.backgroundThreads
+                                                               ? ThreadPool::Priority::Background
+                                                               : ThreadPool::Priority::Normal);
         }
         std::uint64_t budget = limits.maxTraceBytes;
         for (std::uint32_t i = 0; i < d.traceFiles.size() && complete; ++i) {
