@@ -213,27 +213,29 @@ std::shared_ptr<const FileSystem> realFileSystem()
 
 void MemoryFileSystem::add(const fs::path& path, std::string bytes)
 {
-    m_files[path.lexically_normal()] = std::make_shared<const std::string>(std::move(bytes));
+    const fs::path normal = path.lexically_normal();
+    m_files[normal.string()] = {normal.parent_path().string(), normal.filename().string(),
+                                std::make_shared<const std::string>(std::move(bytes))};
 }
 
 FileSystem::Kind MemoryFileSystem::kind(const fs::path& path) const
 {
-    const fs::path p = path.lexically_normal();
+    const std::string p = path.lexically_normal().string();
     if (m_files.contains(p))
         return Kind::RegularFile;
-    for (const auto& [file, bytes] : m_files)
-        if (file.parent_path() == p)
+    for (const auto& [key, file] : m_files)
+        if (file.directory == p)
             return Kind::Directory;
     return Kind::Missing;
 }
 
 bool MemoryFileSystem::list(const fs::path& dir, std::vector<Entry>& out, std::string& error) const
 {
-    const fs::path p = dir.lexically_normal();
+    const std::string p = dir.lexically_normal().string();
     bool any = false;
-    for (const auto& [file, bytes] : m_files) {
-        if (file.parent_path() == p) {
-            out.push_back({file.filename().string(), true});
+    for (const auto& [key, file] : m_files) {
+        if (file.directory == p) {
+            out.push_back({file.name, true});
             any = true;
         }
     }
@@ -244,12 +246,12 @@ bool MemoryFileSystem::list(const fs::path& dir, std::vector<Entry>& out, std::s
 
 std::unique_ptr<OpenFile> MemoryFileSystem::open(const fs::path& path, std::string& error) const
 {
-    const auto it = m_files.find(path.lexically_normal());
+    const auto it = m_files.find(path.lexically_normal().string());
     if (it == m_files.end()) {
         error = "no such file";
         return nullptr;
     }
-    return std::make_unique<MemoryFile>(it->second);
+    return std::make_unique<MemoryFile>(it->second.bytes);
 }
 
 } // namespace nanscope::core

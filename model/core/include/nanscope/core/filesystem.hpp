@@ -66,8 +66,15 @@ public:
                                    std::string& error) const override;
 
 private:
-    // Contents shared with the files opened from them.
-    std::map<std::filesystem::path, std::shared_ptr<const std::string>> m_files;
+    struct File
+    {
+        std::string directory; // the normalised parent path
+        std::string name;
+        std::shared_ptr<const std::string> bytes; // shared with the files opened from it
+    };
+    // By normalised path, as strings: a fuzz target looks files up thousands of times a second,
+    // and comparing std::filesystem::path objects goes component by component.
+    std::map<std::string, File, std::less<>> m_files;
 };
 
 } // namespace nanscope::core
