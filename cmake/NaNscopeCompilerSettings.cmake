@@ -36,7 +36,8 @@ if(NANSCOPE_FUZZ)
     set(NANSCOPE_FUZZ_SANITIZERS "address,undefined" CACHE STRING
         "Sanitizers of the libFuzzer build (address,undefined or undefined)")
     add_compile_options(-fsanitize=fuzzer-no-link,${NANSCOPE_FUZZ_SANITIZERS}
-                        -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+                        -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+                        -fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/fuzz/coverage-ignorelist.txt)
     add_link_options(-fsanitize=${NANSCOPE_FUZZ_SANITIZERS})
 elseif(NANSCOPE_SANITIZE AND NOT NANSCOPE_SANITIZE STREQUAL "OFF")
     # Directory-wide, tests included, so that a report points at our own line.
