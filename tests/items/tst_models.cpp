@@ -10,6 +10,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <limits>
 #include <vector>
@@ -76,6 +77,39 @@ TEST_CASE("the alert model lists every alert, the Log's -inf first", "[models]")
           QStringLiteral("NaN"));
     model.setSnapshot(nullptr);
     CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("alert rows sort by a column off the GUI thread, stably, empty cells last", "[models]")
+{
+    Loaded l;
+    const core::Snapshot& snapshot = *l.snapshot;
+    REQUIRE(snapshot.alertCount() == 3);
+    const std::atomic_bool go{false};
+    const auto sorted = [&](std::vector<int> rows, int column, Qt::SortOrder order) {
+        auto result = AlertModel::sortRows(snapshot, std::move(rows), column, order, go);
+        REQUIRE(result);
+        return *result;
+    };
+    using Rows = std::vector<int>;
+    // Only the Log's tensor holds -inf: first in descending order, last in ascending.
+    CHECK(sorted({0, 1, 2}, AlertModel::NegInfColumn, Qt::DescendingOrder).front() == 0);
+    CHECK(sorted({0, 1, 2}, AlertModel::NegInfColumn, Qt::AscendingOrder).back() == 0);
+    // "#" is the model's order, both ways.
+    CHECK(sorted({2, 0, 1}, AlertModel::IndexColumn, Qt::AscendingOrder) == Rows{0, 1, 2});
+    CHECK(sorted({0, 1, 2}, AlertModel::IndexColumn, Qt::DescendingOrder) == Rows{2, 1, 0});
+    // Op types: Log < Mul; a subset stays a subset.
+    CHECK(sorted({1, 0}, AlertModel::OpTypeColumn, Qt::AscendingOrder) == Rows{0, 1});
+    CHECK(sorted({1}, AlertModel::OpTypeColumn, Qt::DescendingOrder) == Rows{1});
+    // Equal values keep the given order, ascending or descending: every alert's slot is 0.
+    CHECK(sorted({2, 0, 1}, AlertModel::SlotColumn, Qt::AscendingOrder) == Rows{2, 0, 1});
+    CHECK(sorted({2, 0, 1}, AlertModel::SlotColumn, Qt::DescendingOrder) == Rows{2, 0, 1});
+    // The graph traces name their op; the execution has none (an empty name, not a missing one).
+    const Rows byName = sorted({0, 1, 2}, AlertModel::OpNameColumn, Qt::AscendingOrder);
+    CHECK(byName.front() == 2);
+    // A job told to stop gives nothing.
+    const std::atomic_bool stop{true};
+    CHECK_FALSE(AlertModel::sortRows(snapshot, {0, 1, 2}, AlertModel::OpTypeColumn,
+                                     Qt::AscendingOrder, stop));
 }
 
 TEST_CASE("the graph execution model shows each trace and its health", "[models]")

@@ -132,12 +132,30 @@ void TestPanels::alertsListEveryAlertAndSort()
     QVERIFY(s.panel.windowTitle().contains(QString::number(alerts)));
     QVERIFY(s.panel.countTexts().join(QLatin1Char(' ')).contains(QStringLiteral("−∞")));
 
-    // Sorting by the +inf count puts the product's alerts (one +inf each) last.
+    // Sorting by the +inf count puts the product's alerts (one +inf each) last. The rows are
+    // sorted on a worker thread: the list keeps its order until they arrive.
     s.panel.view()->sortByColumn(items::AlertModel::PosInfColumn, Qt::AscendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QCOMPARE(s.panel.proxy()->rowCount(), alerts);
     const QModelIndex last = s.panel.proxy()->index(alerts - 1, items::AlertModel::OpNameColumn);
     QCOMPARE(last.data().toString(), fromStd(PyLogdir::kMarkupName));
     const QModelIndex first = s.panel.proxy()->index(0, items::AlertModel::OpNameColumn);
     QCOMPARE(first.data().toString(), QStringLiteral("Log"));
+    // Equal values keep the model's order: the first Log alert is the first row.
+    QCOMPARE(first.siblingAtColumn(items::AlertModel::IndexColumn).data().toInt(), 1);
+
+    // Descending by "#": the last alert first; a focus from elsewhere finds its row there.
+    s.panel.view()->sortByColumn(items::AlertModel::IndexColumn, Qt::DescendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QCOMPARE(s.panel.proxy()->index(0, items::AlertModel::IndexColumn).data().toInt(), alerts);
+    s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Log)); // alert #1
+    QCOMPARE(s.panel.view()->currentIndex().row(), alerts - 1);
+
+    // Back to the model's own order: no row list at all.
+    s.panel.view()->sortByColumn(items::AlertModel::IndexColumn, Qt::AscendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QCOMPARE(s.panel.proxy()->index(0, items::AlertModel::IndexColumn).data().toInt(), 1);
+    QCOMPARE(s.panel.view()->currentIndex().row(), 0);
 }
 
 void TestPanels::alertsDoubleClickFocusesTheOp()
@@ -468,6 +486,19 @@ void TestPanels::rowListRevealsLargeModelsInBatches()
     QCOMPARE(proxy.mapFromSource(rows.index(2 * kBatch, 0)).row(), 2 * kBatch);
     proxy.setHighlightedRows({5});
     QVERIFY(proxy.index(5, 0).data(Qt::BackgroundRole).isValid());
+
+    // Rows in any order (a sort worked out elsewhere) map both ways.
+    const std::vector<int> reversed(every.rbegin(), every.rend());
+    proxy.setOrderedRows(reversed,
+                         views::RowListProxyModel::positionsOf(reversed, rows.rowCount()));
+    QTRY_VERIFY(proxy.allRowsShown());
+    QCOMPARE(proxy.rowCount(), 2 * kBatch + 1);
+    QCOMPARE(proxy.index(0, 0).data().toInt(), 2 * kBatch);
+    QCOMPARE(proxy.mapFromSource(rows.index(0, 0)).row(), 2 * kBatch);
+    QVERIFY(!proxy.mapFromSource(rows.index(2 * kBatch + 1, 0)).isValid()); // not listed
+    proxy.setHighlightedRows({2 * kBatch});
+    QVERIFY(proxy.index(0, 0).data(Qt::BackgroundRole).isValid());
+    QVERIFY(!proxy.index(5, 0).data(Qt::BackgroundRole).isValid());
 }
 
 void TestPanels::stackTraceFoldsFrameworkFrames()

@@ -21,10 +21,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QSortFilterProxyModel>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
+#include <numeric>
 
 namespace nanscope::views {
 
@@ -56,15 +56,23 @@ struct AlertsPanel::Analysis
     QString firstAlertOp;
 };
 
+// The list's rows: those that pass the filters, in the order the user chose.
+struct AlertsPanel::ShownRows
+{
+    std::vector<int> filterRows; // ascending; empty when nothing is filtered out
+    std::vector<int> rows;       // as shown
+    std::vector<int> positions;  // of each model row in `rows` when sorted, else empty
+};
+
 class AlertsPanel::Jobs
 {
 public:
     explicit Jobs(AlertsPanel* panel)
         : analysis([panel](const Analysis& result) { panel->showAnalysis(result); }),
-          kinds([panel](std::vector<int> rows) { panel->showFilterRows(std::move(rows)); })
+          rows([panel](ShownRows shown) { panel->showRows(std::move(shown)); })
     {}
     SnapshotJob<Analysis> analysis;
-    SnapshotJob<std::vector<int>> kinds; // the alerts of one kind, for the badge filter
+    SnapshotJob<ShownRows> rows;
 };
 
 namespace {
@@ -91,11 +99,8 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
 {
     setWindowTitle(tr("Alerts"));
     m_model = new items::AlertModel(this);
-    m_sorter = new QSortFilterProxyModel(this);
-    m_sorter->setSourceModel(m_model);
-    m_sorter->setSortRole(items::SortRole);
-    m_sorter->setDynamicSortFilter(true);
-    // Revealed in batches: a million alerts must not stall the window when the list is rebuilt.
+    // Revealed in batches: a million alerts must not stall the window when the list is rebuilt;
+    // filtered and sorted on a worker thread, for the same reason.
     m_rows = new RowListProxyModel(this);
     m_rows->setSourceModel(m_model);
 
@@ -172,8 +177,8 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
         m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     QHeaderView* header = m_view->horizontalHeader();
-    // Sorted by the proxy only when asked: the list's own order (TensorBoard's) costs nothing,
-    // where a sort by "#" would sort every alert again for each snapshot of a load.
+    // Sorted only when asked: the list's own order (TensorBoard's) costs nothing, where a sort
+    // by "#" would sort every alert again for each snapshot of a load.
     header->setSectionsClickable(true);
     header->setSortIndicatorShown(true);
     header->setSortIndicator(items::AlertModel::IndexColumn, Qt::AscendingOrder);
@@ -220,9 +225,9 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
         if (!m_view->currentIndex().isValid())
             focusChanged(this->navigator()->focus());
     });
-    // A rebuilt or longer list needs the kind filter's rows again.
-    connect(m_rows, &RowListProxyModel::sourceReset, this, &AlertsPanel::requestFilterRows);
-    connect(m_rows, &RowListProxyModel::sourceRowsAppended, this, &AlertsPanel::requestFilterRows);
+    // A rebuilt or longer list is filtered and sorted again.
+    connect(m_rows, &RowListProxyModel::sourceReset, this, &AlertsPanel::requestRows);
+    connect(m_rows, &RowListProxyModel::sourceRowsAppended, this, &AlertsPanel::requestRows);
     connect(m_model, &QAbstractItemModel::modelReset, this, &AlertsPanel::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::updateEmptyState);
     snapshotChanged(nullptr);
@@ -242,33 +247,26 @@ QAbstractItemModel* AlertsPanel::proxy() const
 
 void AlertsPanel::sortBy(int column, Qt::SortOrder order)
 {
-    // The model's own order (TensorBoard's) needs no sorting proxy at all.
-    const bool natural = column == items::AlertModel::IndexColumn && order == Qt::AscendingOrder;
-    if (natural) {
-        m_rows->setSourceModel(m_model);
-        m_sorter->sort(-1);
-    } else {
-        m_sorter->sort(column, order);
-        if (m_rows->sourceModel() != m_sorter)
-            m_rows->setSourceModel(m_sorter);
-    }
-    applyFilterRows(); // in the new order, and focuses again
+    m_sortColumn = column;
+    m_sortOrder = order;
+    requestRows(); // in the new order, and focuses again
+}
+
+bool AlertsPanel::sorted() const
+{
+    // The model's own order (TensorBoard's) needs no sorting at all.
+    return m_sortColumn != items::AlertModel::IndexColumn || m_sortOrder != Qt::AscendingOrder;
 }
 
 int AlertsPanel::modelRow(const QModelIndex& shown) const
 {
-    QModelIndex index = m_rows->mapToSource(shown);
-    if (index.model() == m_sorter)
-        index = m_sorter->mapToSource(index);
+    const QModelIndex index = m_rows->mapToSource(shown);
     return index.isValid() ? index.row() : -1;
 }
 
 QModelIndex AlertsPanel::shownIndex(int modelRow) const
 {
-    QModelIndex index = m_model->index(modelRow, 0);
-    if (m_rows->sourceModel() == m_sorter)
-        index = m_sorter->mapFromSource(index);
-    return m_rows->mapFromSource(index);
+    return m_rows->mapFromSource(m_model->index(modelRow, 0));
 }
 
 void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
@@ -296,7 +294,7 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
             m_text->clear();
         }
         m_filterRows.clear();
-        m_jobs->kinds.cancel();
+        m_jobs->rows.cancel();
         updateChipStates();
         // The hosts of this logdir, to choose among when there are several.
         const QSignalBlocker quiet(m_host);
@@ -387,7 +385,7 @@ QStringList AlertsPanel::countTexts() const
 
 bool AlertsPanel::isBusy() const
 {
-    return !m_jobs->analysis.idle() || !m_jobs->kinds.idle() || !m_rows->allRowsShown();
+    return !m_jobs->analysis.idle() || !m_jobs->rows.idle() || !m_rows->allRowsShown();
 }
 
 void AlertsPanel::updateEmptyState()
@@ -500,13 +498,9 @@ void AlertsPanel::setTextFilter(const QString& text)
 void AlertsPanel::refilter()
 {
     m_filterRows.clear();
-    if (!filtering()) {
-        m_jobs->kinds.cancel();
+    if (!filtering())
         m_focusFirstOfKind = false;
-        applyFilterRows();
-        return;
-    }
-    requestFilterRows();
+    requestRows();
 }
 
 void AlertsPanel::updateChipStates()
@@ -517,24 +511,53 @@ void AlertsPanel::updateChipStates()
     m_posInf->setChecked(m_kindFilter == KindFilter::PositiveInfinity);
 }
 
-void AlertsPanel::requestFilterRows()
+void AlertsPanel::requestRows()
 {
-    const auto& snapshot = m_model->snapshot();
-    if (!snapshot || !filtering())
+    if (!filtering() && !sorted()) {
+        m_jobs->rows.cancel();
+        if (m_rows->isFiltered())
+            m_rows->setRows(std::nullopt);
+        focusChanged(navigator()->focus());
         return;
-    const auto rows = static_cast<std::uint64_t>(m_model->rowCount()); // may trail the snapshot
-    m_jobs->kinds.request(
-        snapshot, [filter = m_filter, rows](const core::Snapshot& s, const std::atomic_bool& stop) {
-            return core::matchingAlerts(s, filter, rows, &stop);
-        });
+    }
+    const auto& snapshot = m_model->snapshot();
+    if (!snapshot)
+        return;
+    const int rows = m_model->rowCount(); // may trail the snapshot
+    const int column = sorted() ? m_sortColumn : -1;
+    m_jobs->rows.request(snapshot, [filter = m_filter, rows, column, order = m_sortOrder](
+                                       const core::Snapshot& s, const std::atomic_bool& stop) {
+        ShownRows shown;
+        if (filter.active()) {
+            shown.filterRows =
+                core::matchingAlerts(s, filter, static_cast<std::uint64_t>(rows), &stop);
+            shown.rows = shown.filterRows;
+        } else {
+            shown.rows.resize(static_cast<std::size_t>(rows));
+            std::iota(shown.rows.begin(), shown.rows.end(), 0);
+        }
+        if (column >= 0) {
+            auto ordered =
+                items::AlertModel::sortRows(s, std::move(shown.rows), column, order, stop);
+            if (!ordered)
+                return ShownRows{}; // stopped: a newer request replaces it
+            shown.rows = std::move(*ordered);
+            shown.positions = RowListProxyModel::positionsOf(shown.rows, rows);
+        }
+        return shown;
+    });
 }
 
-void AlertsPanel::showFilterRows(std::vector<int> rows)
+void AlertsPanel::showRows(ShownRows shown)
 {
-    if (!filtering())
-        return;
-    m_filterRows = std::move(rows);
-    applyFilterRows();
+    m_filterRows = std::move(shown.filterRows);
+    if (!filtering() && !sorted())
+        return; // the choice changed back while the rows were worked out
+    if (sorted())
+        m_rows->setOrderedRows(std::move(shown.rows), std::move(shown.positions));
+    else
+        m_rows->setRows(std::move(shown.rows));
+    focusChanged(navigator()->focus());
     if (!m_focusFirstOfKind)
         return;
     m_focusFirstOfKind = false;
@@ -543,34 +566,12 @@ void AlertsPanel::showFilterRows(std::vector<int> rows)
     for (const std::uint64_t k : snapshot->alertsByWallTime()) {
         if (k < static_cast<std::uint64_t>(m_model->rowCount()) &&
             passesFilter(static_cast<int>(k))) {
-            const QModelIndex shown = shownIndex(static_cast<int>(k));
-            if (shown.isValid())
-                activateRow(shown.row());
+            const QModelIndex shownAlert = shownIndex(static_cast<int>(k));
+            if (shownAlert.isValid())
+                activateRow(shownAlert.row());
             return;
         }
     }
-}
-
-// The row list of the proxy: every alert, or those of the kind, in the list's sort order.
-void AlertsPanel::applyFilterRows()
-{
-    if (!filtering()) {
-        if (m_rows->isFiltered())
-            m_rows->setRows(std::nullopt);
-        focusChanged(navigator()->focus());
-        return;
-    }
-    std::vector<int> rows;
-    rows.reserve(m_filterRows.size());
-    if (m_rows->sourceModel() == m_sorter) {
-        for (const int row : m_filterRows)
-            rows.push_back(m_sorter->mapFromSource(m_model->index(row, 0)).row());
-        std::sort(rows.begin(), rows.end());
-    } else {
-        rows = m_filterRows;
-    }
-    m_rows->setRows(std::move(rows));
-    focusChanged(navigator()->focus());
 }
 
 void AlertsPanel::nextAlert()

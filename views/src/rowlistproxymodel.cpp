@@ -35,6 +35,7 @@ void RowListProxyModel::setSourceModel(QAbstractItemModel* source)
     m_connections.clear();
     QAbstractProxyModel::setSourceModel(source);
     m_rows.reset();
+    m_positions.clear();
     m_highlighted.clear();
     if (source) {
         m_connections << connect(source, &QAbstractItemModel::modelAboutToBeReset, this,
@@ -43,6 +44,7 @@ void RowListProxyModel::setSourceModel(QAbstractItemModel* source)
             const bool filtered = isFiltered();
             if (filtered)
                 m_rows = std::vector<int>();
+            m_positions.clear();
             m_highlighted.clear();
             resetShown();
             endResetModel();
@@ -63,6 +65,7 @@ void RowListProxyModel::setSourceModel(QAbstractItemModel* source)
         m_connections << connect(source, &QAbstractItemModel::rowsRemoved, this, [this] {
             if (isFiltered())
                 m_rows = std::vector<int>();
+            m_positions.clear();
             resetShown();
             endResetModel();
             revealMore(true);
@@ -113,14 +116,34 @@ void RowListProxyModel::setRows(std::optional<std::vector<int>> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_positions.clear();
     resetShown();
     endResetModel();
     revealMore(true);
 }
 
+void RowListProxyModel::setOrderedRows(std::vector<int> rows, std::vector<int> positions)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    m_positions = std::move(positions);
+    resetShown();
+    endResetModel();
+    revealMore(true);
+}
+
+std::vector<int> RowListProxyModel::positionsOf(const std::vector<int>& rows, int sourceRows)
+{
+    std::vector<int> positions(static_cast<std::size_t>(std::max(sourceRows, 0)), -1);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i] >= 0 && rows[i] < sourceRows)
+            positions[static_cast<std::size_t>(rows[i])] = static_cast<int>(i);
+    return positions;
+}
+
 void RowListProxyModel::appendRows(const std::vector<int>& rows)
 {
-    if (!m_rows || rows.empty())
+    if (!m_rows || rows.empty() || !m_positions.empty())
         return;
     m_rows->insert(m_rows->end(), rows.begin(), rows.end());
     revealMore(false);
@@ -145,6 +168,12 @@ int RowListProxyModel::proxyRow(int sourceRow) const
         return -1;
     if (!m_rows)
         return sourceRow < m_shown ? sourceRow : -1;
+    if (!m_positions.empty()) {
+        const int position = static_cast<std::size_t>(sourceRow) < m_positions.size()
+                                 ? m_positions[static_cast<std::size_t>(sourceRow)]
+                                 : -1;
+        return position < m_shown ? position : -1;
+    }
     const auto it = std::lower_bound(m_rows->begin(), m_rows->begin() + m_shown, sourceRow);
     if (it == m_rows->begin() + m_shown || *it != sourceRow)
         return -1;
@@ -215,7 +244,10 @@ void RowListProxyModel::onSourceDataChanged(const QModelIndex& topLeft,
         return;
     int first = topLeft.row();
     int last = bottomRight.row();
-    if (m_rows) {
+    if (!m_positions.empty()) { // the changed rows are anywhere in the list
+        first = 0;
+        last = m_shown - 1;
+    } else if (m_rows) {
         first = static_cast<int>(std::lower_bound(m_rows->begin(), m_rows->end(), first) -
                                  m_rows->begin());
         last = static_cast<int>(std::upper_bound(m_rows->begin(), m_rows->end(), last) -

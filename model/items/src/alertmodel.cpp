@@ -4,6 +4,8 @@
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 
+#include <algorithm>
+
 namespace nanscope::items {
 namespace {
 
@@ -16,6 +18,42 @@ QVariant count(const core::Alert& alert, double value)
     if (const auto exact = core::exactCount(value))
         return static_cast<qulonglong>(*exact);
     return QObject::tr("invalid (%1)").arg(value); // a summary vector that is not counts
+}
+
+// The op an alert's event ran, and the health of its tensor.
+struct AlertOp
+{
+    bool graph = false;
+    QString type;
+    QString name;
+    core::HealthDigest health;
+};
+
+AlertOp alertOp(const core::Snapshot& snap, const core::Alert& alert)
+{
+    AlertOp op;
+    op.graph = alert.event.source == core::EventSource::Graph;
+    if (op.graph) {
+        const auto trace = snap.trace(alert.event.index);
+        op.health = trace.health;
+        if (trace.op != core::kNoOp) {
+            op.type = fromStd(snap.graphs().op(trace.op).type);
+            op.name = fromStd(snap.graphs().op(trace.op).name);
+        }
+    } else {
+        const auto execution = snap.execution(alert.event.index);
+        op.health = execution.health;
+        op.type = fromStd(execution.opType);
+    }
+    return op;
+}
+
+// Sort values rank numbers, then text (an invalid count's words), then empty cells.
+int rank(const QVariant& value)
+{
+    if (!value.isValid())
+        return 2;
+    return value.userType() == QMetaType::QString ? 1 : 0;
 }
 
 } // namespace
@@ -35,59 +73,55 @@ QVariant AlertModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const auto& snap = *snapshot();
-    const core::Alert alert = snap.alert(static_cast<quint64>(index.row()));
-    const bool graph = alert.event.source == core::EventSource::Graph;
-    QString opType, opName;
-    core::HealthDigest health;
-    if (graph) {
-        const auto trace = snap.trace(alert.event.index);
-        health = trace.health;
-        if (trace.op != core::kNoOp) {
-            opType = fromStd(snap.graphs().op(trace.op).type);
-            opName = fromStd(snap.graphs().op(trace.op).name);
-        }
-    } else {
-        const auto execution = snap.execution(alert.event.index);
-        health = execution.health;
-        opType = fromStd(execution.opType);
+    const auto row = static_cast<quint64>(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+    case SortRole:
+        return cellValue(snap, row, index.column(), role == SortRole);
+    case Qt::TextAlignmentRole:
+        return index.column() == IndexColumn || index.column() >= SlotColumn
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
+    case NonFiniteRole:
+        return true;
+    default:
+        break;
     }
-
+    const core::Alert alert = snap.alert(row);
     switch (role) {
     case EventSourceRole:
         return static_cast<int>(alert.event.source);
     case EventIndexRole:
         return static_cast<qulonglong>(alert.event.index);
     case HealthBitsRole:
-        return health.bits;
-    case NonFiniteRole:
-        return true;
-    case Qt::TextAlignmentRole:
-        return index.column() == IndexColumn || index.column() >= SlotColumn
-                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                   : QVariant();
-    case Qt::ToolTipRole:
+        return alertOp(snap, alert).health.bits;
+    case Qt::ToolTipRole: {
+        const AlertOp op = alertOp(snap, alert);
         return tr("%1 produced %2 (%3 #%4)")
-            .arg(opName.isEmpty() ? opType : opName, digestText(health),
-                 graph ? tr("graph execution") : tr("execution"))
+            .arg(op.name.isEmpty() ? op.type : op.name, digestText(op.health),
+                 op.graph ? tr("graph execution") : tr("execution"))
             .arg(alert.event.index);
-    case Qt::DisplayRole:
-    case SortRole:
-        break;
+    }
     default:
         return {};
     }
-    const bool sort = role == SortRole;
-    switch (index.column()) {
+}
+
+QVariant AlertModel::cellValue(const core::Snapshot& snap, quint64 row, int column, bool sort)
+{
+    const core::Alert alert = snap.alert(row);
+    const bool graph = alert.event.source == core::EventSource::Graph;
+    switch (column) {
     case IndexColumn:
-        return index.row() + 1;
+        return static_cast<qulonglong>(row + 1);
     case EventColumn:
         if (sort)
             return static_cast<qulonglong>(alert.event.index);
         return (graph ? tr("graph #%1") : tr("eager #%1")).arg(alert.event.index);
     case OpTypeColumn:
-        return opType;
+        return alertOp(snap, alert).type;
     case OpNameColumn:
-        return opName;
+        return alertOp(snap, alert).name;
     case HostColumn: {
         // Executions are read from the first host only (as TensorFlow reads them).
         const auto& sets = snap.layout().fileSets;
@@ -106,6 +140,40 @@ QVariant AlertModel::data(const QModelIndex& index, int role) const
         return count(alert, alert.nan);
     }
     return {};
+}
+
+std::optional<std::vector<int>> AlertModel::sortRows(const core::Snapshot& snapshot,
+                                                     std::vector<int> rows, int column,
+                                                     Qt::SortOrder order,
+                                                     const std::atomic_bool& stop)
+{
+    struct Keyed
+    {
+        QVariant value;
+        int rank;
+        int row;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(rows.size());
+    for (const int row : rows) {
+        if ((keyed.size() & 0xffff) == 0 && stop.load(std::memory_order_relaxed))
+            return std::nullopt;
+        QVariant value = cellValue(snapshot, static_cast<quint64>(row), column, true);
+        const int r = rank(value);
+        keyed.push_back({std::move(value), r, row});
+    }
+    const bool descending = order == Qt::DescendingOrder;
+    std::stable_sort(keyed.begin(), keyed.end(), [descending](const Keyed& a, const Keyed& b) {
+        if (a.rank != b.rank)
+            return a.rank < b.rank;
+        const QPartialOrdering c = QVariant::compare(a.value, b.value);
+        return descending ? c == QPartialOrdering::Greater : c == QPartialOrdering::Less;
+    });
+    if (stop.load(std::memory_order_relaxed))
+        return std::nullopt;
+    for (std::size_t i = 0; i < keyed.size(); ++i)
+        rows[i] = keyed[i].row;
+    return rows;
 }
 
 QVariant AlertModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -19,7 +19,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QModelIndex;
-class QSortFilterProxyModel;
 
 namespace nanscope::items {
 class AlertModel;
@@ -91,12 +90,13 @@ protected:
 
 private:
     struct Analysis;
+    struct ShownRows;
     void showAnalysis(const Analysis& analysis);
     void stepAlert(int delta);
-    void requestFilterRows();
-    void showFilterRows(std::vector<int> rows);
-    void applyFilterRows();
+    void requestRows();
+    void showRows(ShownRows rows);
     bool filtering() const;
+    bool sorted() const;
     bool passesFilter(int modelRow) const;
     void refilter();
     void updateChipStates();
@@ -107,8 +107,8 @@ private:
     void updateEmptyState();
 
     items::AlertModel* m_model = nullptr;
-    QSortFilterProxyModel* m_sorter = nullptr; // between the model and m_rows only when sorted
-    RowListProxyModel* m_rows = nullptr;
+    RowListProxyModel* m_rows =
+        nullptr; // the filtered and sorted rows, worked out off the GUI thread
     widgets::CopyableTableView* m_view = nullptr;
     widgets::ChipLabel* m_total = nullptr;
     widgets::ChipLabel* m_nan = nullptr;
@@ -124,7 +124,9 @@ private:
     QComboBox* m_host = nullptr;
     QComboBox* m_device = nullptr;
     QLineEdit* m_text = nullptr;
-    std::vector<int> m_filterRows;   // model rows that pass the filters, ascending
+    std::vector<int> m_filterRows; // model rows that pass the filters, ascending
+    int m_sortColumn = 0;          // items::AlertModel::IndexColumn: the model's own order
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     bool m_focusFirstOfKind = false; // after the user's click, once the rows arrive
     std::size_t m_stepPosition = 0;  // where the last step was in execution order
 

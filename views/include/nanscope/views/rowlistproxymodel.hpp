@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A flat proxy over a table with millions of rows that shows either every source row (no copy of
-// row numbers at all) or a given ascending list of them, and tints chosen rows (the inputs of
-// the focused trace). Unlike QSortFilterProxyModel it never asks the source for data to decide:
-// the caller computes the rows from the snapshot (on a worker thread) and hands them over.
+// row numbers at all) or a given list of them, ascending or in any order (a sort worked out on a
+// worker thread), and tints chosen rows (the inputs of the focused trace). Unlike
+// QSortFilterProxyModel it never asks the source for data to decide: the caller computes the rows
+// from the snapshot (on a worker thread) and hands them over.
 //
 // Rows reach the views in batches, one per turn of the event loop: an item view keeps a few
 // bytes per row in its header, and millions of rows at once would stall the window.
@@ -30,7 +31,11 @@ public:
 
     // nullopt: every source row. Otherwise ascending source rows.
     void setRows(std::optional<std::vector<int>> rows);
-    // More ascending source rows, after the last one shown.
+    // Source rows in any order, with where each source row is among them (positionsOf).
+    void setOrderedRows(std::vector<int> rows, std::vector<int> positions);
+    // For setOrderedRows: the position of each of `sourceRows` rows in `rows`, -1 where absent.
+    static std::vector<int> positionsOf(const std::vector<int>& rows, int sourceRows);
+    // More ascending source rows, after the last one shown (an ascending list only).
     void appendRows(const std::vector<int>& rows);
     bool isFiltered() const { return m_rows.has_value(); }
     // False while rows the source (or the row list) has are still being revealed.
@@ -63,6 +68,7 @@ private:
                              const QList<int>& roles);
 
     std::optional<std::vector<int>> m_rows;
+    std::vector<int> m_positions; // of source rows in m_rows when it is not ascending, else empty
     int m_shown = 0;
     QTimer* m_revealTimer = nullptr;
     QSet<int> m_highlighted;
