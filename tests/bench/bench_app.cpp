@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The app on a large logdir: how long the event loop ever stalls while a 10 M-trace logdir
-// loads (goal: at most 50 ms), how long until the first rows show, and how long a jump to an
-// arbitrary trace of the Graph Execution table takes, scroll and paint included (goal: 16 ms).
+// loads (goal: at most 16 ms), how long until the first rows show, how long a jump to an
+// arbitrary trace of the Graph Execution table takes, scroll and paint included (goal: 16 ms),
+// and what sorting its million alerts by op type costs the event loop (sorted on a worker
+// thread), beside QSortFilterProxyModel sorting the same model on the GUI thread.
 //
 // Usage: nanscope_bench_app [--traces N] [--logdir DIR] [--keep] [--jumps J]
 //   --traces N   graph execution traces to generate (default 10'000'000)
@@ -14,8 +16,10 @@
 // it is NaN. The window runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
 #include "benchlogdir.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/recorder.hpp"
+#include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/navigator.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
@@ -23,6 +27,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QSortFilterProxyModel>
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
@@ -272,6 +277,37 @@ int main(int argc, char** argv)
     }
 
     const double longest = gaps.empty() ? 0 : *std::max_element(gaps.begin(), gaps.end());
+    const double gapQuantile99 = quantile(gaps, 0.99);
+    const std::vector<double> loadGaps = gaps;
+    const std::vector<double> loadTicks = tickTimes;
+
+    // The alert list sorted by op type, as a click on its header does; the stall meter runs.
+    views::AlertsPanel* alerts = window.alertsPanel();
+    gaps.clear();
+    tickTimes.clear();
+    clock.restart();
+    lastTick = 0;
+    meter.start();
+    alerts->view()->sortByColumn(items::AlertModel::OpTypeColumn, Qt::DescendingOrder);
+    QEventLoop sorting;
+    QObject::connect(&idle, &QTimer::timeout, [&] {
+        if (!alerts->isBusy())
+            sorting.quit();
+    });
+    idle.start();
+    sorting.exec();
+    const double sortedMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    meter.stop();
+    idle.stop();
+    const double sortStall = gaps.empty() ? 0 : *std::max_element(gaps.begin(), gaps.end());
+    // The same sort by the proxy the list used before, on this thread.
+    QSortFilterProxyModel proxy;
+    proxy.setSortRole(items::SortRole);
+    proxy.setSourceModel(alerts->model());
+    QElapsedTimer proxySort;
+    proxySort.start();
+    proxy.sort(items::AlertModel::OpTypeColumn, Qt::DescendingOrder);
+    const double proxyMs = static_cast<double>(proxySort.nsecsElapsed()) / 1e6;
     std::printf("\nLogdir: %llu graph traces, %llu alerts, index %.0f MiB, app RSS %.0f MiB\n",
                 static_cast<unsigned long long>(traces),
                 static_cast<unsigned long long>(snapshot->alertCount()),
@@ -281,17 +317,17 @@ int main(int argc, char** argv)
     std::printf("%-48s %8.0f ms\n", "first snapshot on screen (rows visible)", firstSnapshotMs);
     std::printf("%-48s %8.0f ms\n", "whole logdir read", loadedMs);
     std::printf("%-48s %8.0f ms\n", "origin, alert counts and marks worked out", idleMs);
-    std::printf("%-48s %8.1f ms   (goal <= 50)\n", "longest event-loop stall while loading",
+    std::printf("%-48s %8.1f ms   (goal <= 16)\n", "longest event-loop stall while loading",
                 longest);
-    std::printf("%-48s %8.1f ms\n", "event-loop gap, 99th percentile", quantile(gaps, 0.99));
-    std::printf("%-48s %8.1f ms   in %s\n", "longest single event while loading", app.longestMs(),
-                qPrintable(app.longest()));
+    std::printf("%-48s %8.1f ms\n", "event-loop gap, 99th percentile", gapQuantile99);
+    std::printf("%-48s %8.1f ms   (goal <= 10) in %s\n", "longest single event while loading",
+                app.longestMs(), qPrintable(app.longest()));
     std::printf("%-48s %8.0f ms   of %.0f ms\n", "GUI thread busy while loading (CPU)", app.cpuMs(),
                 idleMs);
-    if (std::getenv("NANSCOPE_BENCH_VERBOSE") && !gaps.empty()) {
-        const auto worst = std::max_element(gaps.begin(), gaps.end()) - gaps.begin();
-        const double end = tickTimes[static_cast<std::size_t>(worst)];
-        const double begin = end - gaps[static_cast<std::size_t>(worst)];
+    if (std::getenv("NANSCOPE_BENCH_VERBOSE") && !loadGaps.empty()) {
+        const auto worst = std::max_element(loadGaps.begin(), loadGaps.end()) - loadGaps.begin();
+        const double end = loadTicks[static_cast<std::size_t>(worst)];
+        const double begin = end - loadGaps[static_cast<std::size_t>(worst)];
         std::printf("  the longest gap, %.1f … %.1f ms, held:\n", begin, end);
         for (const auto& e : app.slowEvents())
             if (e.startMs + e.ms > begin && e.startMs < end)
@@ -305,6 +341,14 @@ int main(int argc, char** argv)
         std::printf("%-48s %8.2f ms\n", "jump to a random row + paint, worst",
                     *std::max_element(jumps.begin(), jumps.end()));
     }
+
+    std::printf("%-48s %8.0f ms   for %d alerts\n", "alerts sorted by op type, until shown",
+                sortedMs, alerts->model()->rowCount());
+    std::printf("%-48s %8.1f ms   (goal <= 16)\n", "longest event-loop stall while sorting",
+                sortStall);
+    std::printf("%-48s %8.0f ms   (%.0f x the stall above)\n",
+                "the same sort by QSortFilterProxyModel (GUI)", proxyMs,
+                proxyMs / std::max(sortStall, 0.001));
 
     window.close();
     if (generated && options.keep)
