@@ -13,6 +13,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/plaintextdelegate.hpp
     include/nanscope/widgets/scopenamedelegate.hpp
     include/nanscope/widgets/startpage.hpp
+    include/nanscope/widgets/toolrow.hpp
     include/nanscope/widgets/uniformtableview.hpp
     src/banner.cpp
     src/chiplabel.cpp
@@ -26,4 +27,5 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/plaintextdelegate.cpp
     src/scopenamedelegate.cpp
     src/startpage.cpp
+    src/toolrow.cpp
     src/uniformtableview.cpp)

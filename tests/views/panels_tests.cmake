@@ -3,6 +3,7 @@
 # under them.
 nanscope_add_qtest(tst_panels tst_panels.cpp pylogdir.cpp pylogdir.hpp)
 nanscope_add_qtest(tst_uniformtableview tst_uniformtableview.cpp)
+nanscope_add_qtest(tst_toolrow tst_toolrow.cpp)
 target_link_libraries(tst_panels PRIVATE NaNscope::format nanscope_test_logdirs)
 
 # End to end on the demo's logdir: it needs the demo program.

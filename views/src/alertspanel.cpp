@@ -11,6 +11,7 @@
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
+#include "nanscope/widgets/toolrow.hpp"
 #include "originbox.hpp"
 #include "snapshotjob.hpp"
 #include "viewhelpers.hpp"
@@ -21,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QScrollBar>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
@@ -127,26 +129,28 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
         });
     }
     m_total->setChecked(true);
-    auto* chips = new QHBoxLayout;
-    chips->setSpacing(4);
+    // The badges on the left, the host, device and text filters on the right (or below them
+    // when the panel is narrow).
+    auto* tools = new widgets::ToolRow(this);
+    QHBoxLayout* chips = tools->leading();
     chips->addWidget(m_total);
     chips->addSpacing(6);
     chips->addWidget(m_nan);
     chips->addWidget(m_negInf);
     chips->addWidget(m_posInf);
-    chips->addStretch();
+    QHBoxLayout* filters = tools->trailing();
     m_host = new QComboBox(this);
     m_host->setToolTip(tr("List only the alerts of one host"));
     m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_host->hide();
-    chips->addWidget(m_host);
+    filters->addWidget(m_host);
     connect(m_host, &QComboBox::currentIndexChanged, this,
             [this] { setHostFilter(chosenHost(m_host)); });
     m_device = new QComboBox(this);
     m_device->setToolTip(tr("List only the alerts of one device"));
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_device->hide();
-    chips->addWidget(m_device);
+    filters->addWidget(m_device);
     connect(m_device, &QComboBox::currentIndexChanged, this,
             [this] { setDeviceFilter(chosenDevice(m_device)); });
     m_text = new QLineEdit(this);
@@ -154,7 +158,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     m_text->setToolTip(tr("List only the alerts whose op's name or type holds this text"));
     m_text->setClearButtonEnabled(true);
     m_text->setMaximumWidth(m_text->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 18);
-    chips->addWidget(m_text);
+    filters->addWidget(m_text);
     connect(m_text, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_filter.text = text.trimmed().toStdString();
         refilter();
@@ -212,7 +216,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(6);
-    layout->addLayout(chips);
+    layout->addWidget(tools);
     layout->addWidget(m_originBox);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty, 1);
@@ -303,6 +307,7 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         m_view->setColumnHidden(items::AlertModel::HostColumn, hosts <= 1);
         if (hosts > 1)
             fitColumnToChoices(m_view, items::AlertModel::HostColumn, m_host);
+        updateListMinimumWidth();
         fillPlaceChoices(m_device, Place::Device, snapshot);
         m_hasOrigin = false;
         m_originBox->hide();
@@ -386,6 +391,20 @@ QStringList AlertsPanel::countTexts() const
 bool AlertsPanel::isBusy() const
 {
     return !m_jobs->analysis.idle() || !m_jobs->rows.idle() || !m_rows->allRowsShown();
+}
+
+// The list's narrowest useful width: every shown column at its width but the op's name, which
+// stretches and keeps ten characters; without it a narrow window would elide names to "…g" to
+// make room for the header's filters (which wrap to a second line instead).
+void AlertsPanel::updateListMinimumWidth()
+{
+    const QHeaderView* header = m_view->horizontalHeader();
+    int width = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 10;
+    for (int column = 0; column < header->count(); ++column)
+        if (column != items::AlertModel::OpNameColumn && !header->isSectionHidden(column))
+            width += header->sectionSize(column);
+    width += m_view->verticalScrollBar()->sizeHint().width() + 2 * m_view->frameWidth();
+    m_view->setMinimumWidth(width);
 }
 
 void AlertsPanel::updateEmptyState()

@@ -11,6 +11,7 @@
 #include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
+#include "nanscope/widgets/toolrow.hpp"
 #include "snapshotjob.hpp"
 #include "viewhelpers.hpp"
 
@@ -109,16 +110,16 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_goTo->setValidator(
         new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9,. ]*")), m_goTo));
     m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
-    auto* tools = new QHBoxLayout;
-    tools->setSpacing(6);
-    tools->addWidget(m_nonFinite);
-    tools->addWidget(m_graph);
-    tools->addWidget(m_opType);
-    tools->addWidget(m_host);
-    tools->addWidget(m_device);
-    tools->addStretch();
-    tools->addWidget(m_status);
-    tools->addWidget(m_goTo);
+    auto* tools = new widgets::ToolRow(this);
+    tools->leading()->setSpacing(6);
+    tools->leading()->addWidget(m_nonFinite);
+    tools->leading()->addWidget(m_graph);
+    tools->leading()->addWidget(m_opType);
+    tools->leading()->addWidget(m_host);
+    tools->leading()->addWidget(m_device);
+    tools->trailing()->setSpacing(6);
+    tools->trailing()->addWidget(m_status);
+    tools->trailing()->addWidget(m_goTo);
 
     m_view = new widgets::CopyableTableView(this);
     m_view->setModel(m_proxy);
@@ -150,7 +151,7 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(4);
-    layout->addLayout(tools);
+    layout->addWidget(tools);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_findBar);
 

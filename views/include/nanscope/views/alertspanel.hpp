@@ -105,6 +105,7 @@ private:
     QModelIndex shownIndex(int modelRow) const;
     void sortBy(int column, Qt::SortOrder order);
     void updateEmptyState();
+    void updateListMinimumWidth();
 
     items::AlertModel* m_model = nullptr;
     RowListProxyModel* m_rows =
