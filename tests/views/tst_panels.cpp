@@ -244,6 +244,19 @@ void TestPanels::alertBadgesFilterByKind()
     QCOMPARE(s.panel.kindFilter(), views::AlertsPanel::KindFilter::All);
     QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), all, kWait);
     QVERIFY(total->isChecked() && !posInf->isChecked());
+
+    // Filtered and sorted, then another logdir: every one of its alerts, still sorted.
+    posInf->setFocus();
+    QTest::keyClick(posInf, Qt::Key_Space);
+    QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), PyLogdir::kSteps - 1, kWait);
+    PyLogdir other;
+    QVERIFY(other.ok());
+    core::LogdirReader reader(other.path().toStdString());
+    s.navigator.setSnapshot(reader.update());
+    QCOMPARE(s.panel.kindFilter(), views::AlertsPanel::KindFilter::All);
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    QCOMPARE(s.panel.proxy()->rowCount(), all);
+    QCOMPARE(s.panel.proxy()->index(0, items::AlertModel::IndexColumn).data().toInt(), all);
 }
 
 void TestPanels::alertStepsFollowExecutionOrderWhateverTheSort()

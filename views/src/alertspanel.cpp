@@ -314,6 +314,9 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
             chip->hide();
         Q_EMIT originChanged(false);
+        // The model's reset asked for rows under the old filter, and that job is cancelled:
+        // every alert of the new logdir, in the order the header shows.
+        requestRows();
     }
     updateEmptyState();
     if (!snapshot) {
