@@ -32,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <filesystem>
 
 using namespace nanscope;
 using test::PyLogdir;
@@ -104,6 +105,7 @@ private Q_SLOTS:
     void alertsOriginWithHint();
     void alertBadgesFilterByKind();
     void alertStepsFollowExecutionOrderWhateverTheSort();
+    void sortedAlertsKeepTheirRowsWhileALoadGoesOn();
     void graphExecutionFilters();
     void graphExecutionFind();
     void graphExecutionGoToIndex();
@@ -257,6 +259,49 @@ void TestPanels::alertBadgesFilterByKind()
     QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
     QCOMPARE(s.panel.proxy()->rowCount(), all);
     QCOMPARE(s.panel.proxy()->index(0, items::AlertModel::IndexColumn).data().toInt(), all);
+}
+
+// While a load goes on, a sorted list keeps the rows it shows (the counts follow); at the load's
+// end it shows every alert, sorted.
+void TestPanels::sortedAlertsKeepTheirRowsWhileALoadGoesOn()
+{
+    PyLogdir logdir;
+    QVERIFY(logdir.ok());
+    views::Navigator navigator;
+    views::AlertsPanel panel{&navigator};
+    panel.resize(1000, 700);
+    panel.show();
+    std::uint64_t traceBytes = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(logdir.path().toStdString()))
+        if (entry.path().extension() == ".graph_execution_traces")
+            traceBytes = entry.file_size();
+    QVERIFY(traceBytes > 0);
+    core::LogdirReader reader(logdir.path().toStdString());
+    const auto first = reader.update({.maxTraceBytes = traceBytes / 5});
+    QVERIFY(!first->complete());
+    const int firstAlerts = static_cast<int>(first->alertCount());
+    QVERIFY(firstAlerts > 2);
+    navigator.setSnapshot(first);
+    panel.view()->sortByColumn(items::AlertModel::IndexColumn, Qt::DescendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), kWait);
+    QCOMPARE(panel.proxy()->rowCount(), firstAlerts);
+
+    QTest::qWait(1100); // past the list's once-a-second pace during a load
+    const auto second = reader.update({.maxTraceBytes = traceBytes * 3 / 4}); // past the fillers
+    QVERIFY(!second->complete());
+    QVERIFY(static_cast<int>(second->alertCount()) > firstAlerts);
+    navigator.setSnapshot(second);
+    QCOMPARE(panel.proxy()->rowCount(), firstAlerts);
+    QCOMPARE(panel.proxy()->index(0, items::AlertModel::IndexColumn).data().toInt(), firstAlerts);
+    QVERIFY(panel.countTexts().first().endsWith(QString::number(second->alertCount())));
+
+    const auto last = reader.update();
+    QVERIFY(last->complete());
+    navigator.setSnapshot(last);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), kWait);
+    const int all = static_cast<int>(last->alertCount());
+    QCOMPARE(panel.proxy()->rowCount(), all);
+    QCOMPARE(panel.proxy()->index(0, items::AlertModel::IndexColumn).data().toInt(), all);
 }
 
 void TestPanels::alertStepsFollowExecutionOrderWhateverTheSort()

@@ -278,9 +278,15 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     const bool sameLogdir = m_model->snapshot() && snapshot &&
                             m_model->snapshot()->layout().directory == snapshot->layout().directory;
     // The list is rebuilt for every snapshot (a trace read late sorts before executions), so
-    // while a load goes on it follows at most once a second; the counts follow at once.
-    const bool partial = sameLogdir && !snapshot->complete() && m_sinceListUpdate.isValid() &&
-                         m_sinceListUpdate.elapsed() < kListUpdateIntervalMs;
+    // while a load goes on it follows at most once a second; the counts follow at once. A
+    // sorted or filtered list that shows rows keeps them until the load's end: its rows are
+    // worked out again after every rebuild, which for a million alerts takes about as long as
+    // the second between two rebuilds, and it would show nothing meanwhile.
+    const bool loading = sameLogdir && !snapshot->complete();
+    const bool listBusy =
+        m_sinceListUpdate.isValid() && m_sinceListUpdate.elapsed() < kListUpdateIntervalMs;
+    const bool keepOrderedRows = (sorted() || filtering()) && m_rows->rowCount() > 0;
+    const bool partial = loading && (listBusy || keepOrderedRows);
     if (!partial) {
         m_model->setSnapshot(snapshot);
         m_sinceListUpdate.start();
