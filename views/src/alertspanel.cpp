@@ -256,6 +256,9 @@ void AlertsPanel::sortBy(int column, Qt::SortOrder order)
     requestRows(); // in the new order, and focuses again
 }
 
+// m_sortColumn starts at 0, ascending: the model's own order.
+static_assert(items::AlertModel::IndexColumn == 0);
+
 bool AlertsPanel::sorted() const
 {
     // The model's own order (TensorBoard's) needs no sorting at all.

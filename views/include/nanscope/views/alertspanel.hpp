@@ -108,8 +108,8 @@ private:
     void updateListMinimumWidth();
 
     items::AlertModel* m_model = nullptr;
-    RowListProxyModel* m_rows =
-        nullptr; // the filtered and sorted rows, worked out off the GUI thread
+    // The filtered and sorted rows, worked out off the GUI thread.
+    RowListProxyModel* m_rows = nullptr;
     widgets::CopyableTableView* m_view = nullptr;
     widgets::ChipLabel* m_total = nullptr;
     widgets::ChipLabel* m_nan = nullptr;
