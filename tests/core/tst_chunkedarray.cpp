@@ -92,3 +92,33 @@ TEST_CASE("shrinking and growing again keeps the elements below the smaller size
     CHECK(holdsFill(c, 50));
     CHECK(c.size() == 9000);
 }
+
+TEST_CASE("adopted storage is used in place for whole chunks and copied for the last one")
+{
+    using Big = ChunkedArray<std::uint32_t, 8>; // chunks of 256
+    auto storage = std::make_shared<std::vector<std::uint32_t>>(256 * 3 + 100);
+    for (std::size_t i = 0; i < storage->size(); ++i)
+        (*storage)[i] = static_cast<std::uint32_t>(i * 3);
+    Big c;
+    c.adopt(storage->data(), storage->size(), storage);
+    REQUIRE(c.size() == storage->size());
+    std::vector<const std::uint32_t*> runs;
+    c.forEachRun([&](const std::uint32_t* run, std::size_t) { runs.push_back(run); });
+    REQUIRE(runs.size() == 4);
+    for (std::size_t k = 0; k < 3; ++k)
+        CHECK(runs[k] == storage->data() + k * 256); // in place
+    CHECK(runs[3] != storage->data() + 3 * 256);     // a copy: later entries go there
+    c.push_back(7);
+    for (std::size_t i = 0; i < storage->size(); ++i)
+        REQUIRE(c[i] == i * 3);
+    CHECK(c[storage->size()] == 7);
+    CHECK((*storage)[storage->size() - 1] == (storage->size() - 1) * 3);
+
+    Big small; // at most a chunk: copied whole
+    small.adopt(storage->data(), 10, storage);
+    small.forEachRun([&](const std::uint32_t* run, std::size_t n) {
+        CHECK(run != storage->data());
+        CHECK(n == 10);
+    });
+    CHECK(small[9] == 27);
+}

@@ -53,6 +53,37 @@ public:
         mutableAt(m_size - 1) = value;
     }
 
+    // Makes an empty array hold `count` elements stored elsewhere (a memory-mapped file): whole
+    // chunks are used where they lie, kept alive by `owner`, and never written (the reader only
+    // writes past the size); the last, partial chunk is copied, as later elements go there.
+    // `data` must be aligned for T.
+    void adopt(const T* data, std::size_t count, const std::shared_ptr<const void>& owner)
+    {
+        if (count <= kChunkSize) {
+            resize(count);
+            std::copy_n(data, count, m_chunks.empty() ? nullptr : m_chunks.front().get());
+            return;
+        }
+        const std::size_t whole = count >> ChunkBits;
+        for (std::size_t c = 0; c < whole; ++c)
+            m_chunks.push_back(std::shared_ptr<T[]>(owner, const_cast<T*>(data + c * kChunkSize)));
+        m_firstCapacity = kChunkSize;
+        m_size = whole * kChunkSize;
+        const std::size_t rest = count - m_size;
+        resize(count);
+        std::copy_n(data + whole * kChunkSize, rest, m_chunks.back().get());
+    }
+
+    // Calls f(pointer, count) for each run of contiguous elements, in order.
+    template <typename F>
+    void forEachRun(const F& f) const
+    {
+        for (std::size_t begin = 0; begin < m_size; begin += kChunkSize) {
+            const std::size_t c = begin >> ChunkBits;
+            f(static_cast<const T*>(m_chunks[c].get()), std::min(kChunkSize, m_size - begin));
+        }
+    }
+
     // Bytes of element storage held.
     std::size_t capacityBytes() const
     {

@@ -24,6 +24,16 @@ void DiagnosticList::append(const DiagnosticList& other)
         m_droppedSeverity = std::max(m_droppedSeverity, other.m_droppedSeverity);
 }
 
+void DiagnosticList::restore(std::vector<Diagnostic> items, std::uint64_t dropped,
+                             Severity droppedSeverity)
+{
+    m_items = std::move(items);
+    if (m_items.size() > m_cap)
+        m_items.resize(m_cap);
+    m_dropped = dropped;
+    m_droppedSeverity = droppedSeverity;
+}
+
 std::vector<Diagnostic> DiagnosticList::list() const
 {
     std::vector<Diagnostic> out = m_items;

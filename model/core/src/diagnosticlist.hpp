@@ -21,6 +21,12 @@ public:
     // The kept diagnostics plus, when some were dropped, one that counts them.
     std::vector<Diagnostic> list() const;
 
+    // Its parts, as a saved index stores them (indexcache.cpp); restore() keeps the cap.
+    const std::vector<Diagnostic>& items() const { return m_items; }
+    std::uint64_t dropped() const { return m_dropped; }
+    Severity droppedSeverity() const { return m_droppedSeverity; }
+    void restore(std::vector<Diagnostic> items, std::uint64_t dropped, Severity droppedSeverity);
+
 private:
     std::size_t m_cap;
     std::vector<Diagnostic> m_items;

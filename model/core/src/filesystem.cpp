@@ -136,6 +136,15 @@ public:
         return got;
     }
 
+    std::int64_t modificationTime() const override
+    {
+        struct stat st
+        {};
+        if (::fstat(m_fd, &st) != 0)
+            return 0;
+        return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    }
+
 private:
     int m_fd;
 };
@@ -188,7 +197,9 @@ public:
 class MemoryFile : public OpenFile
 {
 public:
-    explicit MemoryFile(std::shared_ptr<const std::string> bytes) : m_bytes(std::move(bytes)) {}
+    MemoryFile(std::shared_ptr<const std::string> bytes, std::int64_t version)
+        : m_bytes(std::move(bytes)), m_version(version)
+    {}
     std::uint64_t size() const override { return m_bytes->size(); }
     std::size_t readAt(std::uint64_t offset, void* buffer, std::size_t size) const override
     {
@@ -198,9 +209,11 @@ public:
         std::memcpy(buffer, m_bytes->data() + offset, n);
         return n;
     }
+    std::int64_t modificationTime() const override { return m_version; }
 
 private:
     std::shared_ptr<const std::string> m_bytes;
+    std::int64_t m_version;
 };
 
 } // namespace
@@ -215,7 +228,8 @@ void MemoryFileSystem::add(const fs::path& path, std::string bytes)
 {
     const fs::path normal = path.lexically_normal();
     m_files[normal.string()] = {normal.parent_path().string(), normal.filename().string(),
-                                std::make_shared<const std::string>(std::move(bytes))};
+                                std::make_shared<const std::string>(std::move(bytes)),
+                                m_nextVersion++};
 }
 
 FileSystem::Kind MemoryFileSystem::kind(const fs::path& path) const
@@ -251,7 +265,7 @@ std::unique_ptr<OpenFile> MemoryFileSystem::open(const fs::path& path, std::stri
         error = "no such file";
         return nullptr;
     }
-    return std::make_unique<MemoryFile>(it->second.bytes);
+    return std::make_unique<MemoryFile>(it->second.bytes, it->second.version);
 }
 
 } // namespace nanscope::core

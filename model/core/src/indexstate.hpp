@@ -102,6 +102,8 @@ struct FileState
     format::RecordStatus stop = format::RecordStatus::EndOfData;
     // The last pass stopped at `offset` because the index reached the reader's memory limit.
     bool memoryLimited = false;
+    // Records are read up to here at most: a saved index read again stops where it stopped.
+    std::uint64_t readLimit = UINT64_MAX;
 
     // Corrupt byte ranges read past, in file order: the first kMaxListedSkips one by one, the
     // rest only counted.

@@ -74,7 +74,7 @@ void forEachNewRecord(FileState& file, IndexState& index, OnRecord&& onRecord)
     if (!file.ensureOpen(*index.files))
         return;
     // The size now bounds this pass: a file that grows while it is read is read up to here.
-    const std::uint64_t size = file.handle.size();
+    const std::uint64_t size = std::min(file.handle.size(), file.readLimit);
     file.memoryLimited = false;
     file.size = size;
     do {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/core/logdirreader.hpp"
 
+#include "indexcache.hpp"
 #include "indexstate.hpp"
 #include "loaders.hpp"
 #include "nanscope/core/plaintext.hpp"
+#include "readerstate.hpp"
 #include "threadpool.hpp"
 
 #include <algorithm>
@@ -237,7 +239,7 @@ void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
 
 } // namespace
 
-struct LogdirReader::Impl
+struct LogdirReader::Impl : ReaderState
 {
     std::filesystem::path path;
     ReaderOptions options;
@@ -245,41 +247,24 @@ struct LogdirReader::Impl
     mutable std::mutex latestMutex;
     std::shared_ptr<const Snapshot> latest;
 
-    LogdirLayout layout;
     std::shared_ptr<const LogdirLayout> publishedLayout;
-    IndexState index;
-    FileState sourceFiles, stackFrames, graphs, executions;
-    std::vector<FileState> traceFiles; // one per file set, in layout order
-    // The .execution files of file sets 1, 2, … (entry h - 1): read apart from `executions`, as
-    // TensorFlow's reader never reads them (IndexState::otherHostExecutions).
-    std::vector<FileState> otherExecutionFiles;
     std::unique_ptr<ThreadPool> pool;
     std::uint64_t generation = 0;
+    bool indexCacheTried = false;
+    std::string indexCacheStatus = "off";
+    std::uint64_t savedProgress = UINT64_MAX; // progress() when the index was saved or read
 
+    void applySettings(IndexState& state) const;
+    void ensurePool();
+    IndexCacheKey indexCacheKey() const;
+    void readIndexCache();
+    // Grows with everything read (records, offsets, stops): unchanged means nothing new.
+    std::uint64_t progress() const;
+    std::uint64_t bytesRead() const;
     bool refreshLayout();
-    void adoptFileSet(const FileSet& set);
     std::shared_ptr<const Snapshot> publish(bool complete);
     std::vector<Diagnostic> diagnostics() const;
 };
-
-void LogdirReader::Impl::adoptFileSet(const FileSet& set)
-{
-    if (layout.fileSets.empty()) {
-        sourceFiles.path = set.file(kSourceFilesSuffix);
-        stackFrames.path = set.file(kStackFramesSuffix);
-        graphs.path = set.file(kGraphsSuffix);
-        executions.path = set.file(kExecutionSuffix);
-    } else {
-        FileState other;
-        other.path = set.file(kExecutionSuffix);
-        otherExecutionFiles.push_back(std::move(other));
-        index.otherHostExecutions.emplace_back();
-    }
-    layout.fileSets.push_back(set);
-    FileState traces;
-    traces.path = set.file(kTracesSuffix);
-    traceFiles.push_back(std::move(traces));
-}
 
 // Finds file sets that appeared since the last update (a host that started later). Indices stay
 // stable: new sets are read after the known ones.
@@ -313,6 +298,69 @@ bool LogdirReader::Impl::refreshLayout()
         changed = true;
     }
     return changed;
+}
+
+void LogdirReader::Impl::applySettings(IndexState& state) const
+{
+    state.files = options.discovery.fileSystem;
+    state.maxMemoryBytes = options.maxMemoryBytes;
+    state.maxRecordBytes = std::min(options.maxMemoryBytes / 4, format::kMaxRecordPayload);
+    state.maxDecodedBytes = options.maxMemoryBytes / 4;
+}
+
+void LogdirReader::Impl::ensurePool()
+{
+    if (pool)
+        return;
+    unsigned threads = options.threads;
+    if (threads == 0) // asked only when needed: glibc reads /sys to answer
+        threads = std::max(2u, std::thread::hardware_concurrency()) - 1;
+    pool = std::make_unique<ThreadPool>(threads, options.backgroundThreads
+                                                     ? ThreadPool::Priority::Background
+                                                     : ThreadPool::Priority::Normal);
+}
+
+IndexCacheKey LogdirReader::Impl::indexCacheKey() const
+{
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(path, ec);
+    return {(ec ? path : absolute).lexically_normal().string(), options.discovery.runId,
+            options.maxMemoryBytes};
+}
+
+void LogdirReader::Impl::readIndexCache()
+{
+    const auto& directory = options.indexCache.directory;
+    if (directory.empty())
+        return;
+    ReaderState saved;
+    applySettings(saved.index);
+    const IndexCacheKey key = indexCacheKey();
+    std::string why;
+    if (!loadIndexCache(indexCacheFile(directory, key), key, path, options.discovery, saved, *pool,
+                        why, options.indexCache.checksums)) {
+        indexCacheStatus = why == "none saved" ? why : "not used: " + why;
+        return;
+    }
+    static_cast<ReaderState&>(*this) = std::move(saved);
+    indexCacheStatus = "used";
+    savedProgress = progress();
+}
+
+std::uint64_t LogdirReader::Impl::progress() const
+{
+    std::uint64_t sum = index.traces.size() + index.executions.size();
+    forEachFile([&](const FileState& f) {
+        sum += f.offset + static_cast<std::uint64_t>(f.stop) + f.missing;
+    });
+    return sum;
+}
+
+std::uint64_t LogdirReader::Impl::bytesRead() const
+{
+    std::uint64_t sum = 0;
+    forEachFile([&](const FileState& f) { sum += f.offset; });
+    return sum;
 }
 
 std::vector<Diagnostic> LogdirReader::Impl::diagnostics() const
@@ -391,11 +439,7 @@ LogdirReader::LogdirReader(std::filesystem::path path, ReaderOptions options)
     m_impl->options = std::move(options);
     if (!m_impl->options.discovery.fileSystem)
         m_impl->options.discovery.fileSystem = realFileSystem();
-    m_impl->index.files = m_impl->options.discovery.fileSystem;
-    m_impl->index.maxMemoryBytes = m_impl->options.maxMemoryBytes;
-    m_impl->index.maxRecordBytes =
-        std::min(m_impl->options.maxMemoryBytes / 4, format::kMaxRecordPayload);
-    m_impl->index.maxDecodedBytes = m_impl->options.maxMemoryBytes / 4;
+    m_impl->applySettings(m_impl->index);
     m_impl->publish(true); // generation 0: nothing read yet
 }
 
@@ -416,31 +460,19 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
 {
     Impl& d = *m_impl;
     std::lock_guard lock(d.updateMutex);
+    const std::uint64_t before = d.progress();
+    d.ensurePool();
+    if (!d.indexCacheTried) {
+        d.indexCacheTried = true;
+        d.readIndexCache();
+    }
     bool changed = d.refreshLayout();
-    auto progress = [&] {
-        std::uint64_t sum = d.index.traces.size() + d.index.executions.size();
-        for (const FileState* f : {&d.sourceFiles, &d.stackFrames, &d.graphs, &d.executions})
-            sum += f->offset + static_cast<std::uint64_t>(f->stop) + f->missing;
-        for (const auto* files : {&d.traceFiles, &d.otherExecutionFiles})
-            for (const auto& f : *files)
-                sum += f.offset + static_cast<std::uint64_t>(f.stop) + f.missing;
-        return sum;
-    };
-    const std::uint64_t before = progress();
     bool complete = true;
     if (!d.layout.fileSets.empty()) {
         // TensorFlow's order (format §8.3): it fixes indices and the order of alerts.
         loadSourceFiles(d.sourceFiles, d.index);
         loadStackFrames(d.stackFrames, d.index);
         loadGraphs(d.graphs, d.index);
-        if (!d.pool) {
-            unsigned threads = d.options.threads;
-            if (threads == 0) // asked only when needed: glibc reads /sys to answer
-                threads = std::max(2u, std::thread::hardware_concurrency()) - 1;
-            d.pool = std::make_unique<ThreadPool>(threads, d.options.backgroundThreads
-                                                               ? ThreadPool::Priority::Background
-                                                               : ThreadPool::Priority::Normal);
-        }
         std::uint64_t budget = limits.maxTraceBytes;
         for (std::uint32_t i = 0; i < d.traceFiles.size() && complete; ++i) {
             const auto pass = loadTraces(d.traceFiles[i], i, d.index, *d.pool, budget);
@@ -456,12 +488,40 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
         if (d.index.graphsChanged || d.index.codeChanged)
             d.index.countOpsWithUnknownFrames();
     }
-    changed = changed || progress() != before || d.index.graphsChanged || d.index.codeChanged;
+    changed = changed || d.progress() != before || d.index.graphsChanged || d.index.codeChanged;
     auto last = latest();
     if (!changed && last && last->generation() > 0 && last->complete() == complete &&
         last->diagnostics() == d.diagnostics())
         return last;
     return d.publish(complete);
+}
+
+bool LogdirReader::saveIndex(std::string* error)
+{
+    Impl& d = *m_impl;
+    std::lock_guard lock(d.updateMutex);
+    const IndexCacheOptions& cache = d.options.indexCache;
+    const std::uint64_t progress = d.progress();
+    if (cache.directory.empty() || d.layout.fileSets.empty() || progress == d.savedProgress ||
+        d.bytesRead() < cache.minLogdirBytes)
+        return true;
+    const IndexCacheKey key = d.indexCacheKey();
+    const auto file = indexCacheFile(cache.directory, key);
+    std::string why;
+    if (!saveIndexCache(d, key, file, why)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    d.savedProgress = progress;
+    pruneIndexCache(cache.directory, cache.maxFiles, file);
+    return true;
+}
+
+std::string LogdirReader::indexCacheStatus() const
+{
+    std::lock_guard lock(m_impl->updateMutex);
+    return m_impl->indexCacheStatus;
 }
 
 } // namespace nanscope::core

@@ -25,6 +25,10 @@ public:
     // Reads up to `size` bytes at `offset`; returns how many were read (fewer at the end of the
     // file or on an I/O error).
     virtual std::size_t readAt(std::uint64_t offset, void* buffer, std::size_t size) const = 0;
+    // When the file was last written, in nanoseconds of the file system's clock (a version
+    // number for files in memory): with the size, how a saved index tells that a file it read
+    // was rewritten in place. 0 when unknown.
+    virtual std::int64_t modificationTime() const = 0;
 };
 
 class FileSystem
@@ -71,7 +75,9 @@ private:
         std::string directory; // the normalised parent path
         std::string name;
         std::shared_ptr<const std::string> bytes; // shared with the files opened from it
+        std::int64_t version = 0;                 // its modificationTime(): one more per add()
     };
+    std::int64_t m_nextVersion = 1;
     // By normalised path, as strings: a fuzz target looks files up thousands of times a second,
     // and comparing std::filesystem::path objects goes component by component.
     std::map<std::string, File, std::less<>> m_files;

@@ -28,6 +28,25 @@ namespace nanscope::core {
 // The default of ReaderOptions::maxMemoryBytes: about 130 million traces' worth of index.
 inline constexpr std::uint64_t kDefaultMaxMemoryBytes = std::uint64_t{4} << 30;
 
+// A saved index of the logdir (a "sidecar", see indexcache.hpp) in the user's cache directory,
+// never in the logdir, which may be read-only: reopening an unchanged logdir then takes
+// milliseconds whatever its size, and one that grew is read from where the index ends.
+struct IndexCacheOptions
+{
+    // Where saved indexes go; empty: none is read or written.
+    std::filesystem::path directory;
+    // Logdirs that hold less than this are read about as fast as an index: none is saved.
+    std::uint64_t minLogdirBytes = std::uint64_t{64} << 20;
+    // Saved indexes kept in the directory, the least recently used deleted first.
+    std::size_t maxFiles = 8;
+    // Off only in the fuzz target, whose made-up indexes must get past the checksums to reach
+    // the checks behind them (every count and index against what it counts and indexes).
+    bool checksums = true;
+};
+
+// $XDG_CACHE_HOME/nanscope/index, or ~/.cache/nanscope/index; empty when neither can be told.
+std::filesystem::path defaultIndexCacheDirectory();
+
 struct ReaderOptions
 {
     DiscoveryOptions discovery;
@@ -42,6 +61,7 @@ struct ReaderOptions
     // with an error diagnostic; a record longer than a quarter of it is never read (its length
     // field alone must not decide an allocation). Later updates try again.
     std::uint64_t maxMemoryBytes = kDefaultMaxMemoryBytes;
+    IndexCacheOptions indexCache;
 };
 
 struct UpdateLimits
@@ -62,6 +82,16 @@ public:
     // Reads what was appended since the last call and returns the new snapshot (the previous
     // one when nothing changed).
     std::shared_ptr<const Snapshot> update(const UpdateLimits& limits = {});
+
+    // Saves the index for the next reader of this logdir (IndexCacheOptions), when it changed
+    // since it was read or saved and the logdir is large enough; takes about a second per
+    // 10^7 traces, so call it once a load is complete, off any GUI thread. False with `error`
+    // set when it could not be written (nothing else changes: the cache only saves time).
+    bool saveIndex(std::string* error = nullptr);
+
+    // What the first update() made of the saved index: "off", "none saved", "used", or
+    // "not used: <why>" (the logdir was then read from the start).
+    std::string indexCacheStatus() const;
 
     // The last snapshot published (an empty one before the first update()).
     std::shared_ptr<const Snapshot> latest() const;

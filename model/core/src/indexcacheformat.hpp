@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a saved index file holds, piece by piece (see indexcache.hpp for the whole): shared by the
+// code that writes it (indexcachesave.cpp) and the code that reads it back (indexcacheload.cpp),
+// so that the two cannot drift apart.
+#pragma once
+
+#include "indexarchive.hpp"
+#include "indexcache.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nanscope::core::indexfile {
+
+inline constexpr std::array<char, 8> kMagic{'N', 'a', 'N', 's', 'c', 'I', 'd', 'x'};
+inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kByteOrder =
+    0x01020304; // reads otherwise on a machine of the other order
+inline constexpr std::uint64_t kPage = 4096;
+inline constexpr std::uint64_t kHeaderBytes = 64;
+// How much of each end of a logdir file is compared: enough to tell another run's file, little
+// enough to read in microseconds.
+inline constexpr std::uint64_t kEndWindow = 64u << 10;
+// Arrays are checksummed in blocks of this size, so that checking spreads over the cores.
+inline constexpr std::uint64_t kBlockBytes = 16u << 20;
+
+// What an array's entries index, so that each is checked against the size of that.
+enum class Bound : std::uint8_t { None, Ops, TraceDevices, Strings };
+
+template <typename Columns, typename F>
+void visitTraceColumns(Columns& t, const F& f)
+{
+    f(t.wallTime, Bound::None);
+    f(t.offset, Bound::None);
+    f(t.op, Bound::Ops);
+    f(t.slot, Bound::None);
+    f(t.mode, Bound::None);
+    f(t.health, Bound::None);
+    f(t.device, Bound::TraceDevices);
+}
+
+template <typename Columns, typename F>
+void visitExecutionColumns(Columns& e, const F& f)
+{
+    f(e.wallTime, Bound::None);
+    f(e.offset, Bound::None);
+    f(e.opType, Bound::Strings);
+    f(e.graphId, Bound::Strings);
+    f(e.module, Bound::Strings);
+    f(e.mode, Bound::None);
+    f(e.health, Bound::None);
+    f(e.idsBegin, Bound::None); // with the counts, against tensorIds (checkExecutions)
+    f(e.inputCount, Bound::None);
+    f(e.outputCount, Bound::None);
+    f(e.healthBegin, Bound::None);
+    f(e.healthCount, Bound::None);
+    f(e.tensorIds, Bound::None);
+    f(e.outputHealth, Bound::None);
+}
+
+// Every array of the index, in the order the file lists them.
+template <typename State, typename F>
+void visitColumns(State& s, const F& f)
+{
+    visitTraceColumns(s.index.traces, f);
+    visitExecutionColumns(s.index.executions, f);
+    for (auto& host : s.index.otherHostExecutions)
+        visitExecutionColumns(host, f);
+    f(s.index.traceAlerts, Bound::None); // checked whole (checkAlerts)
+    f(s.index.executionAlerts, Bound::None);
+}
+
+// The graphs and ops, by id and name, in table order: what the traces' op ids point into. A
+// graphs file read again must give the same, or the saved traces would name other ops.
+std::uint64_t graphStructureHash(const GraphTable& graphs);
+
+// The saved index's file name for a key.
+std::uint64_t keyHash(const IndexCacheKey& key);
+
+// Checksums of the first and last bytes of what was read of a logdir file.
+struct EndChecksums
+{
+    std::uint32_t head = 0;
+    std::uint32_t tail = 0;
+    bool ok = false; // false: the bytes could not be read
+};
+
+EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo);
+
+// One logdir file as the index left it, and how to tell it is still the same file.
+struct SavedFile
+{
+    bool missing = false;
+    std::string openError;
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::uint8_t stop = 0;
+    bool memoryLimited = false;
+    std::vector<FileState::SkippedRange> skipped;
+    std::uint64_t unlistedSkipCount = 0;
+    std::uint64_t unlistedSkippedBytes = 0;
+    std::uint64_t unlistedRecordsAfter = 0;
+    std::optional<std::uint64_t> tensorBoardStop;
+    bool resyncGaveUp = false;
+    std::uint64_t resyncOffset = 0;
+    std::uint64_t resyncSearchedTo = 0;
+    // The file when the index was saved.
+    std::uint64_t stampSize = 0;
+    std::int64_t stampTime = 0;
+    std::uint32_t headChecksum = 0;
+    std::uint32_t tailChecksum = 0;
+
+    bool wasRead() const { return !missing && openError.empty(); }
+};
+
+void putFile(ArchiveWriter& w, const FileState& f, const EndChecksums& sums);
+SavedFile getFile(ArchiveReader& r);
+void restoreFile(FileState& f, const SavedFile& s);
+
+void putUnknowns(ArchiveWriter& w, const IndexState::Unknowns& u);
+IndexState::Unknowns getUnknowns(ArchiveReader& r);
+void putDiagnostic(ArchiveWriter& w, const Diagnostic& d);
+Severity getSeverity(ArchiveReader& r);
+Diagnostic getDiagnostic(ArchiveReader& r);
+
+// Where an array lies in the file, and the checksum of each of its blocks.
+struct ColumnEntry
+{
+    std::uint64_t offset = 0;
+    std::uint64_t count = 0;
+    std::uint32_t elementBytes = 0;
+    std::vector<std::uint32_t> blockChecksums;
+};
+
+// Where an array of `count` entries starts: at a page boundary when it has whole chunks to map,
+// else where its type may lie (a small index stays small).
+template <typename Array>
+std::uint64_t columnAlignment(std::uint64_t count)
+{
+    return count > Array::kChunkSize ? kPage : 8;
+}
+
+} // namespace nanscope::core::indexfile

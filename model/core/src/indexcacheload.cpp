@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reading saved indexes back, and every check that decides whether one can be used.
+#include "indexcache.hpp"
+#include "indexcacheformat.hpp"
+#include "loaders.hpp"
+#include "nanscope/format/crc32c.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace nanscope::core {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace indexfile;
+
+// Reads a saved index into a reader's fresh state; see loadIndexCache.
+class SidecarLoader
+{
+public:
+    SidecarLoader(std::span<const std::byte> bytes, bool mapped, const IndexCacheKey& key,
+                  const fs::path& logdir, const DiscoveryOptions& discovery, ReaderState& state,
+                  ThreadPool& pool, bool checksums)
+        : m_bytes(bytes), m_mapped(mapped), m_key(key), m_logdir(logdir), m_discovery(discovery),
+          m_state(state), m_pool(pool), m_checksums(checksums)
+    {}
+
+    bool load(std::shared_ptr<const void> owner, std::string& why)
+    {
+        const bool ok = readHeader() && readKey() && readLayout() && readFiles() &&
+                        replaySmallFiles() && readGraphPlaceholders() && readIndexTables() &&
+                        readColumns(owner) && checkExecutions() && checkAlerts() && finish();
+        if (!ok)
+            why = m_why.empty() ? "it is damaged (an impossible value)" : m_why;
+        return ok;
+    }
+
+private:
+    bool fail(std::string why)
+    {
+        if (m_why.empty())
+            m_why = std::move(why);
+        return false;
+    }
+    bool damaged() { return fail("it is damaged (an impossible value)"); }
+    bool checked() { return m_meta.ok() || damaged(); }
+
+    bool readHeader()
+    {
+        if (m_bytes.size() < kHeaderBytes)
+            return fail("it is too short to be a saved index");
+        ArchiveReader h(m_bytes.first(kHeaderBytes));
+        std::array<char, 8> magic{};
+        for (char& c : magic)
+            c = h.get<char>();
+        if (magic != kMagic)
+            return fail("it is not a saved index");
+        if (h.get<std::uint32_t>() != kVersion)
+            return fail("it was saved by another version of NaNscope");
+        if (h.get<std::uint32_t>() != kByteOrder)
+            return fail("it was saved on a machine of the other byte order");
+        const auto offset = h.get<std::uint64_t>();
+        const auto bytes = h.get<std::uint64_t>();
+        const auto checksum = h.get<std::uint32_t>();
+        const auto headerBytes = static_cast<std::size_t>(8 + 4 + 4 + 8 + 8 + 4);
+        const auto headerChecksum = h.get<std::uint32_t>();
+        if (m_checksums && headerChecksum != format::crc32c(m_bytes.data(), headerBytes))
+            return fail("its header is damaged");
+        if (offset < kHeaderBytes || offset > m_bytes.size() || bytes > m_bytes.size() - offset)
+            return fail("it is truncated");
+        const auto describe =
+            m_bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(bytes));
+        if (m_checksums && format::crc32c(describe.data(), describe.size()) != checksum)
+            return fail("it is damaged (a checksum does not match)");
+        m_meta = ArchiveReader(describe);
+        return true;
+    }
+
+    bool readKey()
+    {
+        IndexCacheKey saved;
+        saved.logdir = m_meta.getString();
+        saved.runId = m_meta.getString();
+        saved.maxMemoryBytes = m_meta.get<std::uint64_t>();
+        if (!checked())
+            return false;
+        if (saved.logdir != m_key.logdir)
+            return fail("it is the index of another logdir");
+        if (saved != m_key)
+            return fail("it was read with other options (run or memory limit)");
+        return true;
+    }
+
+    // The file sets must be the ones a fresh read would find first, in the same order.
+    bool readLayout()
+    {
+        const std::string runId = m_meta.getString();
+        const std::size_t sets = m_meta.count(8);
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < sets && m_meta.ok(); ++i)
+            names.push_back(m_meta.getString());
+        if (!checked())
+            return false;
+        if (names.empty())
+            return damaged();
+        LogdirLayout found = discoverLogdir(m_logdir, m_discovery);
+        if (found.runId != runId || found.fileSets.size() < names.size())
+            return fail("the logdir's runs or hosts changed");
+        for (std::size_t i = 0; i < names.size(); ++i)
+            if (found.fileSets[i].prefix.filename().string() != names[i])
+                return fail("the logdir's runs or hosts changed");
+        LogdirLayout& layout = m_state.layout;
+        layout.directory = found.directory;
+        layout.runId = found.runId;
+        layout.tensorflowVersion = found.tensorflowVersion;
+        layout.fileVersion = found.fileVersion;
+        layout.startingWallTime = found.startingWallTime;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            m_state.adoptFileSet(found.fileSets[i]);
+        return true;
+    }
+
+    // Each file the index read must still hold, up to where it was read, what it held.
+    bool readFiles()
+    {
+        const std::size_t count = m_meta.count(64);
+        std::size_t expected = 0;
+        m_state.forEachFile([&](const FileState&) { ++expected; });
+        if (!checked() || count != expected)
+            return damaged();
+        for (std::size_t i = 0; i < count && m_meta.ok(); ++i)
+            m_files.push_back(getFile(m_meta));
+        if (!checked())
+            return false;
+        std::size_t i = 0;
+        bool same = true;
+        m_state.forEachFile([&](FileState& f) {
+            const SavedFile& saved = m_files[i++];
+            if (same && saved.wasRead() && saved.offset > 0)
+                same = stillTheSame(f, saved);
+        });
+        return same;
+    }
+
+    bool stillTheSame(FileState& f, const SavedFile& saved)
+    {
+        const std::string name = f.path.filename().string();
+        if (!f.ensureOpen(*m_state.index.files))
+            return fail(name + " can no longer be read");
+        const std::uint64_t size = f.handle.size();
+        if (size < saved.offset)
+            return fail(name + " is shorter than what was read of it");
+        if (size == saved.stampSize && f.handle.modificationTime() != saved.stampTime)
+            return fail(name + " was rewritten");
+        const EndChecksums sums = endChecksums(f.handle, saved.offset);
+        if (!sums.ok || sums.head != saved.headChecksum || sums.tail != saved.tailChecksum)
+            return fail(name + " holds other data");
+        return true;
+    }
+
+    // The graph and code tables are rebuilt from the files as they are now, up to where the index
+    // read them, with the problems found in them then (saved with the rest).
+    bool replaySmallFiles()
+    {
+        IndexState& index = m_state.index;
+        DiagnosticList saved = std::move(index.recordProblems);
+        index.recordProblems = DiagnosticList(0);
+        const auto replay = [&](FileState& f, const SavedFile& s, auto&& load) {
+            if (!s.wasRead())
+                return true;
+            f.readLimit = s.offset;
+            load(f, index);
+            f.readLimit = UINT64_MAX;
+            return f.offset == s.offset;
+        };
+        const bool same = replay(m_state.sourceFiles, m_files[0], loadSourceFiles) &&
+                          replay(m_state.stackFrames, m_files[1], loadStackFrames) &&
+                          replay(m_state.graphs, m_files[2], loadGraphs);
+        index.recordProblems = std::move(saved);
+        return same || fail("its source files, stack frames or graphs read differently");
+    }
+
+    bool readGraphPlaceholders()
+    {
+        const auto hash = m_meta.get<std::uint64_t>();
+        GraphTable& graphs = m_state.index.graphs;
+        const std::size_t undeclaredGraphs = m_meta.count(8);
+        for (std::size_t i = 0; i < undeclaredGraphs && m_meta.ok(); ++i) {
+            const std::string id = m_meta.getString();
+            if (!graphs.findGraph(id))
+                graphs.graphPlaceholder(id);
+        }
+        const std::size_t undeclaredOps = m_meta.count(16);
+        for (std::size_t i = 0; i < undeclaredOps && m_meta.ok(); ++i) {
+            const std::string graphId = m_meta.getString();
+            const std::string name = m_meta.getString();
+            const auto graph = graphs.findGraph(graphId);
+            if (!graph)
+                return fail("its graphs read differently");
+            if (graphs.findOp(*graph, name) == kNoOp)
+                graphs.opPlaceholder(*graph, name);
+        }
+        if (!checked())
+            return false;
+        if (graphStructureHash(graphs) != hash)
+            return fail("its graphs read differently");
+        m_state.index.graphsChanged = true;
+        m_state.index.codeChanged = true;
+        m_state.index.countOpsWithUnknownFrames();
+        return true;
+    }
+
+    bool readIndexTables()
+    {
+        IndexState& index = m_state.index;
+        const std::size_t devices = m_meta.count(8);
+        if (devices == 0 || devices > kMaxTraceDevices)
+            return damaged();
+        index.traceDevices.clear();
+        for (std::size_t i = 0; i < devices && m_meta.ok(); ++i)
+            index.traceDevices.push_back(m_meta.getString());
+        index.tracesOfUncountedDevices = m_meta.get<std::uint64_t>();
+        const std::size_t segments = m_meta.count(12);
+        for (std::size_t i = 0; i < segments && m_meta.ok(); ++i) {
+            TraceSegment s;
+            s.firstIndex = m_meta.get<std::uint64_t>();
+            s.fileIndex = m_meta.get<std::uint32_t>();
+            if (s.fileIndex >= m_state.traceFiles.size() ||
+                (!index.segments.empty() && s.firstIndex < index.segments.back().firstIndex))
+                return damaged();
+            index.segments.push_back(s);
+        }
+        const std::size_t strings = m_meta.count(0); // read one by one, nothing sized from it
+        for (std::size_t i = 1; i < strings && m_meta.ok(); ++i)
+            if (index.strings.intern(m_meta.getString()) != i)
+                return damaged(); // the same string twice
+        if (strings == 0)
+            return damaged();
+        index.traceModes = m_meta.get<DebugModeSet>();
+        index.executionModes = m_meta.get<DebugModeSet>();
+        const std::size_t problems = m_meta.count(16);
+        std::vector<Diagnostic> items;
+        for (std::size_t i = 0; i < problems && m_meta.ok(); ++i)
+            items.push_back(getDiagnostic(m_meta));
+        const auto dropped = m_meta.get<std::uint64_t>();
+        const Severity droppedSeverity = getSeverity(m_meta);
+        index.recordProblems.restore(std::move(items), dropped, droppedSeverity);
+        const std::size_t undeclared = m_meta.count(12);
+        for (std::size_t i = 0; i < undeclared && m_meta.ok(); ++i) {
+            const auto op = m_meta.get<OpId>();
+            const auto traces = m_meta.get<std::uint64_t>();
+            if (op >= index.graphs.ops().size())
+                return damaged();
+            index.tracesOfUndeclaredOps[op] = traces;
+        }
+        index.clampedSlots = m_meta.get<std::uint64_t>();
+        index.executionsOfUndeclaredGraphs = getUnknowns(m_meta);
+        index.executionsWithUnknownFrames = getUnknowns(m_meta);
+        if (m_meta.count(0) != index.otherHostExecutions.size())
+            return damaged();
+        return checked();
+    }
+
+    // A block of an array to check: its checksum, and the entries it indexes.
+    struct Block
+    {
+        const std::byte* data = nullptr;
+        std::size_t bytes = 0;
+        std::uint32_t checksum = 0;
+        std::uint32_t elementBytes = 0;
+        std::uint64_t bound = 0; // every entry below it; 0: no bound
+    };
+
+    std::uint64_t boundOf(Bound bound) const
+    {
+        switch (bound) {
+        case Bound::Ops:
+            return m_state.index.graphs.ops().size();
+        case Bound::TraceDevices:
+            return m_state.index.traceDevices.size();
+        case Bound::Strings:
+            return m_state.index.strings.strings().size();
+        case Bound::None:
+            break;
+        }
+        return 0;
+    }
+
+    bool checkBlock(const Block& b) const
+    {
+        if (m_checksums && format::crc32c(b.data, b.bytes) != b.checksum)
+            return false;
+        if (b.bound > 0) {
+            const auto below = [&](auto type) {
+                using T = decltype(type);
+                std::uint64_t largest = 0;
+                const auto* p = reinterpret_cast<const T*>(b.data);
+                for (std::size_t i = 0; i < b.bytes / sizeof(T); ++i)
+                    largest = std::max<std::uint64_t>(largest, p[i]);
+                return b.bytes == 0 || largest < b.bound;
+            };
+            const bool ok = b.elementBytes == 2   ? below(std::uint16_t{})
+                            : b.elementBytes == 4 ? below(std::uint32_t{})
+                                                  : false;
+            if (!ok)
+                return false;
+        }
+        // Checked, the pages leave this process (they stay in the page cache) until the views
+        // need them: a reopened index of 10^8 traces does not count gigabytes of resident memory.
+        // Blocks of arrays with whole chunks start at page boundaries; small arrays stay.
+        if (m_mapped && b.bytes >= kPage && reinterpret_cast<std::uintptr_t>(b.data) % kPage == 0)
+            ::madvise(const_cast<std::byte*>(b.data), b.bytes, MADV_DONTNEED);
+        return true;
+    }
+
+    bool readColumns(const std::shared_ptr<const void>& owner)
+    {
+        std::vector<Block> blocks;
+        std::vector<ColumnEntry> entries;
+        bool ok = true;
+        visitColumns(m_state, [&](auto& column, Bound bound) {
+            using T = std::remove_cvref_t<decltype(column[0])>;
+            ColumnEntry e;
+            e.offset = m_meta.get<std::uint64_t>();
+            e.count = m_meta.get<std::uint64_t>();
+            e.elementBytes = m_meta.get<std::uint32_t>();
+            const std::size_t checksums = m_meta.count(4);
+            for (std::size_t i = 0; i < checksums && m_meta.ok(); ++i)
+                e.blockChecksums.push_back(m_meta.get<std::uint32_t>());
+            const std::uint64_t room =
+                m_bytes.size() - std::min<std::uint64_t>(m_bytes.size(), e.offset);
+            const std::uint64_t alignment =
+                columnAlignment<std::remove_cvref_t<decltype(column)>>(e.count);
+            if (!m_meta.ok() || e.elementBytes != sizeof(T) || e.offset % alignment != 0 ||
+                e.offset < kHeaderBytes || e.count > room / sizeof(T) ||
+                e.blockChecksums.size() != (e.count * sizeof(T) + kBlockBytes - 1) / kBlockBytes) {
+                ok = false;
+                return;
+            }
+            const std::uint64_t bytes = e.count * sizeof(T);
+            for (std::size_t k = 0; k < e.blockChecksums.size(); ++k) {
+                const std::uint64_t begin = k * kBlockBytes;
+                blocks.push_back({m_bytes.data() + e.offset + begin,
+                                  static_cast<std::size_t>(std::min(kBlockBytes, bytes - begin)),
+                                  e.blockChecksums[k], sizeof(T), boundOf(bound)});
+            }
+            entries.push_back(e);
+        });
+        if (!ok || !checked())
+            return damaged();
+        if (!checkBlocks(blocks))
+            return fail("it is damaged (a checksum does not match, or an entry is out of range)");
+        std::size_t i = 0;
+        visitColumns(m_state, [&](auto& column, Bound) {
+            using T = std::remove_cvref_t<decltype(column[0])>;
+            const ColumnEntry& e = entries[i++];
+            column.adopt(reinterpret_cast<const T*>(m_bytes.data() + e.offset),
+                         static_cast<std::size_t>(e.count), owner);
+        });
+        return true;
+    }
+
+    // On the pool's threads and this one: a few hundred megabytes take tens of milliseconds.
+    bool checkBlocks(const std::vector<Block>& blocks)
+    {
+        std::atomic<std::size_t> next{0};
+        std::atomic<bool> bad{false};
+        const auto work = [&] {
+            for (std::size_t k;
+                 !bad.load(std::memory_order_relaxed) && (k = next.fetch_add(1)) < blocks.size();)
+                if (!checkBlock(blocks[k]))
+                    bad = true;
+        };
+        if (blocks.size() > 1)
+            for (unsigned t = 0; t < m_pool.size(); ++t)
+                m_pool.submit(work);
+        work();
+        m_pool.wait();
+        return !bad;
+    }
+
+    bool checkExecutions()
+    {
+        const auto check = [](const ExecutionColumns& e) {
+            const std::size_t n = e.size();
+            bool sameSizes = true;
+            visitExecutionColumns(e, [&](const auto& column, Bound) {
+                if (&column != static_cast<const void*>(&e.tensorIds) &&
+                    &column != static_cast<const void*>(&e.outputHealth))
+                    sameSizes = sameSizes && column.size() == n;
+            });
+            if (!sameSizes)
+                return false;
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint64_t ids = std::uint64_t{e.inputCount[i]} + e.outputCount[i];
+                if (e.idsBegin[i] > e.tensorIds.size() ||
+                    ids > e.tensorIds.size() - e.idsBegin[i] ||
+                    e.healthBegin[i] > e.outputHealth.size() ||
+                    e.healthCount[i] > e.outputHealth.size() - e.healthBegin[i])
+                    return false;
+            }
+            return true;
+        };
+        if (!check(m_state.index.executions))
+            return damaged();
+        for (const auto& host : m_state.index.otherHostExecutions)
+            if (!check(host))
+                return damaged();
+        bool sameTraceSizes = true;
+        visitTraceColumns(m_state.index.traces, [&](const auto& column, Bound) {
+            sameTraceSizes = sameTraceSizes && column.size() == m_state.index.traces.size();
+        });
+        if (!sameTraceSizes)
+            return damaged();
+        for (const auto& s : m_state.index.segments)
+            if (s.firstIndex > m_state.index.traces.size())
+                return damaged();
+        return true;
+    }
+
+    bool checkAlerts()
+    {
+        const auto check = [](const ChunkedArray<Alert, 12>& alerts, EventSource source,
+                              std::uint64_t events) {
+            for (std::size_t i = 0; i < alerts.size(); ++i) {
+                const Alert& a = alerts[i];
+                std::uint8_t flag = 0; // read as a byte: a bool holding 2 may not be loaded
+                std::memcpy(&flag, &a.invalidSummary, 1);
+                if (a.event.source != source || a.event.index >= events || flag > 1 ||
+                    static_cast<std::uint8_t>(a.counts) >
+                        static_cast<std::uint8_t>(Alert::Counts::Integer))
+                    return false;
+            }
+            return true;
+        };
+        const IndexState& index = m_state.index;
+        if (!check(index.traceAlerts, EventSource::Graph, index.traces.size()) ||
+            !check(index.executionAlerts, EventSource::Eager, index.executions.size()))
+            return damaged();
+        return true;
+    }
+
+    bool finish()
+    {
+        if (!m_meta.atEnd())
+            return damaged();
+        std::size_t i = 0;
+        m_state.forEachFile([&](FileState& f) { restoreFile(f, m_files[i++]); });
+        return true;
+    }
+
+    std::span<const std::byte> m_bytes;
+    bool m_mapped;
+    const IndexCacheKey& m_key;
+    const fs::path& m_logdir;
+    const DiscoveryOptions& m_discovery;
+    ReaderState& m_state;
+    ThreadPool& m_pool;
+    bool m_checksums;
+    ArchiveReader m_meta{{}};
+    std::vector<SavedFile> m_files;
+    std::string m_why;
+};
+
+// A read-only private mapping of a whole file, unmapped with its last user.
+struct Mapping
+{
+    void* address = MAP_FAILED;
+    std::size_t size = 0;
+    ~Mapping()
+    {
+        if (address != MAP_FAILED)
+            ::munmap(address, size);
+    }
+};
+
+} // namespace
+
+bool loadIndexCache(std::span<const std::byte> bytes, std::shared_ptr<const void> owner,
+                    bool mapped, const IndexCacheKey& key, const fs::path& logdir,
+                    const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
+                    std::string& why, bool checksums)
+{
+    SidecarLoader loader(bytes, mapped, key, logdir, discovery, state, pool, checksums);
+    return loader.load(std::move(owner), why);
+}
+
+bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::path& logdir,
+                    const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
+                    std::string& why, bool checksums)
+{
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        why =
+            errno == ENOENT ? "none saved" : std::string("cannot open it: ") + std::strerror(errno);
+        return false;
+    }
+    struct stat st
+    {};
+    auto mapping = std::make_shared<Mapping>();
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        mapping->size = static_cast<std::size_t>(st.st_size);
+        mapping->address = ::mmap(nullptr, mapping->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+    ::close(fd);
+    if (mapping->address == MAP_FAILED) {
+        why = "cannot map it";
+        return false;
+    }
+    const std::span<const std::byte> bytes(static_cast<const std::byte*>(mapping->address),
+                                           mapping->size);
+    if (!loadIndexCache(bytes, mapping, true, key, logdir, discovery, state, pool, why, checksums))
+        return false;
+    ::utimensat(AT_FDCWD, file.c_str(), nullptr, 0); // used: the last to be pruned
+    return true;
+}
+
+} // namespace nanscope::core

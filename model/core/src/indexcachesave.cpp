@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Writing saved indexes, naming them, and pruning the cache directory.
+#include "indexcache.hpp"
+#include "indexcacheformat.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/format/crc32c.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace nanscope::core {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace indexfile;
+
+// Writes the file: header space, the arrays, the description, then the header.
+class SidecarFile
+{
+public:
+    explicit SidecarFile(const fs::path& path)
+        : m_fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600))
+    {
+        if (m_fd < 0)
+            m_error = std::strerror(errno);
+    }
+    ~SidecarFile()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    SidecarFile(const SidecarFile&) = delete;
+    SidecarFile& operator=(const SidecarFile&) = delete;
+
+    bool ok() const { return m_error.empty(); }
+    const std::string& error() const { return m_error; }
+    std::uint64_t position() const { return m_position; }
+
+    void write(const void* data, std::size_t size)
+    {
+        const auto* p = static_cast<const char*>(data);
+        while (size > 0 && ok()) {
+            const ssize_t n = ::write(m_fd, p, size);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                m_error = n < 0 ? std::strerror(errno) : "nothing written";
+                return;
+            }
+            p += n;
+            size -= static_cast<std::size_t>(n);
+            m_position += static_cast<std::uint64_t>(n);
+        }
+    }
+
+    void padTo(std::uint64_t alignment)
+    {
+        static const std::array<char, kPage> zeros{};
+        while (m_position % alignment != 0 && ok())
+            write(zeros.data(), static_cast<std::size_t>(std::min<std::uint64_t>(
+                                    kPage, alignment - m_position % alignment)));
+    }
+
+    template <typename T, unsigned B>
+    ColumnEntry column(const ChunkedArray<T, B>& array)
+    {
+        padTo(columnAlignment<ChunkedArray<T, B>>(array.size()));
+        ColumnEntry entry;
+        entry.offset = m_position;
+        entry.count = array.size();
+        entry.elementBytes = sizeof(T);
+        std::uint32_t crc = 0;
+        std::uint64_t inBlock = 0;
+        array.forEachRun([&](const T* data, std::size_t n) {
+            const auto* p = reinterpret_cast<const char*>(data);
+            std::uint64_t bytes = n * sizeof(T);
+            write(p, static_cast<std::size_t>(bytes));
+            while (bytes > 0) {
+                const std::uint64_t take = std::min(bytes, kBlockBytes - inBlock);
+                crc = format::crc32cExtend(crc, p, static_cast<std::size_t>(take));
+                p += take;
+                bytes -= take;
+                inBlock += take;
+                if (inBlock == kBlockBytes) {
+                    entry.blockChecksums.push_back(crc);
+                    crc = 0;
+                    inBlock = 0;
+                }
+            }
+        });
+        if (inBlock > 0)
+            entry.blockChecksums.push_back(crc);
+        return entry;
+    }
+
+    void writeHeader(std::uint64_t describeOffset, std::uint64_t describeBytes,
+                     std::uint32_t describeChecksum)
+    {
+        ArchiveWriter h;
+        for (const char c : kMagic)
+            h.put(c);
+        h.put(kVersion);
+        h.put(kByteOrder);
+        h.put(describeOffset);
+        h.put(describeBytes);
+        h.put(describeChecksum);
+        h.put(format::crc32c(h.bytes()));
+        if (::lseek(m_fd, 0, SEEK_SET) != 0) {
+            m_error = std::strerror(errno);
+            return;
+        }
+        write(h.bytes().data(), h.bytes().size());
+    }
+
+private:
+    int m_fd;
+    std::uint64_t m_position = 0;
+    std::string m_error;
+};
+
+void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheKey& key)
+{
+    w.put(key.logdir);
+    w.put(key.runId);
+    w.put(key.maxMemoryBytes);
+
+    w.put(state.layout.runId);
+    w.count(state.layout.fileSets.size());
+    for (const auto& set : state.layout.fileSets) // by name: the key says which directory
+        w.put(set.prefix.filename().string());
+
+    std::size_t files = 0;
+    state.forEachFile([&](const FileState&) { ++files; });
+    w.count(files);
+    state.forEachFile([&](const FileState& f) {
+        const bool read = !f.missing && f.openError.empty() && f.handle.isOpen();
+        putFile(w, f, read ? endChecksums(f.handle, f.offset) : EndChecksums{});
+    });
+
+    const IndexState& index = state.index;
+    const GraphTable& graphs = index.graphs;
+    w.put(graphStructureHash(graphs));
+    // The graphs and ops that traces named before any record declared them, in table order.
+    std::vector<GraphIndex> undeclaredGraphs;
+    for (GraphIndex g = 0; g < graphs.graphs().size(); ++g)
+        if (!graphs.graph(g).declared)
+            undeclaredGraphs.push_back(g);
+    w.count(undeclaredGraphs.size());
+    for (const GraphIndex g : undeclaredGraphs)
+        w.put(graphs.graph(g).id);
+    std::vector<OpId> undeclaredOps;
+    for (OpId op = 0; op < graphs.ops().size(); ++op)
+        if (!graphs.op(op).declared)
+            undeclaredOps.push_back(op);
+    w.count(undeclaredOps.size());
+    for (const OpId op : undeclaredOps) {
+        w.put(graphs.graph(graphs.op(op).graph).id);
+        w.put(graphs.op(op).name);
+    }
+
+    w.count(index.traceDevices.size());
+    for (const auto& name : index.traceDevices)
+        w.put(name);
+    w.put(index.tracesOfUncountedDevices);
+    w.count(index.segments.size());
+    for (const auto& s : index.segments) {
+        w.put(s.firstIndex);
+        w.put(s.fileIndex);
+    }
+    const auto& strings = index.strings.strings();
+    w.count(strings.size());
+    for (std::size_t i = 1; i < strings.size(); ++i)
+        w.put(strings[i]);
+    w.put(index.traceModes);
+    w.put(index.executionModes);
+    w.count(index.recordProblems.items().size());
+    for (const auto& d : index.recordProblems.items())
+        putDiagnostic(w, d);
+    w.put(index.recordProblems.dropped());
+    w.put(static_cast<std::uint8_t>(index.recordProblems.droppedSeverity()));
+    std::vector<std::pair<OpId, std::uint64_t>> undeclaredOpTraces(
+        index.tracesOfUndeclaredOps.begin(), index.tracesOfUndeclaredOps.end());
+    std::sort(undeclaredOpTraces.begin(), undeclaredOpTraces.end());
+    w.count(undeclaredOpTraces.size());
+    for (const auto& [op, count] : undeclaredOpTraces) {
+        w.put(op);
+        w.put(count);
+    }
+    w.put(index.clampedSlots);
+    putUnknowns(w, index.executionsOfUndeclaredGraphs);
+    putUnknowns(w, index.executionsWithUnknownFrames);
+    w.count(index.otherHostExecutions.size());
+}
+
+} // namespace
+
+fs::path defaultIndexCacheDirectory()
+{
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
+        return fs::path(xdg) / "nanscope" / "index";
+    if (const char* home = std::getenv("HOME"); home && *home == '/') {
+#ifdef __APPLE__
+        return fs::path(home) / "Library" / "Caches" / "nanscope" / "index";
+#else
+        return fs::path(home) / ".cache" / "nanscope" / "index";
+#endif
+    }
+    return {};
+}
+
+fs::path indexCacheFile(const fs::path& directory, const IndexCacheKey& key)
+{
+    const std::uint64_t h = keyHash(key);
+    char name[32];
+    std::snprintf(name, sizeof name, "%016llx.nsidx", static_cast<unsigned long long>(h));
+    return directory / name;
+}
+
+bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, const fs::path& file,
+                    std::string& error)
+{
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    const fs::path temporary = file.string() + ".tmp" + std::to_string(::getpid());
+    bool written = false;
+    {
+        SidecarFile out(temporary);
+        const std::array<char, kHeaderBytes> blank{}; // the header, once the rest is written
+        out.write(blank.data(), blank.size());
+        ArchiveWriter describe;
+        describeState(describe, state, key);
+        visitColumns(state, [&](const auto& column, Bound) {
+            const ColumnEntry e = out.column(column);
+            describe.put(e.offset);
+            describe.put(e.count);
+            describe.put(e.elementBytes);
+            describe.count(e.blockChecksums.size());
+            for (const auto c : e.blockChecksums)
+                describe.put(c);
+        });
+        out.padTo(8);
+        const std::uint64_t describeOffset = out.position();
+        out.write(describe.bytes().data(), describe.bytes().size());
+        out.writeHeader(describeOffset, describe.bytes().size(), format::crc32c(describe.bytes()));
+        written = out.ok();
+        if (!written)
+            error = "cannot write " + temporary.string() + ": " + out.error();
+    }
+    if (written) {
+        fs::rename(temporary, file, ec);
+        if (ec) {
+            error = "cannot write " + file.string() + ": " + ec.message();
+            written = false;
+        }
+    }
+    if (!written)
+        fs::remove(temporary, ec);
+    return written;
+}
+
+void pruneIndexCache(const fs::path& directory, std::size_t keepFiles, const fs::path& keep)
+{
+    std::error_code ec;
+    std::vector<std::pair<fs::file_time_type, fs::path>> saved;
+    for (const auto& entry : fs::directory_iterator(directory, ec)) {
+        std::error_code entryError;
+        if (entry.path().extension() != ".nsidx" || !entry.is_regular_file(entryError) ||
+            entry.path() == keep)
+            continue;
+        const auto time = entry.last_write_time(entryError);
+        if (!entryError)
+            saved.emplace_back(time, entry.path());
+    }
+    if (saved.size() + 1 <= keepFiles)
+        return;
+    std::sort(saved.begin(), saved.end(), std::greater<>());
+    for (std::size_t i = keepFiles > 0 ? keepFiles - 1 : 0; i < saved.size(); ++i)
+        fs::remove(saved[i].second, ec);
+}
+
+} // namespace nanscope::core

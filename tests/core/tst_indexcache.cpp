@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The saved index: a reader that finds one shows exactly what a reader of the whole logdir shows,
+// reads only what was appended since, and throws away (reading the logdir from the start) one
+// that no longer fits the logdir or is damaged in any byte or at any length.
+#include "hostlogdirs.hpp"
+#include "indexcache.hpp"
+#include "logdirbuilder.hpp"
+#include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/report.hpp"
+#include "tensorflowlogdir.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace nanscope;
+using namespace nanscope::core;
+namespace ev = test::events;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Everything a reader shows of a logdir, as text: the report (counts, alerts, origin,
+// diagnostics) and every trace, execution and alert field by field.
+std::string fingerprint(const Snapshot& s)
+{
+    std::ostringstream out;
+    out << renderText(buildReport(s));
+    for (std::uint64_t i = 0; i < s.traceCount(); ++i) {
+        const TraceDigest t = s.trace(i);
+        out << 't' << t.wallTime << ' ' << t.fileIndex << ' ' << t.offset << ' ' << t.op << ' '
+            << t.outputSlot << ' ' << int(t.mode) << ' ' << int(t.health.bits) << ' ' << t.device
+            << '\n';
+    }
+    for (std::uint64_t i = 0; i < s.executionCount(); ++i) {
+        const ExecutionDigest e = s.execution(i);
+        out << 'e' << e.wallTime << ' ' << e.offset << ' ' << e.opType << ' ' << e.graphId << ' '
+            << e.modulePath << ' ' << int(e.mode) << ' ' << int(e.health.bits) << ' '
+            << e.numInputIds << ' ' << e.numOutputIds << ' ' << e.numTensorValues << '\n';
+    }
+    for (std::uint64_t k = 0; k < s.alertCount(); ++k) {
+        const Alert a = s.alert(k);
+        out << 'a' << int(a.event.source) << ' ' << a.event.index << ' ' << a.outputSlot << ' '
+            << a.nan << ' ' << a.negativeInfinity << ' ' << a.positiveInfinity << '\n';
+    }
+    for (const auto& op : s.graphs().ops())
+        out << 'o' << op.name << ' ' << op.type << ' ' << op.declared << '\n';
+    return out.str();
+}
+
+ReaderOptions cachedIn(const fs::path& cache)
+{
+    ReaderOptions options;
+    options.indexCache.directory = cache;
+    options.indexCache.minLogdirBytes = 0;
+    return options;
+}
+
+// Reads `logdir` with a reader that uses the cache and saves to it; returns its status and what
+// it shows.
+struct CachedRead
+{
+    std::string status;
+    std::string shown;
+    std::uint64_t traces = 0;
+};
+
+CachedRead readCached(const fs::path& logdir, const fs::path& cache)
+{
+    LogdirReader reader(logdir, cachedIn(cache));
+    const auto s = reader.update();
+    std::string error;
+    REQUIRE(reader.saveIndex(&error));
+    return {reader.indexCacheStatus(), fingerprint(*s), s->traceCount()};
+}
+
+std::string readFresh(const fs::path& logdir)
+{
+    LogdirReader reader(logdir);
+    return fingerprint(*reader.update());
+}
+
+fs::path onlySavedIndex(const fs::path& cache)
+{
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(cache))
+        if (entry.path().extension() == ".nsidx")
+            found.push_back(entry.path());
+    REQUIRE(found.size() == 1);
+    return found.front();
+}
+
+} // namespace
+
+TEST_CASE("a reopened logdir shows what a full read shows", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    test::writeTensorFlowLogdir(dir.path(), test::TensorFlowStack::KerasModel);
+
+    const CachedRead first = readCached(dir.path(), cache.path());
+    CHECK(first.status == "none saved");
+    const CachedRead second = readCached(dir.path(), cache.path());
+    CHECK(second.status == "used");
+    CHECK(second.shown == first.shown);
+    CHECK(second.shown == readFresh(dir.path()));
+    CHECK(second.traces > 0);
+}
+
+TEST_CASE("the saved index of a large logdir maps whole chunks and checks every block",
+          "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    // Past a chunk (65 536 entries) and a checksum block (16 MiB of wall times is 2 M traces:
+    // smaller here, but the execution arrays pass a chunk too).
+    test::writeLargeTensorFlowLogdir(dir.path(), test::TensorFlowStack::TutorialModule, 150000);
+    const CachedRead first = readCached(dir.path(), cache.path());
+    const CachedRead second = readCached(dir.path(), cache.path());
+    CHECK(second.status == "used");
+    CHECK(second.traces == 150000);
+    CHECK(second.shown == first.shown);
+}
+
+TEST_CASE("data appended after the index was saved is read from where it ends", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    const test::FileSetWriter set = test::runWithOneOp(dir.path());
+    for (int i = 0; i < 10; ++i)
+        set.append("graph_execution_traces",
+                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    readCached(dir.path(), cache.path());
+
+    for (int i = 10; i < 15; ++i)
+        set.append("graph_execution_traces",
+                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, i == 12)));
+    set.append("graphs", ev::op("g", "Exp", "late", {"r"}, {7}));
+    set.append("graph_execution_traces", ev::trace(15, "g", "late", 0, 2, ev::curtHealth(1, true)));
+    const CachedRead reopened = readCached(dir.path(), cache.path());
+    CHECK(reopened.status == "used");
+    CHECK(reopened.traces == 16);
+    CHECK(reopened.shown == readFresh(dir.path()));
+}
+
+TEST_CASE("traces of undeclared ops keep their placeholder ops in a saved index", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    const test::FileSetWriter set = test::runWithOneOp(dir.path());
+    set.append("graph_execution_traces", ev::trace(1, "g", "ghost", 0, 2, ev::curtHealth(1, true)));
+    set.append("graph_execution_traces",
+               ev::trace(2, "h", "phantom", 0, 2, ev::curtHealth(1, false)));
+    set.append("graph_execution_traces", ev::trace(3, "g", "r", 0, 2, ev::curtHealth(1, true)));
+    LogdirReader following(dir.path()); // a reader that stays open while the logdir grows
+    following.update();
+    const CachedRead first = readCached(dir.path(), cache.path());
+    const CachedRead second = readCached(dir.path(), cache.path());
+    CHECK(second.status == "used");
+    CHECK(second.shown == first.shown);
+
+    // Ops declared after the traces that named them: the reopened index goes on as the reader
+    // that stayed open does (the placeholder is declared where it stands).
+    set.append("graphs", ev::op("g", "Exp", "other", {}, {8}));
+    set.append("graphs", ev::op("g", "Exp", "ghost", {"other"}, {9}));
+    const CachedRead reopened = readCached(dir.path(), cache.path());
+    CHECK(reopened.status == "used");
+    CHECK(reopened.shown == fingerprint(*following.update()));
+}
+
+TEST_CASE("graphs that read otherwise than when the index was saved make it a miss", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    const test::FileSetWriter set = test::emptyRun(dir.path());
+    set.append("graphs", ev::graph("g", "g"));
+    // Ops whose records fill far more than the 64 KiB compared at each end of the file.
+    const auto opsFile = [](const std::string& renamed) {
+        std::string bytes = test::framed(ev::graph("g", "g"));
+        for (int i = 0; i < 4000; ++i) {
+            const std::string name = "op" + std::to_string(10000 + i);
+            bytes += test::framed(ev::op("g", "Exp", name == "op12000" ? renamed : name, {}, {i}));
+        }
+        return bytes;
+    };
+    test::writeBytes(set.file("graphs"), opsFile("op12000"));
+    set.append("graph_execution_traces",
+               ev::trace(1, "g", "op12001", 0, 2, ev::curtHealth(1, true)));
+    readCached(dir.path(), cache.path());
+
+    // The middle op renamed (same length, so every offset stays), and one more op appended so
+    // that the file grew: its ends match, only reading it again tells.
+    test::writeBytes(set.file("graphs"),
+                     opsFile("xp12000") + test::framed(ev::op("g", "Exp", "late", {}, {0})));
+    const CachedRead read = readCached(dir.path(), cache.path());
+    CHECK(read.status == "not used: its graphs read differently");
+    CHECK(read.shown == readFresh(dir.path()));
+}
+
+TEST_CASE("a logdir of several hosts is reopened with every host", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    REQUIRE(test::writeTwoHostExecutions(dir.path()));
+    const CachedRead first = readCached(dir.path(), cache.path());
+    const CachedRead second = readCached(dir.path(), cache.path());
+    CHECK(second.status == "used");
+    CHECK(second.shown == first.shown);
+    LogdirReader reader(dir.path(), cachedIn(cache.path()));
+    const auto s = reader.update();
+    REQUIRE(s->layout().fileSets.size() == 2);
+    CHECK(s->hostExecutionCount(1) > 0);
+}
+
+TEST_CASE("a changed logdir file makes the saved index a miss", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    test::writeSmallLogdir(dir.path());
+    readCached(dir.path(), cache.path());
+    const fs::path traces = [&] {
+        for (const auto& e : fs::directory_iterator(dir.path()))
+            if (e.path().extension() == ".graph_execution_traces")
+                return e.path();
+        return fs::path();
+    }();
+    REQUIRE(!traces.empty());
+    const std::string original = test::readBytes(traces);
+
+    SECTION("truncated")
+    {
+        test::writeBytes(traces, original.substr(0, original.size() / 2));
+        const CachedRead read = readCached(dir.path(), cache.path());
+        CHECK(read.status ==
+              "not used: " + traces.filename().string() + " is shorter than what was read of it");
+        CHECK(read.shown == readFresh(dir.path()));
+    }
+    SECTION("rewritten in place with other bytes of the same size")
+    {
+        std::string other = original;
+        other[other.size() - 5] ^= 0x40;
+        test::writeBytes(traces, other);
+        const CachedRead read = readCached(dir.path(), cache.path());
+        CHECK_THAT(read.status, Catch::StartsWith("not used: " + traces.filename().string()));
+        CHECK(read.shown == readFresh(dir.path()));
+    }
+    SECTION("replaced by a longer file that starts the same but ends otherwise")
+    {
+        std::string other = original;
+        other[other.size() - 5] ^= 0x40;
+        test::writeBytes(traces, other + original);
+        const CachedRead read = readCached(dir.path(), cache.path());
+        CHECK(read.status == "not used: " + traces.filename().string() + " holds other data");
+        CHECK(read.shown == readFresh(dir.path()));
+    }
+    SECTION("deleted")
+    {
+        fs::remove(traces);
+        const CachedRead read = readCached(dir.path(), cache.path());
+        CHECK_THAT(read.status, Catch::StartsWith("not used: "));
+        CHECK(read.shown == readFresh(dir.path()));
+    }
+}
+
+TEST_CASE("a saved index of another logdir or other options is a miss", "[indexcache]")
+{
+    test::TempDir a;
+    test::TempDir b;
+    test::TempDir cache;
+    test::writeSmallLogdir(a.path());
+    test::writeSmallLogdir(b.path());
+    readCached(a.path(), cache.path());
+    const fs::path saved = onlySavedIndex(cache.path());
+
+    // b's index file name, holding a's index.
+    const IndexCacheKey keyB{fs::absolute(b.path()).lexically_normal().string(), "",
+                             kDefaultMaxMemoryBytes};
+    fs::copy_file(saved, indexCacheFile(cache.path(), keyB));
+    CHECK(readCached(b.path(), cache.path()).status ==
+          "not used: it is the index of another logdir");
+
+    ReaderOptions smaller = cachedIn(cache.path());
+    smaller.maxMemoryBytes = 64u << 20;
+    LogdirReader reader(a.path(), smaller);
+    reader.update();
+    CHECK(reader.indexCacheStatus() == "none saved"); // another key: another file
+}
+
+TEST_CASE("a damaged or truncated saved index is a miss, never a crash", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    test::writeSmallLogdir(dir.path());
+    readCached(dir.path(), cache.path());
+    const fs::path saved = onlySavedIndex(cache.path());
+    const std::string good = test::readBytes(saved);
+    const std::string fresh = readFresh(dir.path());
+
+    const auto expectMiss = [&](const std::string& bytes) {
+        test::writeBytes(saved, bytes);
+        LogdirReader reader(dir.path(), cachedIn(cache.path()));
+        const auto s = reader.update();
+        CHECK_THAT(reader.indexCacheStatus(), Catch::StartsWith("not used: "));
+        CHECK(fingerprint(*s) == fresh);
+    };
+    for (std::size_t length : {std::size_t{0}, std::size_t{7}, std::size_t{63}, std::size_t{64},
+                               good.size() / 2, good.size() - 1})
+        expectMiss(good.substr(0, length));
+    // Every byte of the header and every other byte that is not zero (zeros pad the arrays to
+    // page boundaries, and nothing reads those), flipped in turn.
+    std::size_t flipped = 0;
+    for (std::size_t i = 0; i < good.size(); ++i) {
+        if (good[i] == 0 && i >= 40) // the header takes 40 bytes
+            continue;
+        std::string bad = good;
+        bad[i] = static_cast<char>(bad[i] ^ 0x01);
+        test::writeBytes(saved, bad);
+        LogdirReader reader(dir.path(), cachedIn(cache.path()));
+        const auto s = reader.update();
+        REQUIRE_THAT(reader.indexCacheStatus(), Catch::StartsWith("not used: "));
+        ++flipped;
+    }
+    CHECK(flipped > 500);
+}
+
+TEST_CASE("the checks behind the checksums catch impossible values", "[indexcache]")
+{
+    // With checksums off (as the fuzz target runs), an op id beyond the ops must still be
+    // refused: write an index, then change one trace's op id and load it unchecked.
+    test::TempDir dir;
+    test::TempDir cache;
+    const test::FileSetWriter set = test::runWithOneOp(dir.path());
+    for (int i = 0; i < 3; ++i)
+        set.append("graph_execution_traces",
+                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    readCached(dir.path(), cache.path());
+    std::string bytes = test::readBytes(onlySavedIndex(cache.path()));
+    // The op column is the third array: after the 64-byte header, three wall times and three
+    // offsets (small arrays lie one after the other).
+    const std::size_t opColumn = 64 + 3 * 8 + 3 * 8;
+    REQUIRE(bytes.size() > opColumn + 4);
+    REQUIRE(bytes[opColumn] == 0); // op 0 ("r")
+    bytes[opColumn] = 5;
+
+    ReaderState state;
+    state.index.files = realFileSystem();
+    ThreadPool pool(1);
+    const IndexCacheKey key{fs::absolute(dir.path()).lexically_normal().string(), "",
+                            kDefaultMaxMemoryBytes};
+    std::string why;
+    const auto* data = reinterpret_cast<const std::byte*>(bytes.data());
+    CHECK_FALSE(loadIndexCache({data, bytes.size()}, nullptr, false, key, dir.path(), {}, state,
+                               pool, why, false));
+    CHECK(why == "it is damaged (a checksum does not match, or an entry is out of range)");
+
+    bytes[opColumn] = 0;
+    ReaderState again;
+    again.index.files = realFileSystem();
+    CHECK(loadIndexCache({data, bytes.size()}, nullptr, false, key, dir.path(), {}, again, pool,
+                         why, false));
+}
+
+TEST_CASE("small logdirs are not saved, and old saved indexes are pruned", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    test::writeSmallLogdir(dir.path());
+    ReaderOptions options = cachedIn(cache.path());
+    options.indexCache.minLogdirBytes = 1u << 20;
+    {
+        LogdirReader reader(dir.path(), options);
+        reader.update();
+        REQUIRE(reader.saveIndex());
+    }
+    CHECK(fs::is_empty(cache.path()));
+
+    std::vector<test::TempDir> logdirs(4);
+    for (auto& logdir : logdirs) {
+        test::writeSmallLogdir(logdir.path());
+        ReaderOptions keepTwo = cachedIn(cache.path());
+        keepTwo.indexCache.maxFiles = 2;
+        LogdirReader reader(logdir.path(), keepTwo);
+        reader.update();
+        REQUIRE(reader.saveIndex());
+    }
+    std::size_t saved = 0;
+    for (const auto& entry : fs::directory_iterator(cache.path()))
+        saved += entry.path().extension() == ".nsidx";
+    CHECK(saved == 2);
+}
