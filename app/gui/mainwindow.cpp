@@ -9,6 +9,7 @@
 #include "logdirpicker.hpp"
 #include "logdirstatus.hpp"
 #include "mainwindowactions.hpp"
+#include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
@@ -48,6 +49,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     setAcceptDrops(true);
     m_session = new items::LogdirSession(this);
     m_session->setMaxMemoryBytes(m_settings.maxMemoryBytes());
+    core::IndexCacheOptions indexCache;
+    if (!options.indexCacheDirectory.isEmpty())
+        indexCache.directory = options.indexCacheDirectory.toStdString();
+    else if (options.useSettings)
+        indexCache.directory = core::defaultIndexCacheDirectory();
+    m_session->setIndexCache(indexCache);
     m_navigator = new views::Navigator(this);
     m_demo = new DemoRunner(this);
 

@@ -44,6 +44,9 @@ struct MainWindowOptions
 {
     // Restore and save the layout, the recent logdirs and the preferences (off for screenshots).
     bool useSettings = true;
+    // Where indexes of large logdirs are saved and found again (core::IndexCacheOptions). Empty:
+    // the user's cache directory with useSettings, none without (a scripted run leaves nothing).
+    QString indexCacheDirectory;
 };
 
 class MainWindow : public QMainWindow

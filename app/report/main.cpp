@@ -70,6 +70,14 @@ int run(int argc, char** argv)
                    "quarter of it once decoded, is read")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24))
         ->capture_default_str();
+    std::string indexCache = nanscope::core::defaultIndexCacheDirectory().string();
+    bool noIndexCache = false;
+    app.add_option("--index-cache", indexCache,
+                   "the directory of saved indexes: a logdir of 64 MiB or more is indexed once "
+                   "and reopened from there while its files stay the same (data appended since "
+                   "is read on top)")
+        ->capture_default_str();
+    app.add_flag("--no-index-cache", noIndexCache, "read the whole logdir, and save no index");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -87,6 +95,8 @@ int run(int argc, char** argv)
     nanscope::core::ReaderOptions readerOptions;
     readerOptions.discovery.runId = runId;
     readerOptions.maxMemoryBytes = maxMemoryMiB << 20;
+    if (!noIndexCache)
+        readerOptions.indexCache.directory = indexCache;
     nanscope::core::LogdirReader reader(logdir, readerOptions);
     const auto snapshot = reader.update();
 
@@ -104,7 +114,11 @@ int run(int argc, char** argv)
                   << "\n";
     else
         std::cout << nanscope::core::renderText(report);
+    std::cout.flush(); // the report first: saving the index of a large logdir takes a moment
 
+    std::string cacheError;
+    if (!reader.saveIndex(&cacheError)) // an optimisation only: the exit status stays
+        std::cerr << "nanscope-report: the index was not saved: " << cacheError << "\n";
     return exitStatus(report, allowPartial);
 }
 

@@ -201,3 +201,33 @@ TEST_CASE("a session reads under its memory limit", "[session]")
         limited |= d.message.find("memory limit of 1 MiB") != std::string::npos;
     CHECK(limited);
 }
+
+TEST_CASE("a session saves the index of a finished load and starts the next open from it",
+          "[session]")
+{
+    test::TutorialLogdir logdir(1);
+    test::TempDir cache;
+    LogdirSession session;
+    core::IndexCacheOptions options;
+    options.directory = cache.path();
+    options.minLogdirBytes = 0;
+    session.setIndexCache(options);
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    const auto saved = [&] {
+        for (const auto& entry : std::filesystem::directory_iterator(cache.path()))
+            if (entry.path().extension() == ".nsidx")
+                return true;
+        return false;
+    };
+    session.open(QString::fromStdString(logdir.path().string()));
+    REQUIRE(finishedLoading(finished));
+    CHECK(session.indexCacheStatus() == "none saved");
+    REQUIRE(waitUntil(saved)); // after the load, on the worker thread
+
+    logdir.appendStep();
+    finished.clear();
+    session.reload();
+    REQUIRE(finishedLoading(finished));
+    CHECK(session.indexCacheStatus() == "used");
+    CHECK(session.snapshot()->traceCount() == 10); // five from the index, five read on top
+}

@@ -34,13 +34,18 @@ void LoadWorker::reset()
     m_reader.reset();
 }
 
-void LoadWorker::load(quint64 job, const QString& path)
+void LoadWorker::load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache)
 {
     core::ReaderOptions options;
     options.maxMemoryBytes = m_maxMemoryBytes.load();
     options.backgroundThreads = true;
+    options.indexCache = indexCache;
     m_reader = std::make_unique<core::LogdirReader>(path.toStdString(), options);
-    readUntilComplete(job);
+    // Once the views have what they need: the next open of this logdir starts from here. Not
+    // after each update of a followed logdir, which would rewrite the index at every poll; the
+    // next open reads what came since on top of it.
+    if (readUntilComplete(job))
+        m_reader->saveIndex();
 }
 
 void LoadWorker::update(quint64 job)
@@ -50,7 +55,7 @@ void LoadWorker::update(quint64 job)
     readUntilComplete(job);
 }
 
-void LoadWorker::readUntilComplete(quint64 job)
+bool LoadWorker::readUntilComplete(quint64 job)
 {
     using Clock = std::chrono::steady_clock;
     auto lastPublished = Clock::now() - kPublishInterval;
@@ -66,8 +71,10 @@ void LoadWorker::readUntilComplete(quint64 job)
         }
         const quint64 chunk = m_chunkBytes.load();
         snapshot = m_reader->update({.maxTraceBytes = chunk});
-        if (total < 0)
+        if (total < 0) {
             total = logdirBytes(snapshot->layout());
+            Q_EMIT indexCacheRead(job, QString::fromStdString(m_reader->indexCacheStatus()));
+        }
         ++chunks;
         const bool complete = snapshot->complete();
         const auto now = Clock::now();
@@ -87,6 +94,7 @@ void LoadWorker::readUntilComplete(quint64 job)
     if (cancelled && snapshot && snapshot->generation() != published)
         Q_EMIT snapshotReady(job, snapshot);
     Q_EMIT finished(job, cancelled);
+    return !cancelled;
 }
 
 } // namespace nanscope::items

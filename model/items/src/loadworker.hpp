@@ -23,8 +23,9 @@ public:
     void setMaxMemoryBytes(quint64 bytes) { m_maxMemoryBytes = bytes; }
 
 public Q_SLOTS:
-    // Reads `path` from the start, in chunks, publishing snapshots as it goes.
-    void load(quint64 job, const QString& path);
+    // Reads `path` from the start (or from its saved index, see core::IndexCacheOptions), in
+    // chunks, publishing snapshots as it goes; then saves the index.
+    void load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache);
     // Reads what was appended since the last call (following a growing logdir).
     void update(quint64 job);
     void reset();
@@ -33,9 +34,12 @@ Q_SIGNALS:
     void snapshotReady(quint64 job, const nanscope::items::SnapshotPtr& snapshot);
     void progress(quint64 job, qint64 bytesRead, qint64 bytesTotal);
     void finished(quint64 job, bool cancelled);
+    // What the load made of the saved index (core::LogdirReader::indexCacheStatus()).
+    void indexCacheRead(quint64 job, const QString& status);
 
 private:
-    void readUntilComplete(quint64 job);
+    // False when cancelled.
+    bool readUntilComplete(quint64 job);
 
     std::unique_ptr<core::LogdirReader> m_reader;
     std::atomic<quint64> m_cancelJob{0};

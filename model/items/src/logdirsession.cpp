@@ -25,6 +25,11 @@ LogdirSession::LogdirSession(QObject* parent)
     connect(m_worker, &LoadWorker::snapshotReady, this, &LogdirSession::onSnapshot);
     connect(m_worker, &LoadWorker::finished, this, &LogdirSession::onFinished);
     connect(m_worker, &LoadWorker::progress, this, &LogdirSession::onProgress);
+    connect(m_worker, &LoadWorker::indexCacheRead, this,
+            [this](quint64 job, const QString& status) {
+                if (job == m_job)
+                    m_indexCacheStatus = status;
+            });
     m_thread->start();
 
     m_pollTimer->setInterval(1000);
@@ -60,11 +65,13 @@ void LogdirSession::startLoad()
     m_loading = true;
     m_busy = true;
     m_updatePending = false;
+    m_indexCacheStatus.clear();
     Q_EMIT loadingStarted(m_path);
     const quint64 job = m_job;
     const QString path = m_path;
-    QMetaObject::invokeMethod(m_worker,
-                              [worker = m_worker, job, path] { worker->load(job, path); });
+    const core::IndexCacheOptions cache = m_indexCache;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, job, path, cache] { worker->load(job, path, cache); });
 }
 
 void LogdirSession::close()
@@ -117,6 +124,11 @@ void LogdirSession::setChunkBytes(quint64 bytes)
 void LogdirSession::setMaxMemoryBytes(quint64 bytes)
 {
     m_worker->setMaxMemoryBytes(bytes);
+}
+
+void LogdirSession::setIndexCache(const core::IndexCacheOptions& options)
+{
+    m_indexCache = options;
 }
 
 void LogdirSession::onSnapshot(quint64 job, const SnapshotPtr& snapshot)

@@ -3,6 +3,7 @@
 // logdir that is still being written.
 #pragma once
 
+#include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/snapshot.hpp"
 
 #include <QObject>
@@ -50,6 +51,12 @@ public:
     // The most memory the reader's index may take (core::ReaderOptions::maxMemoryBytes, the
     // same limit as nanscope-report --max-memory); applies from the next open() or reload().
     void setMaxMemoryBytes(quint64 bytes);
+    // Where indexes are saved and found again (the default: nowhere); applies from the next
+    // open() or reload().
+    void setIndexCache(const core::IndexCacheOptions& options);
+    // What the current load made of the saved index: "off", "none saved", "used", "not used:
+    // <why>" (core::LogdirReader::indexCacheStatus()); empty before the load's first step.
+    QString indexCacheStatus() const { return m_indexCacheStatus; }
 
     bool isLoading() const { return m_loading; }
     QString path() const { return m_path; }
@@ -77,6 +84,8 @@ private:
 
     QThread* m_thread = nullptr;
     LoadWorker* m_worker = nullptr;
+    core::IndexCacheOptions m_indexCache;
+    QString m_indexCacheStatus;
     QFileSystemWatcher* m_watcher = nullptr;
     QTimer* m_pollTimer = nullptr;
     QString m_path;
