@@ -15,11 +15,10 @@
 // Amplification is a finding: the reader's memory limit here is 2 MiB, and an input whose
 // reading makes the heap's peak rise by more than kMaxHeapGrowth aborts (HeapWatch, under
 // AddressSanitizer); scripts/fuzz.sh also runs it with -rss_limit_mb and -malloc_limit_mb.
+#include "exercise.hpp"
 #include "fuzzinput.hpp"
 #include "heapwatch.hpp"
-#include "jsonreport.hpp"
 #include "nanscope/core/logdirreader.hpp"
-#include "nanscope/core/report.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -41,38 +40,6 @@ std::filesystem::path fileOf(const std::filesystem::path& dir, std::size_t i)
     const char* prefix =
         i < 6 ? "tfdbg_events.1700000000.localhost." : "tfdbg_events.1700000001.worker-1.";
     return dir / (prefix + std::string(fuzz::kSuffixes[i % 6]));
-}
-
-// Everything a snapshot answers; the report too for the last one (`whole`).
-void exercise(const Snapshot& s, bool whole)
-{
-    (void)s.origin();
-    (void)s.propagation();
-    (void)s.alertsByWallTime();
-    (void)s.tensorBoardAlertCount();
-    for (std::uint64_t i = 0; i < s.traceCount() && i < 8; ++i) {
-        (void)s.readTrace(i);
-        (void)s.trace(i);
-    }
-    for (std::uint64_t i = 0; i < s.executionCount() && i < 8; ++i) {
-        (void)s.readExecution(i);
-        (void)s.executionInputIds(i);
-        (void)s.executionOutputIds(i);
-        (void)s.executionOutputHealth(i);
-    }
-    for (std::size_t i = 0; i < s.code().files().size() && i < 4; ++i)
-        (void)s.readSourceLines(i);
-    for (const auto& op : s.graphs().ops())
-        (void)s.resolveStack(op.stackFrameIds);
-    if (!whole)
-        return;
-    const Report report = buildReport(s);
-    if (renderText(report).empty())
-        std::abort();
-    // The document is ours; serialising it is nlohmann's (a fifth of the time per input when
-    // this dumped it), which the smoke tests and nanscope-report's tests run.
-    if (!toJson(report).is_object())
-        std::abort();
 }
 
 } // namespace
@@ -99,9 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     LogdirReader reader(dir, readerOptions);
     if (options & 2) {
         const auto partial = reader.update({.maxTraceBytes = 64 + 37u * (options >> 2)});
-        exercise(*partial, false);
+        fuzz::exercise(*partial, false);
     }
-    exercise(*reader.update(), true);
+    fuzz::exercise(*reader.update(), true);
     if (fuzz::HeapWatch::peakGrowth() > kMaxHeapGrowth) {
         std::fprintf(stderr, "amplification: the heap grew by %llu bytes for a %zu-byte input\n",
                      static_cast<unsigned long long>(fuzz::HeapWatch::peakGrowth()), size);

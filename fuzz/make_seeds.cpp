@@ -7,7 +7,9 @@
 // written as they come, plus one run with a circular buffer) and uses those logdirs too. It
 // writes DIR/record_framing, DIR/event_index and DIR/logdir in the targets' input formats
 // (fuzzinput.hpp); no seed is larger than --max-bytes (default 64 KiB): records are dropped from
-// the end of a file until it fits.
+// the end of a file until it fits. DIR/index_cache gets the saved index of the index_cache
+// target's fixed logdir (cachelogdir.hpp).
+#include "cachelogdir.hpp"
 #include "fuzzinput.hpp"
 #include "nanscope/format/record.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
@@ -215,8 +217,14 @@ int main(int argc, char** argv)
         }
         fs::remove_all(work);
     }
+    const std::string savedIndex = nanscope::fuzz::savedIndexOfCacheLogdir();
+    if (savedIndex.empty()) {
+        std::fprintf(stderr, "%s: the fixed logdir's index could not be saved\n", argv[0]);
+        return 1;
+    }
+    writeSeed(out / "index_cache", "fixed-logdir", savedIndex);
     std::size_t count = 0;
-    for (const auto& target : {"record_framing", "event_index", "logdir"})
+    for (const auto& target : {"record_framing", "event_index", "logdir", "index_cache"})
         if (fs::is_directory(out / target))
             for ([[maybe_unused]] const auto& e : fs::directory_iterator(out / target))
                 ++count;
