@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reopening a large logdir from its saved index, and the memory an index of its size takes.
+//
+// Each measurement runs in a fresh process (this program run again), so that its peak resident
+// set is its own: the first open (read everything, then save the index), five reopens from the
+// saved index (counts, alerts and the origin shown), a reopen after 1 % more traces were
+// appended (read on top of the index), and nanscope-report on the reopened logdir as a user
+// runs it. Each goal is printed beside its figure with the ratio figure / goal (at most 1 meets
+// it).
+//
+// Usage: nanscope_bench_reopen [--traces N] [--logdir DIR] [--keep]
+//   --traces N     graph execution traces to generate (default 10'000'000)
+//   --logdir DIR   reopen this logdir instead of generating one (never written to: the append
+//                  step is skipped)
+//   --keep         keep the generated logdir (its path is printed)
+// The saved indexes go to a temporary directory, deleted at the end.
+#include "benchlogdir.hpp"
+#include "nanscope/core/logdirreader.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace nanscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr double kGoalReopenSeconds = 0.1;
+constexpr double kGoalPeakGiB = 2.0; // at 10^8 traces
+constexpr int kReopens = 5;
+
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+double peakRssMiB()
+{
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// What one child process measured.
+struct Measured
+{
+    double readSeconds = 0; // to a snapshot with counts, alerts and the origin
+    double saveSeconds = 0;
+    double peakMiB = 0;
+    std::uint64_t traces = 0;
+    std::uint64_t alerts = 0;
+    std::string status;
+};
+
+// In the child: opens the logdir with the saved indexes in `cache`, shows what the app's first
+// screen shows, saves the index (when it changed), and prints the figures on one line.
+int child(const fs::path& logdir, const fs::path& cache)
+{
+    core::ReaderOptions options;
+    options.indexCache.directory = cache;
+    const auto t0 = Clock::now();
+    core::LogdirReader reader(logdir, options);
+    const auto snapshot = reader.update();
+    const bool hasOrigin = snapshot->origin().has_value();
+    const std::uint64_t alerts = snapshot->alertCount();
+    const auto t1 = Clock::now();
+    std::string error;
+    if (!reader.saveIndex(&error))
+        std::fprintf(stderr, "saving the index failed: %s\n", error.c_str());
+    const auto t2 = Clock::now();
+    std::string status = reader.indexCacheStatus();
+    std::replace(status.begin(), status.end(), ' ', '_');
+    std::printf("%.6f %.6f %.1f %llu %llu %d %s\n", seconds(t0, t1), seconds(t1, t2), peakRssMiB(),
+                static_cast<unsigned long long>(snapshot->traceCount()),
+                static_cast<unsigned long long>(alerts), hasOrigin ? 1 : 0, status.c_str());
+    return 0;
+}
+
+// Runs this program as a child on `logdir` and reads back its line.
+Measured measure(const fs::path& logdir, const fs::path& cache)
+{
+    Measured m;
+    const std::string command = "/proc/" + std::to_string(::getpid()) + "/exe --child '" +
+                                logdir.string() + "' '" + cache.string() + "'";
+    std::fflush(nullptr);
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+        return m;
+    char status[512] = {};
+    unsigned long long traces = 0;
+    unsigned long long alerts = 0;
+    int origin = 0;
+    if (std::fscanf(pipe, "%lf %lf %lf %llu %llu %d %511s", &m.readSeconds, &m.saveSeconds,
+                    &m.peakMiB, &traces, &alerts, &origin, status) != 7)
+        std::fprintf(stderr, "the measuring process failed\n");
+    ::pclose(pipe);
+    m.traces = traces;
+    m.alerts = alerts;
+    m.status = status;
+    std::replace(m.status.begin(), m.status.end(), '_', ' ');
+    return m;
+}
+
+// nanscope-report on the logdir as a user runs it, reopened from `cache`: wall seconds.
+double runReport(const fs::path& logdir, const fs::path& cache)
+{
+    std::fflush(nullptr);
+    const auto t0 = Clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (!std::freopen("/dev/null", "w", stdout))
+            ::_exit(127);
+        ::execl(NANSCOPE_REPORT_EXE, NANSCOPE_REPORT_EXE, "--json", "--index-cache", cache.c_str(),
+                logdir.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return seconds(t0, Clock::now());
+}
+
+fs::path traceFile(const fs::path& logdir)
+{
+    for (const auto& e : fs::directory_iterator(logdir))
+        if (e.path().extension() == ".graph_execution_traces")
+            return e.path();
+    return {};
+}
+
+// Appends a copy of the last `count` trace records of the logdir's trace file (whole records:
+// their offsets come from an index).
+bool appendTraces(const fs::path& logdir, std::uint64_t count)
+{
+    core::LogdirReader reader(logdir);
+    const auto s = reader.update();
+    if (s->traceCount() < count)
+        return false;
+    const fs::path file = traceFile(logdir);
+    const std::uint64_t from = s->trace(s->traceCount() - count).offset;
+    const std::uint64_t size = fs::file_size(file);
+    std::ifstream in(file, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(from));
+    std::string tail(size - from, '\0');
+    in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+    std::ofstream out(file, std::ios::binary | std::ios::app);
+    out.write(tail.data(), static_cast<std::streamsize>(tail.size()));
+    return static_cast<bool>(out);
+}
+
+void printGoal(const char* what, double value, double goal, const char* unit)
+{
+    std::printf("%-52s %9.3f %s %8.3f %s %6.2f %s\n", what, value, unit, goal, unit, value / goal,
+                value <= goal ? "met" : "not met");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc == 4 && std::strcmp(argv[1], "--child") == 0)
+        return child(argv[2], argv[3]);
+    std::uint64_t traces = 10'000'000;
+    fs::path logdir;
+    bool keep = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--traces" && i + 1 < argc)
+            traces = std::strtoull(argv[++i], nullptr, 10);
+        else if (a == "--logdir" && i + 1 < argc)
+            logdir = argv[++i];
+        else if (a == "--keep")
+            keep = true;
+        else {
+            std::fprintf(stderr, "usage: nanscope_bench_reopen [--traces N] [--logdir DIR] "
+                                 "[--keep]\n");
+            return 2;
+        }
+    }
+    const bool generated = logdir.empty();
+    const std::string tag = std::to_string(::getpid());
+    if (generated) {
+        logdir = fs::temp_directory_path() / ("nanscope-bench-reopen-" + tag);
+        std::printf("generating %llu FULL_HEALTH traces in %s ...\n",
+                    static_cast<unsigned long long>(traces), logdir.c_str());
+        if (!bench::writeBenchLogdir(logdir, traces)) {
+            std::fprintf(stderr, "generation failed\n");
+            return 1;
+        }
+    }
+    const fs::path cache = fs::temp_directory_path() / ("nanscope-bench-reopen-cache-" + tag);
+
+    const Measured first = measure(logdir, cache);
+    std::uint64_t sidecarBytes = 0;
+    for (const auto& e : fs::directory_iterator(cache))
+        sidecarBytes += e.file_size();
+    std::vector<Measured> reopens;
+    for (int r = 0; r < kReopens; ++r)
+        reopens.push_back(measure(logdir, cache));
+    std::vector<double> reopenSeconds;
+    std::vector<double> reopenPeak;
+    for (const auto& m : reopens) {
+        reopenSeconds.push_back(m.readSeconds);
+        reopenPeak.push_back(m.peakMiB);
+    }
+    std::vector<double> reportSeconds;
+    for (int r = 0; r < kReopens; ++r)
+        reportSeconds.push_back(runReport(logdir, cache));
+
+    Measured appended;
+    const std::uint64_t extra = first.traces / 100;
+    if (generated && extra > 0 && appendTraces(logdir, extra))
+        appended = measure(logdir, cache);
+
+    const double logdirGiB = [&] {
+        std::uint64_t bytes = 0;
+        for (const auto& e : fs::directory_iterator(logdir))
+            bytes += e.file_size();
+        return static_cast<double>(bytes) / (1u << 30);
+    }();
+    std::printf("\nlogdir: %llu traces, %.2f GiB; saved index %.1f MiB (%.1f bytes per trace)\n",
+                static_cast<unsigned long long>(first.traces), logdirGiB,
+                static_cast<double>(sidecarBytes) / (1u << 20),
+                first.traces ? static_cast<double>(sidecarBytes) / first.traces : 0.0);
+    std::printf("%-52s %9.3f s  (%s)\n", "first open: index, alerts, origin", first.readSeconds,
+                first.status.c_str());
+    std::printf("%-52s %9.3f s\n", "first open: saving the index", first.saveSeconds);
+    std::printf("%-52s %9.1f MiB\n", "first open: peak RSS", first.peakMiB);
+    std::printf("%-52s %9.3f s  (%s; %llu traces, %llu alerts)\n", "reopen (median of 5)",
+                median(reopenSeconds), reopens.front().status.c_str(),
+                static_cast<unsigned long long>(reopens.front().traces),
+                static_cast<unsigned long long>(reopens.front().alerts));
+    std::printf("%-52s %9.3f s\n", "reopen, fastest",
+                *std::min_element(reopenSeconds.begin(), reopenSeconds.end()));
+    std::printf("%-52s %9.1f MiB\n", "reopen: peak RSS (median)", median(reopenPeak));
+    std::printf("%-52s %9.3f s\n", "nanscope-report --json, reopened (median of 5)",
+                median(reportSeconds));
+    if (appended.traces > 0)
+        std::printf("%-52s %9.3f s  (%s; %llu traces)\n", "reopen after 1 % more traces",
+                    appended.readSeconds, appended.status.c_str(),
+                    static_cast<unsigned long long>(appended.traces));
+    std::printf("%-52s %9.1f x\n", "first open / reopen",
+                first.readSeconds / std::max(1e-9, median(reopenSeconds)));
+
+    std::printf("\n%-52s %9s   %8s   %6s\n", "goal", "figure", "goal", "ratio");
+    printGoal("reopen: counts, alerts and origin shown", median(reopenSeconds), kGoalReopenSeconds,
+              "s");
+    const double scale = first.traces ? 1e8 / static_cast<double>(first.traces) : 0;
+    printGoal("reopen: peak RSS per 10^8 traces", median(reopenPeak) * scale / 1024, kGoalPeakGiB,
+              "GiB");
+    printGoal("first open: peak RSS per 10^8 traces", first.peakMiB * scale / 1024, kGoalPeakGiB,
+              "GiB");
+
+    std::error_code ec;
+    fs::remove_all(cache, ec);
+    if (generated && !keep)
+        fs::remove_all(logdir, ec);
+    else if (generated)
+        std::printf("kept %s\n", logdir.c_str());
+    return 0;
+}
