@@ -136,6 +136,7 @@ std::string savedIndexOfCacheLogdir()
     options.discovery.fileSystem = indexCacheLogdir(kCacheLogdirPath);
     options.indexCache.directory = cache;
     options.indexCache.minLogdirBytes = 0;
+    options.maxMemoryBytes = kCacheLogdirMemoryLimit;
     core::LogdirReader reader(kCacheLogdirPath, options);
     reader.update();
     if (!reader.saveIndex())

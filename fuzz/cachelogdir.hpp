@@ -6,6 +6,7 @@
 
 #include "nanscope/core/filesystem.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -20,5 +21,7 @@ std::string savedIndexOfCacheLogdir();
 
 // Where the target keeps the logdir (made-up: it exists only in memory).
 inline const std::filesystem::path kCacheLogdirPath = "/logdir";
+// The reader's memory limit there, part of what a saved index is the index of.
+inline constexpr std::uint64_t kCacheLogdirMemoryLimit = 2u << 20;
 
 } // namespace nanscope::fuzz

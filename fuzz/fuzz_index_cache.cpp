@@ -25,7 +25,6 @@ using namespace nanscope::core;
 
 namespace {
 
-constexpr std::uint64_t kMemoryLimit = 2u << 20;
 // The fixed logdir is a few kilobytes: anything near this is amplification.
 constexpr std::uint64_t kMaxHeapGrowth = 32u << 20;
 
@@ -40,7 +39,7 @@ struct Setup
         std::filesystem::create_directories(cache);
         const IndexCacheKey key{
             std::filesystem::absolute(fuzz::kCacheLogdirPath).lexically_normal().string(), "",
-            kMemoryLimit};
+            fuzz::kCacheLogdirMemoryLimit};
         file = indexCacheFile(cache, key);
     }
 };
@@ -55,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ReaderOptions options;
     options.discovery.fileSystem = setup.files;
     options.threads = 1;
-    options.maxMemoryBytes = kMemoryLimit;
+    options.maxMemoryBytes = fuzz::kCacheLogdirMemoryLimit;
     options.indexCache.directory = setup.cache;
     options.indexCache.checksums = false;
     LogdirReader reader(fuzz::kCacheLogdirPath, options);
