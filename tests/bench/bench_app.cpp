@@ -5,11 +5,13 @@
 // and what sorting its million alerts by op type costs the event loop (sorted on a worker
 // thread), beside QSortFilterProxyModel sorting the same model on the GUI thread.
 //
-// Usage: nanscope_bench_app [--traces N] [--logdir DIR] [--keep] [--jumps J]
+// Usage: nanscope_bench_app [--traces N] [--logdir DIR] [--keep] [--jumps J] [--index-cache DIR]
 //   --traces N   graph execution traces to generate (default 10'000'000)
 //   --logdir DIR open this logdir instead of generating one (it is never deleted)
 //   --keep       keep the generated logdir (its path is printed)
 //   --jumps J    jumps to time (default 200)
+//   --index-cache DIR  open from (and save to) the saved indexes in DIR, as the app does from
+//                the user's cache directory; without it every open reads the whole logdir
 //
 // The logdir is written by NaNscope's recorder in a child process: 60 ops in three graphs,
 // FULL_HEALTH, step after step; at 90 % of the traces a Log meets a zero and everything after
@@ -57,6 +59,7 @@ struct Options
     fs::path logdir;
     bool keep = false;
     int jumps = 200;
+    std::string indexCache;
 };
 
 // Times every event the GUI thread handles, to name the receiver of the longest one.
@@ -154,8 +157,12 @@ Options parse(int argc, char** argv)
             options.keep = true;
         else if (arg == "--jumps" && hasValue)
             options.jumps = std::atoi(argv[++i]);
+        else if (arg == "--index-cache" && hasValue)
+            options.indexCache = argv[++i];
         else {
-            std::fprintf(stderr, "usage: %s [--traces N] [--logdir DIR] [--keep] [--jumps J]\n",
+            std::fprintf(stderr,
+                         "usage: %s [--traces N] [--logdir DIR] [--keep] [--jumps J] "
+                         "[--index-cache DIR]\n",
                          argv[0]);
             std::exit(2);
         }
@@ -198,7 +205,8 @@ int main(int argc, char** argv)
     } cleanup{generated && !options.keep ? logdir : fs::path()};
 
     TimedApplication app(argc, argv);
-    app::MainWindow window({.useSettings = false});
+    app::MainWindow window(
+        {.useSettings = false, .indexCacheDirectory = QString::fromStdString(options.indexCache)});
     window.resize(1600, 1000);
     window.show();
     QApplication::processEvents();

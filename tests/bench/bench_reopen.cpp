@@ -8,12 +8,13 @@
 // runs it. Each goal is printed beside its figure with the ratio figure / goal (at most 1 meets
 // it).
 //
-// Usage: nanscope_bench_reopen [--traces N] [--logdir DIR] [--keep]
+// Usage: nanscope_bench_reopen [--traces N] [--logdir DIR] [--keep] [--index-cache DIR]
 //   --traces N     graph execution traces to generate (default 10'000'000)
 //   --logdir DIR   reopen this logdir instead of generating one (never written to: the append
 //                  step is skipped)
 //   --keep         keep the generated logdir (its path is printed)
-// The saved indexes go to a temporary directory, deleted at the end.
+//   --index-cache DIR  an empty or new directory to save the index in and keep it (for
+//                  nanscope_bench_app --index-cache); by default a temporary one, deleted
 #include "benchlogdir.hpp"
 #include "nanscope/core/logdirreader.hpp"
 
@@ -178,6 +179,7 @@ int main(int argc, char** argv)
     std::uint64_t traces = 10'000'000;
     fs::path logdir;
     bool keep = false;
+    fs::path cache;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--traces" && i + 1 < argc)
@@ -186,9 +188,11 @@ int main(int argc, char** argv)
             logdir = argv[++i];
         else if (a == "--keep")
             keep = true;
+        else if (a == "--index-cache" && i + 1 < argc)
+            cache = argv[++i];
         else {
             std::fprintf(stderr, "usage: nanscope_bench_reopen [--traces N] [--logdir DIR] "
-                                 "[--keep]\n");
+                                 "[--keep] [--index-cache DIR]\n");
             return 2;
         }
     }
@@ -203,7 +207,14 @@ int main(int argc, char** argv)
             return 1;
         }
     }
-    const fs::path cache = fs::temp_directory_path() / ("nanscope-bench-reopen-cache-" + tag);
+    const bool temporaryCache = cache.empty();
+    if (temporaryCache)
+        cache = fs::temp_directory_path() / ("nanscope-bench-reopen-cache-" + tag);
+    else if (fs::exists(cache) && !fs::is_empty(cache)) {
+        std::fprintf(stderr, "%s is not empty: the first open must find no saved index\n",
+                     cache.c_str());
+        return 2;
+    }
 
     const Measured first = measure(logdir, cache);
     std::uint64_t sidecarBytes = 0;
@@ -267,7 +278,8 @@ int main(int argc, char** argv)
               "GiB");
 
     std::error_code ec;
-    fs::remove_all(cache, ec);
+    if (temporaryCache)
+        fs::remove_all(cache, ec);
     if (generated && !keep)
         fs::remove_all(logdir, ec);
     else if (generated)

@@ -7,6 +7,7 @@
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
+#include "reportcommand.hpp"
 #include "tensorflowlogdir.hpp"
 
 #include <catch2/catch.hpp>
@@ -386,4 +387,34 @@ TEST_CASE("small logdirs are not saved, and old saved indexes are pruned", "[ind
     for (const auto& entry : fs::directory_iterator(cache.path()))
         saved += entry.path().extension() == ".nsidx";
     CHECK(saved == 2);
+}
+
+TEST_CASE("nanscope-report saves the index of a large logdir and reopens it to the same report",
+          "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    // Over the 64 MiB below which no index is saved.
+    test::writeLargeTensorFlowLogdir(dir.path(), test::TensorFlowStack::TutorialModule, 130000);
+    const std::string arguments = "--json --index-cache " + test::shellQuoted(cache.path()) + " " +
+                                  test::shellQuoted(dir.path());
+    const test::ReportRun first = test::runReport(arguments);
+    REQUIRE(first.status == 1); // alerts
+    const fs::path saved = onlySavedIndex(cache.path());
+    const auto savedAt = fs::last_write_time(saved);
+    const test::ReportRun second = test::runReport(arguments);
+    CHECK(second.status == 1);
+    CHECK(second.output == first.output);
+    CHECK(fs::last_write_time(saved) >= savedAt); // read (and marked used), not rewritten wrong
+    CHECK(test::runReport("--json --no-index-cache " + test::shellQuoted(dir.path())).output ==
+          first.output);
+
+    // A cache directory that cannot be written costs nothing but a line on stderr.
+    const fs::path blocked = cache.path() / "blocked";
+    test::writeBytes(blocked, "a file, not a directory");
+    const test::ReportRun unwritable =
+        test::runReport("--index-cache " + test::shellQuoted(blocked / "index") + " " +
+                        test::shellQuoted(dir.path()));
+    CHECK(unwritable.status == 1);
+    CHECK_THAT(unwritable.output, Catch::Contains("the index was not saved"));
 }
