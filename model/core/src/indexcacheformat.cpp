@@ -190,4 +190,151 @@ std::uint64_t keyHash(const IndexCacheKey& key)
     return fnv1aValue(h, key.maxMemoryBytes);
 }
 
+namespace {
+
+void putStrings(ArchiveWriter& w, const std::vector<std::string>& strings)
+{
+    w.count(strings.size());
+    for (const auto& s : strings)
+        w.put(s);
+}
+
+std::vector<std::string> getStrings(ArchiveReader& r)
+{
+    std::vector<std::string> strings;
+    const std::size_t n = r.count(8);
+    for (std::size_t i = 0; i < n && r.ok(); ++i)
+        strings.push_back(r.getString());
+    return strings;
+}
+
+void putEvent(ArchiveWriter& w, const EventRef& e)
+{
+    w.put(static_cast<std::uint8_t>(e.source));
+    w.put(e.index);
+}
+
+EventRef getEvent(ArchiveReader& r)
+{
+    EventRef e;
+    const auto source = r.get<std::uint8_t>();
+    if (source > static_cast<std::uint8_t>(EventSource::Eager))
+        r.fail();
+    e.source = static_cast<EventSource>(source);
+    e.index = r.get<std::uint64_t>();
+    return e;
+}
+
+void putHealth(ArchiveWriter& w, const TensorHealth& h)
+{
+    w.put(static_cast<std::uint8_t>(h.detail));
+    w.put<std::uint8_t>(h.nonFinite);
+    for (const double v : {h.size, h.negativeInfinity, h.positiveInfinity, h.nan, h.negativeFinite,
+                           h.zero, h.positiveFinite})
+        w.put(v);
+    w.put(static_cast<std::int32_t>(h.dtype));
+    w.put<std::int32_t>(h.rank);
+    w.put(h.invalid);
+}
+
+TensorHealth getHealth(ArchiveReader& r)
+{
+    TensorHealth h;
+    const auto detail = r.get<std::uint8_t>();
+    if (detail > static_cast<std::uint8_t>(TensorHealth::Detail::Full))
+        r.fail();
+    h.detail = static_cast<TensorHealth::Detail>(detail);
+    h.nonFinite = r.getBool();
+    for (double* v : {&h.size, &h.negativeInfinity, &h.positiveInfinity, &h.nan, &h.negativeFinite,
+                      &h.zero, &h.positiveFinite})
+        *v = r.get<double>();
+    h.dtype = static_cast<DType>(r.get<std::int32_t>());
+    h.rank = r.get<std::int32_t>();
+    h.invalid = r.getString();
+    return h;
+}
+
+} // namespace
+
+void putKnownOrigin(ArchiveWriter& w, const std::optional<Origin>* known)
+{
+    w.put<std::uint8_t>(!known ? 0 : !*known ? 1 : 2);
+    if (!known || !*known)
+        return;
+    const Origin& o = **known;
+    putEvent(w, o.event);
+    w.put(o.wallTime);
+    for (const auto* s : {&o.opType, &o.opName, &o.graphId, &o.graphName})
+        w.put(*s);
+    w.put(o.op);
+    w.put(o.outputSlot);
+    putHealth(w, o.health);
+    w.count(o.inputs.size());
+    for (const auto& input : o.inputs) {
+        w.put(input.name);
+        w.put<std::uint8_t>(input.event.has_value());
+        putEvent(w, input.event.value_or(EventRef{}));
+        putHealth(w, input.health);
+        w.put(input.healthText);
+    }
+    for (const auto* s : {&o.hint.rule, &o.hint.cause, &o.hint.fix})
+        w.put(*s);
+    putStrings(w, o.stackFrameIds);
+    w.put(o.modulePath);
+    w.put(o.forwardOpType);
+    putStrings(w, o.forwardStackFrameIds);
+}
+
+std::optional<std::optional<Origin>> getKnownOrigin(ArchiveReader& r)
+{
+    const auto kind = r.get<std::uint8_t>();
+    if (kind > 2)
+        r.fail();
+    if (kind == 0)
+        return std::nullopt;
+    if (kind == 1)
+        return std::optional<Origin>();
+    Origin o;
+    o.event = getEvent(r);
+    o.wallTime = r.get<double>();
+    for (auto* s : {&o.opType, &o.opName, &o.graphId, &o.graphName})
+        *s = r.getString();
+    o.op = r.get<OpId>();
+    o.outputSlot = r.get<std::uint32_t>();
+    o.health = getHealth(r);
+    const std::size_t inputs = r.count(64);
+    for (std::size_t i = 0; i < inputs && r.ok(); ++i) {
+        OriginInput input;
+        input.name = r.getString();
+        const bool hasEvent = r.getBool();
+        const EventRef event = getEvent(r);
+        if (hasEvent)
+            input.event = event;
+        input.health = getHealth(r);
+        input.healthText = r.getString();
+        o.inputs.push_back(std::move(input));
+    }
+    for (auto* s : {&o.hint.rule, &o.hint.cause, &o.hint.fix})
+        *s = r.getString();
+    o.stackFrameIds = getStrings(r);
+    o.modulePath = r.getString();
+    o.forwardOpType = r.getString();
+    o.forwardStackFrameIds = getStrings(r);
+    return std::optional<Origin>(std::move(o));
+}
+
+bool validOrigin(const Origin& origin, const IndexState& index)
+{
+    const auto within = [&](const EventRef& e) {
+        return e.index <
+               (e.source == EventSource::Graph ? index.traces.size() : index.executions.size());
+    };
+    if (!within(origin.event) || (origin.op != kNoOp && origin.op >= index.graphs.ops().size()))
+        return false;
+    for (const auto& input : origin.inputs)
+        if (input.event && !within(*input.event))
+            return false;
+    return true;
+}
+
 } // namespace nanscope::core::indexfile

@@ -122,6 +122,13 @@ void restoreFile(FileState& f, const SavedFile& s);
 
 void putUnknowns(ArchiveWriter& w, const IndexState::Unknowns& u);
 IndexState::Unknowns getUnknowns(ArchiveReader& r);
+// The origin, when known (null: not); on reading, nullopt when it was not known. Only the
+// form is checked here; its event references are checked against the index (validOrigin).
+void putKnownOrigin(ArchiveWriter& w, const std::optional<Origin>* origin);
+std::optional<std::optional<Origin>> getKnownOrigin(ArchiveReader& r);
+// Whether every event and op the origin names is within the index.
+bool validOrigin(const Origin& origin, const IndexState& index);
+
 void putDiagnostic(ArchiveWriter& w, const Diagnostic& d);
 Severity getSeverity(ArchiveReader& r);
 Diagnostic getDiagnostic(ArchiveReader& r);

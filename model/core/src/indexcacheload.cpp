@@ -35,7 +35,8 @@ public:
     {
         const bool ok = readHeader() && readKey() && readLayout() && readFiles() &&
                         replaySmallFiles() && readGraphPlaceholders() && readIndexTables() &&
-                        readColumns(owner) && checkExecutions() && checkAlerts() && finish();
+                        readOrigin() && readColumns(owner) && checkExecutions() && checkAlerts() &&
+                        checkOrigin() && finish();
         if (!ok)
             why = m_why.empty() ? "it is damaged (an impossible value)" : m_why;
         return ok;
@@ -267,6 +268,18 @@ private:
         return checked();
     }
 
+    bool readOrigin()
+    {
+        m_origin = getKnownOrigin(m_meta);
+        return checked();
+    }
+
+    // Checked once the arrays are in: the events it names must be among them.
+    bool checkOrigin()
+    {
+        return !m_origin || !*m_origin || validOrigin(**m_origin, m_state.index) || damaged();
+    }
+
     // A block of an array to check: its checksum, and the entries it indexes.
     struct Block
     {
@@ -452,6 +465,10 @@ private:
             return damaged();
         std::size_t i = 0;
         m_state.forEachFile([&](FileState& f) { restoreFile(f, m_files[i++]); });
+        IndexState& index = m_state.index;
+        if (m_origin)
+            index.knownOrigin = IndexState::KnownOrigin{
+                index.traces.size(), index.executions.size(), m_state.graphs.offset, *m_origin};
         return true;
     }
 
@@ -465,6 +482,7 @@ private:
     bool m_checksums;
     ArchiveReader m_meta{{}};
     std::vector<SavedFile> m_files;
+    std::optional<std::optional<Origin>> m_origin; // nullopt: not saved
     std::string m_why;
 };
 

@@ -222,8 +222,8 @@ fs::path indexCacheFile(const fs::path& directory, const IndexCacheKey& key)
     return directory / name;
 }
 
-bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, const fs::path& file,
-                    std::string& error)
+bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
+                    const std::optional<Origin>* origin, const fs::path& file, std::string& error)
 {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
@@ -235,6 +235,7 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, const fs
         out.write(blank.data(), blank.size());
         ArchiveWriter describe;
         describeState(describe, state, key);
+        putKnownOrigin(describe, origin);
         visitColumns(state, [&](const auto& column, Bound) {
             const ColumnEntry e = out.column(column);
             describe.put(e.offset);

@@ -219,6 +219,19 @@ struct IndexState
     Unknowns opsWithUnknownFrames;         // recounted when graphs or frames change
     void countOpsWithUnknownFrames();
 
+    // The origin of the index as a saved index found it (origin.hpp): it takes a walk over every
+    // event up to the first non-finite one, so a reopened index brings it along. Valid while the
+    // index holds exactly these many traces and executions and no more of the graphs file was
+    // read (ops declared later change what the origin says of its inputs).
+    struct KnownOrigin
+    {
+        std::uint64_t traces = 0;
+        std::uint64_t executions = 0;
+        std::uint64_t graphsRead = 0;
+        std::optional<Origin> origin;
+    };
+    std::optional<KnownOrigin> knownOrigin;
+
     std::shared_ptr<const GraphTable> publishedGraphs;
     std::shared_ptr<const CodeTable> publishedCode;
 

@@ -426,6 +426,10 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     for (const auto& f : traceFiles)
         if (f.tensorBoardStop)
             data->tensorBoardStops.push_back({f.path.string(), *f.tensorBoardStop});
+    const auto& known = index.knownOrigin;
+    if (known && known->traces == index.traces.size() &&
+        known->executions == index.executions.size() && known->graphsRead == graphs.offset)
+        std::call_once(data->originOnce, [&] { data->origin = known->origin; });
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
     latest = snapshot;
@@ -507,8 +511,15 @@ bool LogdirReader::saveIndex(std::string* error)
         return true;
     const IndexCacheKey key = d.indexCacheKey();
     const auto file = indexCacheFile(cache.directory, key);
+    // The origin goes along (see IndexState::knownOrigin), when the latest snapshot is of the
+    // index as it stands.
+    const auto snapshot = latest();
+    const std::optional<Origin>* origin = nullptr;
+    if (snapshot->traceCount() == d.index.traces.size() &&
+        snapshot->executionCount() == d.index.executions.size())
+        origin = &snapshot->origin();
     std::string why;
-    if (!saveIndexCache(d, key, file, why)) {
+    if (!saveIndexCache(d, key, origin, file, why)) {
         if (error)
             *error = why;
         return false;
