@@ -88,9 +88,10 @@ SavedFile getFile(ArchiveReader& r)
     f.openError = r.getString();
     f.offset = r.get<std::uint64_t>();
     f.size = r.get<std::uint64_t>();
-    f.stop = r.get<std::uint8_t>();
-    if (f.stop > static_cast<std::uint8_t>(format::RecordStatus::TooLarge))
+    const auto stop = r.get<std::uint8_t>();
+    if (stop > static_cast<std::uint8_t>(format::RecordStatus::TooLarge))
         r.fail();
+    f.stop = static_cast<format::RecordStatus>(stop);
     f.memoryLimited = r.getBool();
     const std::size_t skips = r.count(24);
     if (skips > FileState::kMaxListedSkips)
@@ -108,9 +109,9 @@ SavedFile getFile(ArchiveReader& r)
     f.unlistedSkippedBytes = r.get<std::uint64_t>();
     f.unlistedRecordsAfter = r.get<std::uint64_t>();
     const bool hasStop = r.getBool();
-    const auto stop = r.get<std::uint64_t>();
+    const auto tensorBoardStop = r.get<std::uint64_t>();
     if (hasStop)
-        f.tensorBoardStop = stop;
+        f.tensorBoardStop = tensorBoardStop;
     f.resyncGaveUp = r.getBool();
     f.resyncOffset = r.get<std::uint64_t>();
     f.resyncSearchedTo = r.get<std::uint64_t>();
@@ -123,20 +124,7 @@ SavedFile getFile(ArchiveReader& r)
 
 void restoreFile(FileState& f, const SavedFile& s)
 {
-    f.missing = s.missing;
-    f.openError = s.openError;
-    f.offset = s.offset;
-    f.size = s.size;
-    f.stop = static_cast<format::RecordStatus>(s.stop);
-    f.memoryLimited = s.memoryLimited;
-    f.skipped = s.skipped;
-    f.unlistedSkipCount = s.unlistedSkipCount;
-    f.unlistedSkippedBytes = s.unlistedSkippedBytes;
-    f.unlistedRecordsAfter = s.unlistedRecordsAfter;
-    f.tensorBoardStop = s.tensorBoardStop;
-    f.resyncGaveUp = s.resyncGaveUp;
-    f.resyncOffset = s.resyncOffset;
-    f.resyncSearchedTo = s.resyncSearchedTo;
+    static_cast<FileProgress&>(f) = s;
 }
 
 void putUnknowns(ArchiveWriter& w, const IndexState::Unknowns& u)

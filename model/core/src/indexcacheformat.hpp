@@ -91,22 +91,8 @@ struct EndChecksums
 EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo);
 
 // One logdir file as the index left it, and how to tell it is still the same file.
-struct SavedFile
+struct SavedFile : FileProgress
 {
-    bool missing = false;
-    std::string openError;
-    std::uint64_t offset = 0;
-    std::uint64_t size = 0;
-    std::uint8_t stop = 0;
-    bool memoryLimited = false;
-    std::vector<FileState::SkippedRange> skipped;
-    std::uint64_t unlistedSkipCount = 0;
-    std::uint64_t unlistedSkippedBytes = 0;
-    std::uint64_t unlistedRecordsAfter = 0;
-    std::optional<std::uint64_t> tensorBoardStop;
-    bool resyncGaveUp = false;
-    std::uint64_t resyncOffset = 0;
-    std::uint64_t resyncSearchedTo = 0;
     // The file when the index was saved.
     std::uint64_t stampSize = 0;
     std::int64_t stampTime = 0;

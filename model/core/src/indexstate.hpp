@@ -91,10 +91,9 @@ struct ExecutionColumns
     std::uint64_t bytes() const;
 };
 
-struct FileState
+// Where reading one file stands between updates: what a saved index keeps of it.
+struct FileProgress
 {
-    std::filesystem::path path;
-    FileHandle handle;
     bool missing = false;     // the file does not exist
     std::string openError;    // it exists but cannot be opened
     std::uint64_t offset = 0; // next record to read
@@ -102,8 +101,6 @@ struct FileState
     format::RecordStatus stop = format::RecordStatus::EndOfData;
     // The last pass stopped at `offset` because the index reached the reader's memory limit.
     bool memoryLimited = false;
-    // Records are read up to here at most: a saved index read again stops where it stopped.
-    std::uint64_t readLimit = UINT64_MAX;
 
     // Corrupt byte ranges read past, in file order: the first kMaxListedSkips one by one, the
     // rest only counted.
@@ -125,6 +122,14 @@ struct FileState
     bool resyncGaveUp = false;
     std::uint64_t resyncOffset = 0;
     std::uint64_t resyncSearchedTo = 0;
+};
+
+struct FileState : FileProgress
+{
+    std::filesystem::path path;
+    FileHandle handle;
+    // Records are read up to here at most: a saved index read again stops where it stopped.
+    std::uint64_t readLimit = UINT64_MAX;
 
     void noteSkip(std::uint64_t begin, std::uint64_t end);
     void noteRecordsRead(std::uint64_t count);
