@@ -34,7 +34,8 @@ public:
 
     // Starts reading `path` (a logdir or any file of it); a load in progress is abandoned.
     void open(const QString& path);
-    // Reads the current logdir again from the start.
+    // Reads the current logdir again: from the start, or from its saved index when one fits
+    // (setIndexCache), which the reader checks against the files as they are now.
     void reload();
     // Forgets the logdir; snapshot() becomes null.
     void close();
