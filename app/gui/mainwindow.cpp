@@ -40,7 +40,7 @@
 
 namespace nanscope::app {
 
-MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), m_settings(options.useSettings),
       m_recent(std::make_unique<RecentLogdirs>(options.useSettings))
 {
