@@ -325,4 +325,26 @@ bool validOrigin(const Origin& origin, const IndexState& index)
     return true;
 }
 
+void putColumnEntry(ArchiveWriter& w, const ColumnEntry& e)
+{
+    w.put(e.offset);
+    w.put(e.count);
+    w.put(e.elementBytes);
+    w.count(e.blockChecksums.size());
+    for (const auto c : e.blockChecksums)
+        w.put(c);
+}
+
+ColumnEntry getColumnEntry(ArchiveReader& r)
+{
+    ColumnEntry e;
+    e.offset = r.get<std::uint64_t>();
+    e.count = r.get<std::uint64_t>();
+    e.elementBytes = r.get<std::uint32_t>();
+    const std::size_t checksums = r.count(4);
+    for (std::size_t i = 0; i < checksums && r.ok(); ++i)
+        e.blockChecksums.push_back(r.get<std::uint32_t>());
+    return e;
+}
+
 } // namespace nanscope::core::indexfile

@@ -128,6 +128,9 @@ struct ColumnEntry
     std::vector<std::uint32_t> blockChecksums;
 };
 
+void putColumnEntry(ArchiveWriter& w, const ColumnEntry& e);
+ColumnEntry getColumnEntry(ArchiveReader& r);
+
 // Where an array of `count` entries starts: at a page boundary when it has whole chunks to map,
 // else where its type may lie (a small index stays small).
 template <typename Array>

@@ -339,13 +339,7 @@ private:
         bool ok = true;
         visitColumns(m_state, [&](auto& column, Bound bound) {
             using T = std::remove_cvref_t<decltype(column[0])>;
-            ColumnEntry e;
-            e.offset = m_meta.get<std::uint64_t>();
-            e.count = m_meta.get<std::uint64_t>();
-            e.elementBytes = m_meta.get<std::uint32_t>();
-            const std::size_t checksums = m_meta.count(4);
-            for (std::size_t i = 0; i < checksums && m_meta.ok(); ++i)
-                e.blockChecksums.push_back(m_meta.get<std::uint32_t>());
+            const ColumnEntry e = getColumnEntry(m_meta);
             const std::uint64_t room =
                 m_bytes.size() - std::min<std::uint64_t>(m_bytes.size(), e.offset);
             const std::uint64_t alignment =

@@ -237,13 +237,7 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
         describeState(describe, state, key);
         putKnownOrigin(describe, origin);
         visitColumns(state, [&](const auto& column, Bound) {
-            const ColumnEntry e = out.column(column);
-            describe.put(e.offset);
-            describe.put(e.count);
-            describe.put(e.elementBytes);
-            describe.count(e.blockChecksums.size());
-            for (const auto c : e.blockChecksums)
-                describe.put(c);
+            putColumnEntry(describe, out.column(column));
         });
         out.padTo(8);
         const std::uint64_t describeOffset = out.position();
