@@ -83,3 +83,26 @@ TEST_CASE("masking is TFRecord's rotate-and-add and unmasking inverts it", "[crc
         REQUIRE(unmaskCrc(maskCrc(v)) == v);
     }
 }
+
+TEST_CASE("three ranges at once give each range's own CRC, whatever their lengths", "[crc]")
+{
+    std::mt19937 rng(77);
+    std::vector<std::byte> data(2000);
+    for (auto& b : data)
+        b = static_cast<std::byte>(rng());
+    // Lengths equal and unequal, shorter and longer than a word, and each the shortest.
+    const std::size_t lengths[][3] = {{0, 0, 0},       {1, 2, 3},     {8, 8, 8},
+                                      {229, 231, 230}, {7, 300, 64},  {500, 9, 500},
+                                      {640, 641, 1},   {0, 17, 1000}, {999, 998, 997}};
+    for (const auto& n : lengths) {
+        for (std::size_t shift = 0; shift < 8; ++shift) {
+            const std::span<const std::byte> ranges[3] = {
+                std::span(data).subspan(shift, n[0]), std::span(data).subspan(1000 - shift, n[1]),
+                std::span(data).subspan(3 + shift, n[2])};
+            std::uint32_t crcs[3] = {1, 2, 3};
+            crc32cOfThree(ranges, crcs);
+            for (int k = 0; k < 3; ++k)
+                REQUIRE(crcs[k] == crc32cExtendPortable(0, ranges[k].data(), ranges[k].size()));
+        }
+    }
+}

@@ -187,3 +187,71 @@ TEST_CASE("the file reader reports files it cannot open", "[record]")
     CHECK_FALSE(reader.open(std::filesystem::temp_directory_path(), &error));
     CHECK(error.find("not a regular file") != std::string::npos);
 }
+
+TEST_CASE("record starts are found by hopping over checked lengths", "[record]")
+{
+    const auto payloads = samplePayloads();
+    std::string file;
+    std::vector<std::uint32_t> expected;
+    for (const auto& p : payloads) {
+        expected.push_back(static_cast<std::uint32_t>(file.size()));
+        appendRecord(file, p);
+    }
+    std::vector<std::uint32_t> starts;
+    RecordStarts scan = scanRecordStarts(bytesOf(file), kMaxRecordPayload, starts);
+    CHECK(starts == expected);
+    CHECK(scan.consumed == file.size());
+    CHECK(scan.stop == RecordStatus::EndOfData);
+    CHECK(firstCorruptPayload(bytesOf(file).first(scan.consumed), starts) == payloads.size());
+
+    SECTION("a cut inside the last record")
+    {
+        const std::string cut = file.substr(0, file.size() - 3);
+        starts.clear();
+        scan = scanRecordStarts(bytesOf(cut), kMaxRecordPayload, starts);
+        CHECK(starts.size() == payloads.size() - 1);
+        CHECK(scan.consumed == expected.back());
+        CHECK(scan.stop == RecordStatus::TruncatedTail);
+        CHECK(scan.nextRecordSize == kRecordOverhead + payloads.back().size());
+    }
+    SECTION("a cut inside a header")
+    {
+        const std::string cut = file.substr(0, expected[5] + 7);
+        starts.clear();
+        scan = scanRecordStarts(bytesOf(cut), kMaxRecordPayload, starts);
+        CHECK(starts.size() == 5);
+        CHECK(scan.stop == RecordStatus::TruncatedTail);
+        CHECK(scan.nextRecordSize == 0);
+    }
+    SECTION("a corrupt length stops the hopping there")
+    {
+        std::string bad = file;
+        bad[expected[7] + 2] ^= 0x10;
+        starts.clear();
+        scan = scanRecordStarts(bytesOf(bad), kMaxRecordPayload, starts);
+        CHECK(starts.size() == 7);
+        CHECK(scan.consumed == expected[7]);
+        CHECK(scan.stop == RecordStatus::CorruptLength);
+    }
+    SECTION("a length over the caller's limit is too large, not corrupt")
+    {
+        starts.clear();
+        scan = scanRecordStarts(bytesOf(file), 999, starts);
+        CHECK(starts.size() == 2); // "", "a", then 1000 bytes
+        CHECK(scan.stop == RecordStatus::TooLarge);
+    }
+    SECTION("the first corrupt payload is found wherever it lies in a group of three")
+    {
+        for (std::size_t victim = 0; victim < payloads.size(); ++victim) {
+            if (payloads[victim].empty())
+                continue;
+            std::string bad = file;
+            bad[expected[victim] + kRecordHeaderSize] ^= 0x01;
+            CHECK(firstCorruptPayload(bytesOf(bad), starts) == victim);
+            // A stored CRC that is wrong counts as well.
+            std::string badCrc = file;
+            badCrc[expected[victim] + kRecordHeaderSize + payloads[victim].size()] ^= 0x01;
+            CHECK(firstCorruptPayload(bytesOf(badCrc), starts) == victim);
+        }
+    }
+}

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace nanscope::core {
@@ -26,6 +27,14 @@ struct RecordChunk
     std::uint64_t recordOffset(std::size_t i) const { return fileOffset + starts[i]; }
     // The payload and its CRC (payload size + 4 bytes) of record i.
     std::span<const std::byte> payloadAndCrc(std::size_t i) const;
+    // The payload of record i, whose CRC the caller has checked.
+    std::string_view payload(std::size_t i) const
+    {
+        const auto body = payloadAndCrc(i);
+        return {reinterpret_cast<const char*>(body.data()), body.size() - 4};
+    }
+    // The first record whose payload CRC does not match; recordCount() when all do.
+    std::size_t firstCorruptPayload() const { return format::firstCorruptPayload(bytes, starts); }
 };
 
 class ChunkReader

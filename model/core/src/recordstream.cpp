@@ -23,16 +23,16 @@ bool RecordStream::next(std::string_view& payload, std::uint64_t& offset)
             m_resume = m_reader.stopOffset();
             return false;
         }
+        m_intact = m_chunk.firstCorruptPayload();
     }
-    const auto body = m_chunk.payloadAndCrc(m_next);
     offset = m_chunk.recordOffset(m_next);
-    if (!format::payloadCrcMatches(body)) {
+    if (m_next >= m_intact) {
         m_done = true;
         m_stop = format::RecordStatus::CorruptPayload;
         m_resume = offset;
         return false;
     }
-    payload = {reinterpret_cast<const char*>(body.data()), body.size() - 4};
+    payload = m_chunk.payload(m_next);
     ++m_next;
     m_resume = offset + format::kRecordOverhead + payload.size();
     return true;

@@ -29,6 +29,7 @@ private:
     std::vector<std::byte> m_buffer;
     RecordChunk m_chunk;
     std::size_t m_next = 0;
+    std::size_t m_intact = 0; // records of the chunk before its first corrupt payload
     std::uint64_t m_resume;
     bool m_done = false;
     format::RecordStatus m_stop = format::RecordStatus::EndOfData;

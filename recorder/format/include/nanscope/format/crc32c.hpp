@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace nanscope::format {
@@ -20,6 +21,11 @@ inline std::uint32_t crc32c(std::string_view bytes)
 {
     return crc32c(bytes.data(), bytes.size());
 }
+
+// The CRC-32C of each of three independent ranges, computed together: ranges of a few hundred
+// bytes (a trace record) are too short for crc32cExtend's interleaved lanes, and one range at a
+// time waits on the CRC instruction's latency.
+void crc32cOfThree(const std::span<const std::byte> (&ranges)[3], std::uint32_t (&crcs)[3]);
 
 // True when the SSE4.2 instruction is used; false on the portable table path.
 bool crc32cUsesHardware();

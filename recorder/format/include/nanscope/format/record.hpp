@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nanscope::format {
 
@@ -48,6 +49,26 @@ RecordHeader parseRecordHeader(std::span<const std::byte> header, std::uint64_t 
 
 // True when the last 4 bytes are the masked CRC-32C of the bytes before them.
 bool payloadCrcMatches(std::span<const std::byte> payloadAndCrc);
+
+// Where the complete records at the start of `bytes` begin, found by hopping over length fields,
+// each checked by its CRC (payloads are not checked: see firstCorruptPayload). Appends each start
+// to `starts`.
+struct RecordStarts
+{
+    std::size_t consumed = 0; // bytes of complete records from the start
+    // Why the hopping stopped at `consumed`: EndOfData (it is the end of `bytes`), TruncatedTail
+    // (a record runs past it), CorruptLength, or TooLarge (a length over `maxPayload`).
+    RecordStatus stop = RecordStatus::EndOfData;
+    std::uint64_t nextRecordSize = 0; // of the truncated record, when its header is whole
+};
+RecordStarts scanRecordStarts(std::span<const std::byte> bytes, std::uint64_t maxPayload,
+                              std::vector<std::uint32_t>& starts);
+
+// The first of the records that start at `starts` in `bytes` (each ending where the next starts,
+// the last at the end of `bytes`) whose payload CRC does not match; starts.size() when every one
+// matches. Checks three records at a time (crc32cOfThree).
+std::size_t firstCorruptPayload(std::span<const std::byte> bytes,
+                                std::span<const std::uint32_t> starts);
 
 struct RecordView
 {
