@@ -34,8 +34,27 @@ void ThreadPool::submit(std::function<void()> job)
     m_jobReady.notify_one();
 }
 
+bool ThreadPool::runOne()
+{
+    std::unique_lock lock(m_mutex);
+    if (m_jobs.empty())
+        return false;
+    auto job = std::move(m_jobs.front());
+    m_jobs.pop_front();
+    ++m_running;
+    lock.unlock();
+    job();
+    lock.lock();
+    --m_running;
+    if (m_jobs.empty() && m_running == 0)
+        m_idle.notify_all();
+    return true;
+}
+
 void ThreadPool::wait()
 {
+    while (runOne()) {
+    }
     std::unique_lock lock(m_mutex);
     m_idle.wait(lock, [this] { return m_jobs.empty() && m_running == 0; });
 }

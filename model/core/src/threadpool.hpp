@@ -27,7 +27,10 @@ public:
 
     // Called from one thread only (the one that owns the pool).
     void submit(std::function<void()> job);
-    // Blocks until every job submitted so far has finished.
+    // Runs the oldest job not yet started on the calling thread; false when there is none. The
+    // owner calls it instead of waiting, so that it decodes too while its reading is blocked.
+    bool runOne();
+    // Blocks until every job submitted so far has finished, running queued ones meanwhile.
     void wait();
     // The threads it runs once it has had a job.
     unsigned size() const { return m_size; }

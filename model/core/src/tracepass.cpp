@@ -39,19 +39,27 @@ struct LocalAlert
 };
 
 // A bounded set of read buffers: reading waits while every buffer is being decoded, so memory
-// stays at a few chunks whatever the file's size.
+// stays at a few chunks whatever the file's size. While it waits, the reading thread decodes the
+// chunks that no pool thread has started: both cores decode, and the reading never runs far ahead.
 class BufferPool
 {
 public:
     explicit BufferPool(std::size_t count) : m_free(count) {}
 
-    std::vector<std::byte> take()
+    std::vector<std::byte> take(ThreadPool& decoding)
     {
+        for (;;) {
+            {
+                std::lock_guard lock(m_mutex);
+                if (!m_free.empty())
+                    return pop();
+            }
+            if (!decoding.runOne())
+                break; // every buffer is being decoded on a pool thread
+        }
         std::unique_lock lock(m_mutex);
         m_available.wait(lock, [this] { return !m_free.empty(); });
-        auto buffer = std::move(m_free.back());
-        m_free.pop_back();
-        return buffer;
+        return pop();
     }
 
     void give(std::vector<std::byte> buffer)
@@ -64,6 +72,13 @@ public:
     }
 
 private:
+    std::vector<std::byte> pop()
+    {
+        auto buffer = std::move(m_free.back());
+        m_free.pop_back();
+        return buffer;
+    }
+
     std::mutex m_mutex;
     std::condition_variable m_available;
     std::vector<std::vector<std::byte>> m_free;
@@ -184,15 +199,11 @@ void TraceJob::run(const GraphTable& graphs, const std::string& path)
 {
     OpLookup lookup(graphs);
     DecodedTrace t;
-    const std::size_t n = chunk.recordCount();
+    const std::size_t n = chunk.firstCorruptPayload();
+    if (n < chunk.recordCount())
+        badCrcRecord = n;
     for (std::size_t r = 0; r < n; ++r) {
-        const auto body = chunk.payloadAndCrc(r);
-        if (!format::payloadCrcMatches(body)) {
-            badCrcRecord = r;
-            break;
-        }
-        const std::string_view payload(reinterpret_cast<const char*>(body.data()), body.size() - 4);
-        const DecodeStatus status = decodeTrace(payload, t);
+        const DecodeStatus status = decodeTrace(chunk.payload(r), t);
         if (status != DecodeStatus::Ok) {
             problems.add({status == DecodeStatus::Malformed ? Severity::Error : Severity::Warning,
                           path, chunk.recordOffset(r),
@@ -385,7 +396,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
     const std::uint64_t base = columns.size();
     TraceStitcher stitcher(index, file, base);
 
-    BufferPool buffers(pool.size() + 2);
+    BufferPool buffers(pool.size() + 3);
     const bool singleChunk = size - std::min(size, start) <= kChunkBytes;
     std::deque<std::unique_ptr<TraceJob>> jobs; // submitted, not yet stitched
     auto stitchFinished = [&] {
@@ -405,7 +416,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
             break;
         }
         auto job = std::make_unique<TraceJob>();
-        job->buffer = buffers.take();
+        job->buffer = buffers.take(pool);
         stitchFinished(); // frees the finished jobs' results while the file is still read
         const std::uint64_t used = index.memoryBytes();
         if (used >= index.maxMemoryBytes) {
