@@ -398,3 +398,108 @@ TEST_CASE("the decoders survive random mutations of valid records", "[wire][robu
     }
     CHECK(decoded > 0); // some mutations keep the record valid
 }
+
+TEST_CASE("a FULL_HEALTH trace decodes to what the general summary rules say", "[wire]")
+{
+    // The trace decoder reads TensorFlow's own FULL_HEALTH vectors in one step; the general rules
+    // (healthFromSummary, summaryAlert) are the reference for every vector, valid or not.
+    const double kInf = std::numeric_limits<double>::infinity();
+    const double kNaN = std::numeric_limits<double>::quiet_NaN();
+    const double big = 1125899906842624.0; // 2^50, where the one-step path hands over
+    std::vector<std::vector<double>> vectors = {
+        {1, -1, 1, 2, 10, 0, 0, 0, 3, 3, 4},            // finite
+        {1, -1, 1, 2, 10, 1, 2, 3, 1, 1, 2},            // every non-finite kind
+        {1, -1, 1, 2, 0, 0, 0, 0, 0, 0, 0},             // empty
+        {1, -1, 1, 2, 10, 0, 0, 0, 3, 3, 5},            // counts that do not add up
+        {1, -1, 1, 2, 10, 0, 0, 0.5, 3, 3, 3.5},        // a fraction
+        {1, -1, 1, 2, 10, 0, -1, 0, 4, 3, 4},           // a negative count
+        {1, -1, 1, 2, kNaN, 0, 0, 0, 3, 3, 4},          // NaN for a count
+        {1, -1, 1, 2, 10, kInf, 0, 0, 3, 3, 4},         // infinity for a count
+        {1, -1, -1, 2, 10, 0, 0, 0, 3, 3, 4},           // a negative dtype
+        {1, -1, 1, 3e9, 10, 0, 0, 0, 3, 3, 4},          // a rank no int holds
+        {1, -1, 5e9, 2, 10, 0, 0, 0, 3, 3, 4},          // a dtype no int holds
+        {1, -1, 1, 2, big, 0, 0, 0, 0, 0, big},         // counts of 2^50 and more
+        {1, -1, 1, 2, 3 * big, big, 0, 0, 0, big, big}, // adding up above 2^50
+        {1, -1, 1, 2, 9007199254740992.0, 0, 0, 0, 0, 0, 9007199254740992.0}, // 2^53
+        {1, -1, 1, 2, 1, 0, 0, 0, 0, 0, 1, 7},                                // twelve values
+        {1, -1, 1, 2, 1, 0, 0, 0, 0, 1},                                      // ten values
+    };
+    std::mt19937 rng(5);
+    for (int i = 0; i < 200; ++i) {
+        std::vector<double> v = {1, -1, 1, 2, 0, 0, 0, 0, 0, 0, 0};
+        for (std::size_t k = 5; k < 11; ++k)
+            v[k] = static_cast<double>(rng() % 4);
+        for (std::size_t k = 5; k < 11; ++k)
+            v[4] += v[k];
+        if (rng() % 3 == 0)
+            v[4 + rng() % 7] += rng() % 2 ? 1 : -1; // off by one somewhere
+        vectors.push_back(v);
+    }
+    for (const auto& v : vectors) {
+        CAPTURE(v);
+        const std::string payload =
+            test::events::trace(1.0, "G", "Op", 0, 4, test::events::summary(v)).SerializeAsString();
+        DecodedTrace t;
+        REQUIRE(decodeTrace(payload, t) == DecodeStatus::Ok);
+        bool malformed = false;
+        const TensorHealth expected =
+            healthFromSummary(DebugMode::FullHealth, v, v.size(), malformed);
+        Alert alert;
+        const bool alerts = summaryAlert(DebugMode::FullHealth, v, alert);
+        CHECK(t.malformedSummary == malformed);
+        CHECK(t.health.detail == expected.detail);
+        CHECK(t.health.dtype == expected.dtype);
+        CHECK(t.health.rank == expected.rank);
+        CHECK(t.health.invalid == expected.invalid);
+        CHECK(t.health.digest().bits == expected.digest().bits);
+        CHECK(t.health.describe() == expected.describe());
+        CHECK(t.alerts == alerts);
+        CHECK(t.alert.invalidSummary == !expected.invalid.empty());
+        if (alerts) {
+            CHECK(t.alert.counts == alert.counts);
+            CHECK(t.alert.size == alert.size);
+            CHECK(t.alert.negativeInfinity == alert.negativeInfinity);
+            CHECK(t.alert.positiveInfinity == alert.positiveInfinity);
+            CHECK(std::isnan(t.alert.nan) == std::isnan(alert.nan));
+        }
+    }
+}
+
+TEST_CASE("FULL_HEALTH validity is the exact rule for counts of every size", "[wire]")
+{
+    // The reference: dtype, rank and the six counts are exact counts, and the six add up to the
+    // element count, in integers.
+    const auto reference = [](const std::vector<double>& v) {
+        std::uint64_t classes = 0;
+        for (std::size_t k = 2; k < 11; ++k)
+            if (!exactCount(v[k]))
+                return false;
+        for (std::size_t k = 5; k < 11; ++k)
+            classes += *exactCount(v[k]);
+        return classes == *exactCount(v[4]);
+    };
+    std::mt19937_64 rng(11);
+    const double scales[] = {4, 1e6, 1125899906842624.0, 4503599627370496.0, 9007199254740992.0};
+    for (int i = 0; i < 5000; ++i) {
+        const double scale = scales[rng() % std::size(scales)];
+        std::vector<double> v(11, 0.0);
+        for (std::size_t k = 2; k < 11; ++k)
+            v[k] = std::floor(static_cast<double>(rng() % 1000) / 1000 * scale);
+        v[4] = v[5] + v[6] + v[7] + v[8] + v[9] + v[10];
+        switch (rng() % 5) {
+        case 0:
+            v[4 + rng() % 7] += 1;
+            break;
+        case 1:
+            v[2 + rng() % 9] = -v[2 + rng() % 9] - 1;
+            break;
+        case 2:
+            v[2 + rng() % 9] += 0.5;
+            break;
+        default:
+            break;
+        }
+        CAPTURE(v);
+        CHECK(fullHealthIsValid(v) == reference(v));
+    }
+}

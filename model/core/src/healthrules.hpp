@@ -24,6 +24,10 @@ TensorHealth healthFromSummary(DebugMode mode, std::span<const double> values, s
 // when it can be (and for modes without a summary vector).
 std::string summaryProblem(DebugMode mode, std::span<const double> values, std::uint64_t length);
 
+// Whether a FULL_HEALTH vector of 11 values is one TensorFlow writes: summaryProblem's verdict on
+// it, without the words.
+bool fullHealthIsValid(std::span<const double> values);
+
 // The same for the counts an alert carries: each a count, and the non-finite ones no more than
 // the element count.
 std::string countsProblem(double size, double negativeInfinity, double positiveInfinity,

@@ -242,16 +242,30 @@ std::size_t numericElementSize(DType dtype)
 
 namespace {
 
-// The exact bytes of TensorFlow's AsProtoTensorContent for a rank-1 float64 vector of up to 15
-// elements (every graph-side summary vector, format §6.2): dtype 2, shape [n], 8n content bytes.
-bool parseSummaryVector(std::string_view bytes, TensorProtoView& out)
+// The number of values of a summary vector laid out as TensorFlow's AsProtoTensorContent writes a
+// rank-1 float64 vector of up to 15 elements (every graph-side summary vector, format §6.2):
+// dtype 2, shape [n], 8n content bytes. 0 for any other layout.
+unsigned summaryVectorLength(std::string_view bytes)
 {
+    if (bytes.size() < 10)
+        return 0;
+    // Bytes 0-6 in one comparison (08 02 12 04 12 02 08, read as a little-endian word like the
+    // values below), then n, then 22.
     const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
-    if (bytes.size() < 10 || b[0] != 0x08 || b[1] != 0x02 || b[2] != 0x12 || b[3] != 0x04 ||
-        b[4] != 0x12 || b[5] != 0x02 || b[6] != 0x08 || b[8] != 0x22)
-        return false;
+    std::uint64_t head;
+    std::memcpy(&head, b, 8);
+    if ((head & 0x00ff'ffff'ffff'ffffull) != 0x0008'0212'0412'0208ull || b[8] != 0x22)
+        return 0;
     const unsigned n = b[7];
     if (n == 0 || n > 15 || b[9] != 8 * n || bytes.size() != 10 + 8 * n)
+        return 0;
+    return n;
+}
+
+bool parseSummaryVector(std::string_view bytes, TensorProtoView& out)
+{
+    const unsigned n = summaryVectorLength(bytes);
+    if (n == 0)
         return false;
     out = {};
     out.dtype = DType::Float64;
@@ -264,6 +278,15 @@ bool parseSummaryVector(std::string_view bytes, TensorProtoView& out)
 }
 
 } // namespace
+
+std::size_t summaryVectorValues(std::string_view bytes, std::span<double> values)
+{
+    const unsigned n = summaryVectorLength(bytes);
+    if (n == 0 || n > values.size())
+        return 0;
+    std::memcpy(values.data(), bytes.data() + 10, 8 * std::size_t{n}); // little-endian hosts
+    return n;
+}
 
 bool parseTensorProto(std::string_view bytes, TensorProtoView& out)
 {

@@ -103,6 +103,10 @@ public:
     // Reads one varint from the remaining bytes (for packed repeated fields).
     bool varint(std::uint64_t& out)
     {
+        if (m_p != m_end && *m_p < 0x80) [[likely]] { // tags, lengths and flags mostly fit a byte
+            out = *m_p++;
+            return true;
+        }
         std::uint64_t result = 0;
         for (int shift = 0; shift < 64 && m_p != m_end; shift += 7) {
             const std::uint8_t byte = *m_p++;
