@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             loadGraphs(file, index);
             break;
         case 3:
-            loadExecutions(file, index);
+            loadExecutions(file, index, pool);
             break;
         default:
             (void)loadTraces(file, 0, index, pool, UINT64_MAX);

@@ -19,11 +19,13 @@ void loadSourceFiles(FileState& file, IndexState& index);
 void loadStackFrames(FileState& file, IndexState& index);
 void loadGraphs(FileState& file, IndexState& index);
 // The executions TensorFlow's reader reads (the first file set's): into index.executions, with
-// their alerts, modes and references checked against the first host's graphs and frames.
-void loadExecutions(FileState& file, IndexState& index);
+// their alerts, modes and references checked against the first host's graphs and frames. Chunks
+// are decoded on the pool's threads.
+void loadExecutions(FileState& file, IndexState& index, ThreadPool& pool);
 // Another file set's executions, into `columns` only: no alerts, and no check of the graphs and
 // frames they name (those are in that host's own files, which are not read).
-void loadOtherHostExecutions(FileState& file, IndexState& index, ExecutionColumns& columns);
+void loadOtherHostExecutions(FileState& file, IndexState& index, ExecutionColumns& columns,
+                             ThreadPool& pool);
 
 struct TracePassResult
 {

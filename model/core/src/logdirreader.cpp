@@ -484,10 +484,10 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
             complete = !pass.stoppedAtBudget;
         }
         if (complete) {
-            loadExecutions(d.executions, d.index);
+            loadExecutions(d.executions, d.index, *d.pool);
             for (std::size_t h = 0; h < d.otherExecutionFiles.size(); ++h)
                 loadOtherHostExecutions(d.otherExecutionFiles[h], d.index,
-                                        d.index.otherHostExecutions[h]);
+                                        d.index.otherHostExecutions[h], *d.pool);
         }
         if (d.index.graphsChanged || d.index.codeChanged)
             d.index.countOpsWithUnknownFrames();

@@ -3,6 +3,7 @@
 // checks payload CRCs and decodes the chunks already found (a range of one chunk is decoded here).
 // Each chunk's traces get provisional indices; after the pass, skipped records are squeezed out and
 // the chunks are stitched in order, so indices are exactly those of TensorFlow's sequential reader.
+#include "bufferpool.hpp"
 #include "loaders.hpp"
 #include "recorddecoding.hpp"
 #include "recordscan.hpp"
@@ -36,52 +37,6 @@ struct LocalAlert
 {
     std::uint64_t position; // among the chunk's written traces
     Alert alert;
-};
-
-// A bounded set of read buffers: reading waits while every buffer is being decoded, so memory
-// stays at a few chunks whatever the file's size. While it waits, the reading thread decodes the
-// chunks that no pool thread has started: both cores decode, and the reading never runs far ahead.
-class BufferPool
-{
-public:
-    explicit BufferPool(std::size_t count) : m_free(count) {}
-
-    std::vector<std::byte> take(ThreadPool& decoding)
-    {
-        for (;;) {
-            {
-                std::lock_guard lock(m_mutex);
-                if (!m_free.empty())
-                    return pop();
-            }
-            if (!decoding.runOne())
-                break; // every buffer is being decoded on a pool thread
-        }
-        std::unique_lock lock(m_mutex);
-        m_available.wait(lock, [this] { return !m_free.empty(); });
-        return pop();
-    }
-
-    void give(std::vector<std::byte> buffer)
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_free.push_back(std::move(buffer));
-        }
-        m_available.notify_one();
-    }
-
-private:
-    std::vector<std::byte> pop()
-    {
-        auto buffer = std::move(m_free.back());
-        m_free.pop_back();
-        return buffer;
-    }
-
-    std::mutex m_mutex;
-    std::condition_variable m_available;
-    std::vector<std::vector<std::byte>> m_free;
 };
 
 struct TraceJob
