@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/core/report.hpp"
 
+#include <future>
+
 namespace nanscope::core {
 namespace {
 
@@ -67,6 +69,12 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
     r.tensorBoardStops = snapshot.tensorBoardStops();
     if (const auto first = snapshot.tensorBoardFirstAlert())
         r.firstAlert = describeAlert(snapshot, *first);
+    // A logdir with alerts has an origin, whose report needs the propagation: both walk every
+    // event up to the first non-finite one or further, each on a core of its own.
+    std::future<void> propagationWalk;
+    if (snapshot.alertCount() > 0)
+        propagationWalk =
+            std::async(std::launch::async, [&snapshot] { (void)snapshot.propagation(); });
     if (const auto& origin = snapshot.origin()) {
         ReportOrigin o;
         o.origin = *origin;
