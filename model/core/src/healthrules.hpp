@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace nanscope::core {
 
@@ -27,6 +28,8 @@ std::string summaryProblem(DebugMode mode, std::span<const double> values, std::
 // Whether a FULL_HEALTH vector of 11 values is one TensorFlow writes: summaryProblem's verdict on
 // it, without the words.
 bool fullHealthIsValid(std::span<const double> values);
+// The same for the 88 content bytes of such a vector in a record, read where they lie.
+bool fullHealthContentIsValid(std::string_view content);
 
 // The same for the counts an alert carries: each a count, and the non-finite ones no more than
 // the element count.

@@ -6,6 +6,7 @@
 #include "wirereader.hpp"
 
 #include <array>
+#include <cstring>
 #include <limits>
 
 namespace nanscope::core {
@@ -24,10 +25,11 @@ bool isOneofMember(std::uint32_t number)
 // judge; for these vectors they give the same health and alert (tested).
 bool plainFullHealth(std::string_view tensorBytes, TensorHealth& health, bool& alerts, Alert& alert)
 {
-    constexpr std::size_t kValues = 11;
-    double v[kValues];
-    if (summaryVectorValues(tensorBytes, v) != kValues || !fullHealthIsValid(v))
+    const std::string_view content = summaryVectorContent(tensorBytes);
+    if (!fullHealthContentIsValid(content))
         return false;
+    double v[11];
+    std::memcpy(v, content.data(), sizeof v); // little-endian hosts, as everywhere
     constexpr double kIntMax = std::numeric_limits<int>::max();
     health.detail = TensorHealth::Detail::Full;
     health.dtype = static_cast<DType>(v[2] <= kIntMax ? static_cast<int>(v[2]) : 0);

@@ -6,6 +6,7 @@
 #include "healthrules.hpp"
 
 #include <array>
+#include <cstring>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -59,37 +60,58 @@ std::uint64_t sum(std::span<const Named> counts)
 }
 
 #ifdef __SSE2__
-// Whether v[2..10] are all whole numbers in [0, 2^50) whose last six add up to v[4]: every real
-// tensor's summary. A count x there is whole when (x + 2^52) - 2^52 gives x back (a double's unit
-// at 2^52 is 1), and six of them add up exactly as doubles. Two values per instruction, no
-// branches; NaN and infinities fail a comparison.
-bool smallCountsAddUp(const double* v)
+// Whether values 2 to 10 of the 88 bytes are all whole numbers in [0, 2^50) whose last six add up
+// to value 4: every real tensor's summary. A count x there is whole when (x + 2^52) - 2^52 gives x
+// back (a double's unit at 2^52 is 1), and six of them add up exactly as doubles. Two values per
+// instruction, no branches; NaN and infinities fail a comparison. Loads straight from the record's
+// bytes: values copied there just before would stall each load on its two stores.
+bool smallCountsAddUp(const char* bytes)
 {
+    const auto at = [bytes](std::size_t i) {
+        return _mm_loadu_pd(reinterpret_cast<const double*>(bytes + 8 * i));
+    };
     const __m128d zero = _mm_setzero_pd();
     const __m128d small = _mm_set1_pd(1125899906842624.0);   // 2^50
     const __m128d unitOne = _mm_set1_pd(4503599627370496.0); // 2^52
-    const auto countsAt = [&](std::size_t i) {
-        const __m128d x = _mm_loadu_pd(v + i);
+    const auto counts = [&](std::size_t i) {
+        const __m128d x = at(i);
         const __m128d whole = _mm_sub_pd(_mm_add_pd(x, unitOne), unitOne);
         return _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(x, zero), _mm_cmplt_pd(x, small)),
                           _mm_cmpeq_pd(whole, x));
     };
-    // v[2..3], v[4..5], v[6..7], v[8..9] and v[9..10].
+    // Values 2-3, 4-5, 6-7, 8-9 and 9-10.
     const __m128d ok = _mm_and_pd(
-        _mm_and_pd(_mm_and_pd(countsAt(2), countsAt(4)), _mm_and_pd(countsAt(6), countsAt(8))),
-        countsAt(9));
-    return _mm_movemask_pd(ok) == 3 && v[5] + v[6] + v[7] + v[8] + v[9] + v[10] == v[4];
+        _mm_and_pd(_mm_and_pd(counts(2), counts(4)), _mm_and_pd(counts(6), counts(8))), counts(9));
+    if (_mm_movemask_pd(ok) != 3)
+        return false;
+    // The six counts in two lanes, then the lanes: exact in any order for such counts.
+    const __m128d pairs = _mm_add_pd(_mm_add_pd(at(5), at(7)), at(9));
+    const double sum = _mm_cvtsd_f64(_mm_add_sd(pairs, _mm_unpackhi_pd(pairs, pairs)));
+    return sum == _mm_cvtsd_f64(_mm_load_sd(reinterpret_cast<const double*>(bytes + 32)));
 }
 #endif
 
 } // namespace
+
+bool fullHealthContentIsValid(std::string_view content)
+{
+    if (content.size() != 88)
+        return false;
+#ifdef __SSE2__
+    if (smallCountsAddUp(content.data()))
+        return true;
+#endif
+    std::array<double, 11> v;
+    std::memcpy(v.data(), content.data(), content.size()); // little-endian hosts, as everywhere
+    return fullHealthIsValid(v);
+}
 
 // The fast path of FULL_HEALTH's rules below: dtype, rank and the six counts are counts, and the
 // six add up to the element count. Without branches on the values: it runs for every trace.
 bool fullHealthIsValid(std::span<const double> v)
 {
 #ifdef __SSE2__
-    if (smallCountsAddUp(v.data()))
+    if (smallCountsAddUp(reinterpret_cast<const char*>(v.data())))
         return true;
 #endif
     constexpr double kExactLimit = 9007199254740992.0; // as exactCount

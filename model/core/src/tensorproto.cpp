@@ -279,13 +279,9 @@ bool parseSummaryVector(std::string_view bytes, TensorProtoView& out)
 
 } // namespace
 
-std::size_t summaryVectorValues(std::string_view bytes, std::span<double> values)
+std::string_view summaryVectorContent(std::string_view bytes)
 {
-    const unsigned n = summaryVectorLength(bytes);
-    if (n == 0 || n > values.size())
-        return 0;
-    std::memcpy(values.data(), bytes.data() + 10, 8 * std::size_t{n}); // little-endian hosts
-    return n;
+    return summaryVectorLength(bytes) == 0 ? std::string_view{} : bytes.substr(10);
 }
 
 bool parseTensorProto(std::string_view bytes, TensorProtoView& out)

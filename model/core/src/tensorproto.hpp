@@ -34,10 +34,9 @@ struct TensorProtoView
 // False when the bytes are not a valid TensorProto.
 bool parseTensorProto(std::string_view bytes, TensorProtoView& out);
 
-// The values of a summary vector in TensorFlow's exact layout (rank-1 float64 tensor_content of at
-// most 15 values), copied into `values`; their number, or 0 for any other layout or a vector longer
-// than `values`.
-std::size_t summaryVectorValues(std::string_view bytes, std::span<double> values);
+// The content bytes (8 per value) of a summary vector in TensorFlow's exact layout (a rank-1
+// float64 tensor_content of at most 15 values); empty for any other layout.
+std::string_view summaryVectorContent(std::string_view bytes);
 
 std::vector<std::int64_t> dimensions(const TensorProtoView& view);
 

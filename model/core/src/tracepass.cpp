@@ -92,23 +92,24 @@ public:
             return kNoOp;
         const std::uint64_t h = hash(opName) ^ (std::uint64_t{*m_graph} * 0x9e3779b97f4a7c15ull);
         Entry& e = m_cache[h & (kCacheSize - 1)];
-        if (e.hash == h && e.graph == *m_graph && e.name == opName)
+        if (e.hash == h && e.graph == *m_graph && m_graphs.op(e.op).name == opName)
             return e.op;
         const OpId op = m_graphs.findOp(*m_graph, opName);
         if (op != kNoOp)
-            e = {h, *m_graph, op, std::string(opName)};
+            e = {h, *m_graph, op};
         return op;
     }
 
 private:
-    static constexpr std::size_t kCacheSize = 1024;
+    // Large enough that a few hundred ops rarely share a slot (two that did evicted each other
+    // every step); an entry names its op, whose name the table keeps.
+    static constexpr std::size_t kCacheSize = 4096;
 
     struct Entry
     {
         std::uint64_t hash = 0;
         GraphIndex graph = kNoGraph;
         OpId op = kNoOp;
-        std::string name;
     };
 
     static std::uint64_t hash(std::string_view s)
