@@ -55,6 +55,12 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     else if (options.useSettings)
         indexCache.directory = core::defaultIndexCacheDirectory();
     m_session->setIndexCache(indexCache);
+    core::SpillOptions spill;
+    if (!options.spillDirectory.isEmpty())
+        spill.directory = options.spillDirectory.toStdString();
+    else if (options.useSettings)
+        spill.directory = core::defaultSpillDirectory();
+    m_session->setSpill(spill);
     m_navigator = new views::Navigator(this);
     m_demo = new DemoRunner(this);
 

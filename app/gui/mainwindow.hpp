@@ -47,6 +47,9 @@ struct MainWindowOptions
     // Where indexes of large logdirs are saved and found again (core::IndexCacheOptions). Empty:
     // the user's cache directory with useSettings, none without (a scripted run leaves nothing).
     QString indexCacheDirectory;
+    // Where a large logdir's index keeps its arrays, mapped (core::SpillOptions). Empty: the
+    // user's cache directory with useSettings, memory without.
+    QString spillDirectory;
 };
 
 class MainWindow : public QMainWindow

@@ -78,6 +78,12 @@ int run(int argc, char** argv)
                    "is read on top)")
         ->capture_default_str();
     app.add_flag("--no-index-cache", noIndexCache, "read the whole logdir, and save no index");
+    std::string spill = nanscope::core::defaultSpillDirectory().string();
+    app.add_option("--spill", spill,
+                   "where an index of more than 256 MiB keeps its arrays, in an unnamed file "
+                   "mapped into memory, so that they take page cache the system can reclaim "
+                   "rather than resident memory; empty: in memory")
+        ->capture_default_str();
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -97,6 +103,7 @@ int run(int argc, char** argv)
     readerOptions.maxMemoryBytes = maxMemoryMiB << 20;
     if (!noIndexCache)
         readerOptions.indexCache.directory = indexCache;
+    readerOptions.spill.directory = spill;
     nanscope::core::LogdirReader reader(logdir, readerOptions);
     const auto snapshot = reader.update();
 

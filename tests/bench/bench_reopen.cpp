@@ -75,6 +75,7 @@ int child(const fs::path& logdir, const fs::path& cache)
 {
     core::ReaderOptions options;
     options.indexCache.directory = cache;
+    options.spill.directory = cache; // as the app and the report spill to the user's cache
     const auto t0 = Clock::now();
     core::LogdirReader reader(logdir, options);
     const auto snapshot = reader.update();

@@ -6,11 +6,14 @@
 // was read before, and a snapshot stays valid while the reader goes on.
 #pragma once
 
+#include "chunkarena.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace nanscope::core {
@@ -41,6 +44,33 @@ public:
         while (m_chunks.size() < chunks)
             m_chunks.push_back(std::shared_ptr<T[]>(new T[kChunkSize]));
         m_size = size;
+    }
+
+    // Finished chunks go to `arena` from now on (see sealBelow). For plain data only: a stored
+    // chunk is a copy of its bytes.
+    void spillTo(std::shared_ptr<ChunkArena> arena)
+    {
+        static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+        m_arena = std::move(arena);
+    }
+
+    // Stores the chunks that lie wholly below element `end` in the arena (ChunkArena::store) and
+    // reads them from there from now on: for chunks the reader has finished writing. Their heap
+    // copies go once no published copy of the array holds them. Nothing without an arena; the
+    // heap from then on should the arena refuse.
+    void sealBelow(std::size_t end)
+    {
+        const std::size_t last = std::min(end, m_size) >> ChunkBits;
+        for (; m_sealed < last && m_arena; ++m_sealed) {
+            void* stored = m_arena->store(m_chunks[m_sealed].get(), kChunkSize * sizeof(T));
+            if (!stored) {
+                m_arena.reset(); // a full disk
+                break;
+            }
+            m_chunks[m_sealed] = std::shared_ptr<T[]>(m_arena, static_cast<T*>(stored));
+            m_stored.resize(m_sealed + 1, false);
+            m_stored[m_sealed] = true;
+        }
     }
 
     // Sizes the first chunk for `count` elements now, so that growing up to `count` later never
@@ -74,13 +104,18 @@ public:
         std::copy_n(data + whole * kChunkSize, rest, m_chunks.back().get());
     }
 
-    // Calls f(pointer, count) for each run of contiguous elements, in order.
+    // Calls f(pointer, count) for each run of contiguous elements, in order. With `release`, a
+    // run stored in an arena leaves the resident set once f is done with it, so that one pass
+    // over the whole array (saving it) does not map all of it.
     template <typename F>
-    void forEachRun(const F& f) const
+    void forEachRun(const F& f, bool release = false) const
     {
         for (std::size_t begin = 0; begin < m_size; begin += kChunkSize) {
             const std::size_t c = begin >> ChunkBits;
-            f(static_cast<const T*>(m_chunks[c].get()), std::min(kChunkSize, m_size - begin));
+            const std::size_t n = std::min(kChunkSize, m_size - begin);
+            f(static_cast<const T*>(m_chunks[c].get()), n);
+            if (release && c < m_stored.size() && m_stored[c])
+                ChunkArena::release(m_chunks[c].get(), n * sizeof(T));
         }
     }
 
@@ -140,6 +175,9 @@ private:
     std::vector<std::shared_ptr<T[]>> m_chunks;
     std::size_t m_size = 0;
     std::size_t m_firstCapacity = 0; // elements in m_chunks[0]; every later chunk has kChunkSize
+    std::shared_ptr<ChunkArena> m_arena; // where finished chunks go (see spillTo); null: nowhere
+    std::vector<bool> m_stored;          // per chunk, whether it lies in the arena
+    std::size_t m_sealed = 0;            // chunks before it were looked at by sealBelow
 };
 
 } // namespace nanscope::core

@@ -376,6 +376,7 @@ void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns
             }
             wait = false;
             stopped = stopped || !stitcher.stitch(job);
+            index.sealFinished(index.traces.size());
             buffers.push_back(std::move(job.buffer));
             jobs.pop_front();
         }
@@ -421,6 +422,7 @@ void readExecutions(FileState& file, IndexState& index, ExecutionColumns& column
     // The size now bounds this pass: a file that grows while it is read is read up to here.
     const std::uint64_t size = std::min(file.handle.size(), file.readLimit);
     file.size = size;
+    index.spillIfLarge(size - std::min(size, file.offset));
     do
         executionPass(file, index, columns, compatible, pool, size);
     while (!file.memoryLimited && skipCorruptRecord(file, index));

@@ -77,23 +77,25 @@ public:
         entry.elementBytes = sizeof(T);
         std::uint32_t crc = 0;
         std::uint64_t inBlock = 0;
-        array.forEachRun([&](const T* data, std::size_t n) {
-            const auto* p = reinterpret_cast<const char*>(data);
-            std::uint64_t bytes = n * sizeof(T);
-            write(p, static_cast<std::size_t>(bytes));
-            while (bytes > 0) {
-                const std::uint64_t take = std::min(bytes, kBlockBytes - inBlock);
-                crc = format::crc32cExtend(crc, p, static_cast<std::size_t>(take));
-                p += take;
-                bytes -= take;
-                inBlock += take;
-                if (inBlock == kBlockBytes) {
-                    entry.blockChecksums.push_back(crc);
-                    crc = 0;
-                    inBlock = 0;
+        array.forEachRun(
+            [&](const T* data, std::size_t n) {
+                const auto* p = reinterpret_cast<const char*>(data);
+                std::uint64_t bytes = n * sizeof(T);
+                write(p, static_cast<std::size_t>(bytes));
+                while (bytes > 0) {
+                    const std::uint64_t take = std::min(bytes, kBlockBytes - inBlock);
+                    crc = format::crc32cExtend(crc, p, static_cast<std::size_t>(take));
+                    p += take;
+                    bytes -= take;
+                    inBlock += take;
+                    if (inBlock == kBlockBytes) {
+                        entry.blockChecksums.push_back(crc);
+                        crc = 0;
+                        inBlock = 0;
+                    }
                 }
-            }
-        });
+            },
+            /*release=*/true); // a spilled array's pages go back to its file once written
         if (inBlock > 0)
             entry.blockChecksums.push_back(crc);
         return entry;
@@ -200,18 +202,35 @@ void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheK
 
 } // namespace
 
-fs::path defaultIndexCacheDirectory()
+namespace {
+
+// The user's cache directory of NaNscope; empty when it cannot be told.
+fs::path userCacheDirectory()
 {
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
-        return fs::path(xdg) / "nanscope" / "index";
+        return fs::path(xdg) / "nanscope";
     if (const char* home = std::getenv("HOME"); home && *home == '/') {
 #ifdef __APPLE__
-        return fs::path(home) / "Library" / "Caches" / "nanscope" / "index";
+        return fs::path(home) / "Library" / "Caches" / "nanscope";
 #else
-        return fs::path(home) / ".cache" / "nanscope" / "index";
+        return fs::path(home) / ".cache" / "nanscope";
 #endif
     }
     return {};
+}
+
+} // namespace
+
+fs::path defaultIndexCacheDirectory()
+{
+    const fs::path base = userCacheDirectory();
+    return base.empty() ? base : base / "index";
+}
+
+fs::path defaultSpillDirectory()
+{
+    const fs::path base = userCacheDirectory();
+    return base.empty() ? base : base / "columns";
 }
 
 fs::path indexCacheFile(const fs::path& directory, const IndexCacheKey& key)

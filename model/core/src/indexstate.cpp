@@ -22,12 +22,31 @@ std::uint64_t TraceColumns::bytes() const
     return total;
 }
 
+void TraceColumns::spillTo(const std::shared_ptr<ChunkArena>& arena)
+{
+    forEachColumn([&arena](auto& column) { column.spillTo(arena); });
+}
+
+void TraceColumns::sealBelow(std::size_t end)
+{
+    forEachColumn([end](auto& column) { column.sealBelow(end); });
+}
+
 std::uint64_t ExecutionColumns::bytes() const
 {
-    return wallTime.usedBytes() + offset.usedBytes() + opType.usedBytes() + graphId.usedBytes() +
-           module.usedBytes() + mode.usedBytes() + health.usedBytes() + idsBegin.usedBytes() +
-           inputCount.usedBytes() + outputCount.usedBytes() + healthBegin.usedBytes() +
-           healthCount.usedBytes() + tensorIds.usedBytes() + outputHealth.usedBytes();
+    std::uint64_t total = 0;
+    forEachColumn([&total](const auto& column) { total += column.usedBytes(); });
+    return total;
+}
+
+void ExecutionColumns::spillTo(const std::shared_ptr<ChunkArena>& arena)
+{
+    forEachColumn([&arena](auto& column) { column.spillTo(arena); });
+}
+
+void ExecutionColumns::sealFilled()
+{
+    forEachColumn([](auto& column) { column.sealBelow(column.size()); });
 }
 
 bool FileState::ensureOpen(const FileSystem& files)
@@ -97,6 +116,38 @@ std::uint64_t IndexState::memoryBytes() const
            2 * (graphs.approxBytes() + code.approxBytes()) +
            segments.size() * sizeof(TraceSegment) +
            tracesOfUndeclaredOps.size() * (sizeof(OpId) + sizeof(std::uint64_t) + 16);
+}
+
+void IndexState::spillIfLarge(std::uint64_t bytesAhead)
+{
+    // About 26 index bytes per trace record of ~230 bytes, 60 to 100 per execution of ~700.
+    constexpr std::uint64_t kRecordBytesPerIndexByte = 8;
+    if (spillArena || spillDirectory.empty() || bytesAhead == 0 ||
+        memoryBytes() + bytesAhead / kRecordBytesPerIndexByte < spillAboveBytes)
+        return;
+    spillArena = ChunkArena::create(spillDirectory);
+    if (!spillArena) {
+        spillDirectory.clear(); // cannot be made there: not asked again
+        return;
+    }
+    traces.spillTo(spillArena);
+    traceAlerts.spillTo(spillArena);
+    executionAlerts.spillTo(spillArena);
+    executions.spillTo(spillArena);
+    for (auto& columns : otherHostExecutions)
+        columns.spillTo(spillArena);
+}
+
+void IndexState::sealFinished(std::uint64_t traceEnd)
+{
+    if (!spillArena)
+        return;
+    traces.sealBelow(traceEnd);
+    traceAlerts.sealBelow(traceAlerts.size());
+    executionAlerts.sealBelow(executionAlerts.size());
+    executions.sealFilled();
+    for (auto& columns : otherHostExecutions)
+        columns.sealFilled();
 }
 
 bool IndexState::wouldExceedMemory(std::uint64_t recordBytes) const

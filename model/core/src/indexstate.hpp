@@ -36,6 +36,8 @@ struct TraceColumns
     void resize(std::size_t n);
     void reserve(std::size_t n); // see ChunkedArray::reserve
     std::uint64_t bytes() const;
+    void spillTo(const std::shared_ptr<ChunkArena>& arena);
+    void sealBelow(std::size_t end); // see ChunkedArray::sealBelow
 
     // Every column, so that growing, reserving and counting never miss one.
     template <typename F>
@@ -89,6 +91,41 @@ struct ExecutionColumns
 
     std::size_t size() const { return opType.size(); }
     std::uint64_t bytes() const;
+    void spillTo(const std::shared_ptr<ChunkArena>& arena);
+    // Every whole chunk written so far is finished: executions are only ever appended.
+    void sealFilled();
+
+    // Every column, so that counting, spilling and releasing never miss one.
+    template <typename F>
+    void forEachColumn(const F& f)
+    {
+        eachColumnOf(*this, f);
+    }
+    template <typename F>
+    void forEachColumn(const F& f) const
+    {
+        eachColumnOf(*this, f);
+    }
+
+private:
+    template <typename Self, typename F>
+    static void eachColumnOf(Self& self, const F& f)
+    {
+        f(self.wallTime);
+        f(self.offset);
+        f(self.opType);
+        f(self.graphId);
+        f(self.module);
+        f(self.mode);
+        f(self.health);
+        f(self.idsBegin);
+        f(self.inputCount);
+        f(self.outputCount);
+        f(self.healthBegin);
+        f(self.healthCount);
+        f(self.tensorIds);
+        f(self.outputHealth);
+    }
 };
 
 // Where reading one file stands between updates: what a saved index keeps of it.
@@ -242,6 +279,17 @@ struct IndexState
 
     // Where the files are read from.
     std::shared_ptr<const FileSystem> files = realFileSystem();
+
+    // Where a large index keeps its arrays (ReaderOptions::spill), and the arena once it does.
+    std::filesystem::path spillDirectory;
+    std::uint64_t spillAboveBytes = UINT64_MAX;
+    std::shared_ptr<ChunkArena> spillArena;
+    // Before a pass that reads `bytesAhead` more bytes of records: the growing arrays' finished
+    // chunks go to a spill arena from now on if the index is expected to pass spillAboveBytes.
+    void spillIfLarge(std::uint64_t bytesAhead);
+    // Stores the finished chunks of the spilled arrays: traces below `traceEnd`, executions and
+    // alerts below their sizes.
+    void sealFinished(std::uint64_t traceEnd);
 
     // The reader's limits (ReaderOptions::maxMemoryBytes and the record length derived from it).
     std::uint64_t maxMemoryBytes = UINT64_MAX;

@@ -306,6 +306,8 @@ void LogdirReader::Impl::applySettings(IndexState& state) const
     state.maxMemoryBytes = options.maxMemoryBytes;
     state.maxRecordBytes = std::min(options.maxMemoryBytes / 4, format::kMaxRecordPayload);
     state.maxDecodedBytes = options.maxMemoryBytes / 4;
+    state.spillDirectory = options.spill.directory;
+    state.spillAboveBytes = options.spill.aboveBytes;
 }
 
 void LogdirReader::Impl::ensurePool()
@@ -527,6 +529,13 @@ bool LogdirReader::saveIndex(std::string* error)
     d.savedProgress = progress;
     pruneIndexCache(cache.directory, cache.maxFiles, file);
     return true;
+}
+
+std::uint64_t LogdirReader::spilledBytes() const
+{
+    std::lock_guard lock(m_impl->updateMutex);
+    const auto& arena = m_impl->index.spillArena;
+    return arena ? arena->storedBytes() : 0;
 }
 
 std::string LogdirReader::indexCacheStatus() const

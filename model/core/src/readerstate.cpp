@@ -15,6 +15,8 @@ void ReaderState::adoptFileSet(const FileSet& set)
         other.path = set.file(kExecutionSuffix);
         otherExecutionFiles.push_back(std::move(other));
         index.otherHostExecutions.emplace_back();
+        if (index.spillArena)
+            index.otherHostExecutions.back().spillTo(index.spillArena);
     }
     layout.fileSets.push_back(set);
     FileState traces;

@@ -259,6 +259,7 @@ public:
         m_index.traceModes |= job.modes;
         m_index.clampedSlots += job.clampedSlots;
         m_next += job.written;
+        m_index.sealFinished(m_next);
         m_file.noteRecordsRead(job.badCrcRecord ? *job.badCrcRecord : job.chunk.recordCount());
         if (job.badCrcRecord) {
             // TensorFlow's reader stops at a corrupt record and retries it on every update.
@@ -418,6 +419,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
     jobs.clear();
     // The workers are done with the graph table: ops they could not find can be added now.
     stitcher.resolveUnknownOps();
+    index.sealFinished(stitcher.next());
 
     columns.resize(stitcher.next());
     if (!stitcher.stopped()) {
@@ -441,6 +443,7 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
     if (!file.ensureOpen(*index.files))
         return total;
     file.size = file.handle.size();
+    index.spillIfLarge(file.size - std::min(file.size, file.offset));
     do {
         const TracePassResult pass =
             tracePass(file, fileIndex, index, pool, byteBudget - total.bytesRead, file.size);

@@ -25,7 +25,8 @@ public:
 public Q_SLOTS:
     // Reads `path` from the start (or from its saved index, see core::IndexCacheOptions), in
     // chunks, publishing snapshots as it goes; then saves the index.
-    void load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache);
+    void load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache,
+              const core::SpillOptions& spill);
     // Reads what was appended since the last call (following a growing logdir).
     void update(quint64 job);
     void reset();

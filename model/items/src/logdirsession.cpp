@@ -70,8 +70,10 @@ void LogdirSession::startLoad()
     const quint64 job = m_job;
     const QString path = m_path;
     const core::IndexCacheOptions cache = m_indexCache;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, job, path, cache] { worker->load(job, path, cache); });
+    const core::SpillOptions spill = m_spill;
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job, path, cache, spill] {
+        worker->load(job, path, cache, spill);
+    });
 }
 
 void LogdirSession::close()
@@ -129,6 +131,11 @@ void LogdirSession::setMaxMemoryBytes(quint64 bytes)
 void LogdirSession::setIndexCache(const core::IndexCacheOptions& options)
 {
     m_indexCache = options;
+}
+
+void LogdirSession::setSpill(const core::SpillOptions& options)
+{
+    m_spill = options;
 }
 
 void LogdirSession::onSnapshot(quint64 job, const SnapshotPtr& snapshot)

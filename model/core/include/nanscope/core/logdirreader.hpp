@@ -47,6 +47,21 @@ struct IndexCacheOptions
 // $XDG_CACHE_HOME/nanscope/index, or ~/.cache/nanscope/index; empty when neither can be told.
 std::filesystem::path defaultIndexCacheDirectory();
 
+// A large index keeps its per-trace and per-execution arrays in an unnamed file of this
+// directory, mapped into memory: the pages it has finished writing leave the process's resident
+// set for the page cache, which the system can write out and reclaim, so that a logdir of 10^8
+// traces opens in a fraction of its index's size of RAM (what the views look at comes back).
+struct SpillOptions
+{
+    // Empty: the arrays stay in memory. The directory should be on a disk, not a RAM file system.
+    std::filesystem::path directory;
+    // Indexes expected to stay below this many bytes keep their arrays in memory.
+    std::uint64_t aboveBytes = std::uint64_t{256} << 20;
+};
+
+// $XDG_CACHE_HOME/nanscope/columns, or ~/.cache/nanscope/columns; empty when neither can be told.
+std::filesystem::path defaultSpillDirectory();
+
 struct ReaderOptions
 {
     DiscoveryOptions discovery;
@@ -62,6 +77,7 @@ struct ReaderOptions
     // field alone must not decide an allocation). Later updates try again.
     std::uint64_t maxMemoryBytes = kDefaultMaxMemoryBytes;
     IndexCacheOptions indexCache;
+    SpillOptions spill;
 };
 
 struct UpdateLimits
@@ -92,6 +108,10 @@ public:
     // What the first update() made of the saved index: "off", "none saved", "used", or
     // "not used: <why>" (the logdir was then read from the start).
     std::string indexCacheStatus() const;
+
+    // Bytes of the index's arrays kept in the spill file (ReaderOptions::spill); 0 while they
+    // are all in memory. From the updating thread, or between updates.
+    std::uint64_t spilledBytes() const;
 
     // The last snapshot published (an empty one before the first update()).
     std::shared_ptr<const Snapshot> latest() const;

@@ -55,6 +55,9 @@ public:
     // Where indexes are saved and found again (the default: nowhere); applies from the next
     // open() or reload().
     void setIndexCache(const core::IndexCacheOptions& options);
+    // Where a large logdir's index keeps its arrays instead of memory (the default: memory);
+    // applies from the next open() or reload().
+    void setSpill(const core::SpillOptions& options);
     // What the current load made of the saved index: "off", "none saved", "used", "not used:
     // <why>" (core::LogdirReader::indexCacheStatus()); empty before the load's first step.
     QString indexCacheStatus() const { return m_indexCacheStatus; }
@@ -86,6 +89,7 @@ private:
     QThread* m_thread = nullptr;
     LoadWorker* m_worker = nullptr;
     core::IndexCacheOptions m_indexCache;
+    core::SpillOptions m_spill;
     QString m_indexCacheStatus;
     QFileSystemWatcher* m_watcher = nullptr;
     QTimer* m_pollTimer = nullptr;
