@@ -140,17 +140,6 @@ private:
     std::vector<Slow> m_slow;
 };
 
-// The process's peak resident set (VmHWM).
-double peakResidentMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
-    return 0;
-}
-
 double quantile(std::vector<double> values, double q)
 {
     if (values.empty())
@@ -277,6 +266,14 @@ int main(int argc, char** argv)
     idle.stop();
     app.setTiming(false);
 
+    const auto mib = [](const char* field) {
+        return static_cast<double>(bench::statusKb(field)) / 1024.0;
+    };
+    // What the open took, before any jump or sort.
+    const double loadedRss = mib("VmRSS");
+    const double loadedAnon = mib("RssAnon");
+    const double loadedFile = mib("RssFile");
+    const double loadedPeak = mib("VmHWM");
     const auto snapshot = window.navigator()->snapshot();
     if (!snapshot || snapshot->traceCount() == 0) {
         std::fprintf(stderr, "nothing was read\n");
@@ -341,13 +338,17 @@ int main(int argc, char** argv)
         proxy.sort(items::AlertModel::OpTypeColumn, Qt::DescendingOrder);
         proxyMs = static_cast<double>(proxySort.nsecsElapsed()) / 1e6;
     }
-    std::printf("\nLogdir: %llu graph traces, %llu alerts, index %.0f MiB, app RSS %.0f MiB "
-                "(peak %.0f MiB%s)\n",
+    std::printf("\nLogdir: %llu graph traces, %llu alerts, index %.0f MiB\n",
                 static_cast<unsigned long long>(traces),
                 static_cast<unsigned long long>(snapshot->alertCount()),
-                static_cast<double>(snapshot->indexBytes()) / (1 << 20),
-                static_cast<double>(residentKb()) / 1024.0, peakResidentMiB(),
-                options.proxySort ? ", with the proxy's sort" : "");
+                static_cast<double>(snapshot->indexBytes()) / (1 << 20));
+    std::printf("App RSS once loaded  %6.0f MiB (own memory %.0f, mapped files %.0f), peak %.0f "
+                "MiB\n",
+                loadedRss, loadedAnon, loadedFile, loadedPeak);
+    std::printf("App RSS at the end   %6.0f MiB (own memory %.0f, mapped files %.0f), peak %.0f "
+                "MiB%s\n",
+                mib("VmRSS"), mib("RssAnon"), mib("RssFile"), mib("VmHWM"),
+                options.proxySort ? " (with the proxy's sort)" : "");
     std::printf("%-48s %10s\n", "measure", "value");
     std::printf("%-48s %8.0f ms\n", "first snapshot on screen (rows visible)", firstSnapshotMs);
     std::printf("%-48s %8.0f ms\n", "whole logdir read", loadedMs);

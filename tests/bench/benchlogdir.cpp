@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
@@ -128,14 +129,20 @@ bool writeBenchLogdir(const fs::path& dir, std::uint64_t traces)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-std::uint64_t residentKb()
+std::uint64_t statusKb(const char* field)
 {
     std::ifstream status("/proc/self/status");
     std::string line;
+    const std::size_t length = std::strlen(field);
     while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::strtoull(line.c_str() + 6, nullptr, 10);
+        if (line.compare(0, length, field) == 0 && line.size() > length && line[length] == ':')
+            return std::strtoull(line.c_str() + length + 1, nullptr, 10);
     return 0;
+}
+
+std::uint64_t residentKb()
+{
+    return statusKb("VmRSS");
 }
 
 } // namespace nanscope::bench

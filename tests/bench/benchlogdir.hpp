@@ -12,6 +12,10 @@ namespace nanscope::bench {
 // process, so that the writer's memory never counts in the caller's resident set.
 bool writeBenchLogdir(const std::filesystem::path& dir, std::uint64_t traces);
 
+// A field of /proc/self/status in kB: "VmRSS", "VmHWM" (the peak), "RssAnon" (the process's own
+// memory), "RssFile" (mapped files: page cache the system can reclaim); 0 when absent.
+std::uint64_t statusKb(const char* field);
+
 // The resident set size of this process, in kB (VmRSS).
 std::uint64_t residentKb();
 

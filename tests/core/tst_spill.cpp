@@ -12,10 +12,26 @@
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 
 using namespace nanscope;
 using namespace nanscope::core;
 namespace ev = test::events;
+
+namespace {
+
+// The part of the resident set that maps files (RssFile).
+long fileResidentKiB()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("RssFile:", 0) == 0)
+            return std::stol(line.substr(8));
+    return 0;
+}
+
+} // namespace
 
 TEST_CASE("stored chunks read back what was stored also after leaving the resident set", "[spill]")
 {
@@ -158,4 +174,17 @@ TEST_CASE("a spilled index is the same index", "[spill][reader]")
     for (std::uint64_t k = 0; k < a->alertCount(); ++k)
         REQUIRE(a->alert(k).event.index == b->alert(k).event.index);
     CHECK(std::filesystem::is_empty(spillDir.path())); // nothing left behind
+
+    SECTION("a scan's mapped pages leave the resident set and come back when read")
+    {
+        // Every spilled page is mapped now (the comparisons above read them all).
+        const long mapped = fileResidentKiB();
+        a->releaseMappedPages();
+        const long released = fileResidentKiB();
+        CHECK(mapped - released > static_cast<long>(spilling.spilledBytes() / 2048));
+        for (std::uint64_t t = 0; t < a->traceCount(); t += 7)
+            REQUIRE(a->trace(t).offset == b->trace(t).offset);
+        b->releaseMappedPages(); // nothing to release in memory
+        CHECK(b->trace(5).offset == a->trace(5).offset);
+    }
 }

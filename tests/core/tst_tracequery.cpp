@@ -295,3 +295,46 @@ TEST_CASE("a function call's traces: its graph and the graphs in it, since its p
     std::atomic_bool stop{true};
     CHECK(tracesOfCall(*s, 3, 100, &stop).empty());
 }
+
+TEST_CASE("the matcher reads a trace's fields by index as from its digest", "[tracequery]")
+{
+    test::TempDir dir;
+    const auto s = queryLogdir(dir);
+    const GraphIndex loss = *s->graphs().findGraph("g");
+    const std::vector<TraceFilter> filters = {
+        {},
+        {.nonFiniteOnly = true},
+        {.graph = loss},
+        {.opType = "Log"},
+        {.text = "act"},
+        {.nonFiniteOnly = true, .graph = loss, .opType = "Mul"},
+        {.host = 0},
+        {.host = 1},
+        {.device = ""},
+        {.device = "/device:GPU:0"},
+    };
+    for (const auto& filter : filters) {
+        const TraceMatcher matcher(*s, filter);
+        for (std::uint64_t i = 0; i < s->traceCount(); ++i) {
+            CHECK(s->traceOp(i) == s->trace(i).op);
+            CHECK(s->traceDevice(i) == s->trace(i).device);
+            CHECK(s->traceFileIndex(i) == s->trace(i).fileIndex);
+            CHECK(matcher.matches(*s, i) == matcher.matches(s->trace(i)));
+        }
+    }
+}
+
+TEST_CASE("the ops that made a non-finite trace", "[tracequery]")
+{
+    test::TempDir dir;
+    const auto s = queryLogdir(dir);
+    const auto made = opsWithNonFiniteTraces(*s);
+    REQUIRE(made.size() == s->graphs().ops().size());
+    std::vector<std::string> names;
+    for (std::size_t op = 0; op < made.size(); ++op)
+        if (made[op])
+            names.push_back(s->graphs().op(static_cast<OpId>(op)).name);
+    CHECK(names == std::vector<std::string>{"Log", "Mul"});
+    const std::atomic_bool stop{true};
+    CHECK(opsWithNonFiniteTraces(*s, &stop).empty());
+}

@@ -99,7 +99,11 @@ private:
                 // goes first when cores are short. Once per thread, for its whole life.
                 thread_local const bool yielded = (core::yieldToInteractiveThreads(), true);
                 (void)yielded;
-                return compute(*snapshot, *stop);
+                T result = compute(*snapshot, *stop);
+                // A scan of a spilled index maps what it read: the resident set stays at what
+                // the views show.
+                snapshot->releaseMappedPages();
+                return result;
             }));
     }
 

@@ -2,6 +2,7 @@
 #include "nanscope/views/sourcepanel.hpp"
 
 #include "healthstyle.hpp"
+#include "nanscope/core/tracequery.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/widgets/elidedlabel.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
@@ -28,8 +29,6 @@ namespace nanscope::views {
 using items::fromStd;
 
 namespace {
-
-constexpr std::uint64_t kStopCheckInterval = 1u << 16;
 
 // Debugger V2's focus orange: a translucent line background and a solid margin arrow.
 QColor focusLineColor(const QPalette& palette)
@@ -198,15 +197,9 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     m_jobs->marks.request(snapshot, [folding = navigator()->folding()](
                                         const core::Snapshot& s, const std::atomic_bool& stop) {
         const auto& ops = s.graphs().ops();
-        std::vector<std::uint8_t> bad(ops.size(), 0);
-        const std::uint64_t count = s.traceCount();
-        for (std::uint64_t i = 0; i < count; ++i) {
-            if ((i & (kStopCheckInterval - 1)) == 0 && stop.load(std::memory_order_relaxed))
-                return LineMap();
-            const core::TraceDigest t = s.trace(i);
-            if (t.health.nonFinite() && t.op < bad.size())
-                bad[t.op] = 1;
-        }
+        const std::vector<std::uint8_t> bad = core::opsWithNonFiniteTraces(s, &stop);
+        if (bad.size() != ops.size())
+            return LineMap(); // stopped
         LineMap lines;
         for (std::size_t op = 0; op < ops.size(); ++op) {
             if (!bad[op])

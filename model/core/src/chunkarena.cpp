@@ -108,6 +108,13 @@ void ChunkArena::release(const void* data, std::size_t bytes)
         ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
+void ChunkArena::releaseAll() const
+{
+    std::lock_guard lock(m_mutex);
+    for (const Segment& s : m_segments)
+        ::madvise(s.base, s.size, MADV_DONTNEED);
+}
+
 std::uint64_t ChunkArena::storedBytes() const
 {
     std::lock_guard lock(m_mutex);

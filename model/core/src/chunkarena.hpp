@@ -39,6 +39,10 @@ public:
     // store().
     static void release(const void* data, std::size_t bytes);
 
+    // release() for everything stored so far: after a scan over whole columns, what it mapped
+    // goes back to the page cache.
+    void releaseAll() const;
+
     // Bytes stored so far.
     std::uint64_t storedBytes() const;
 

@@ -198,6 +198,8 @@ struct Snapshot::Data
     std::uint64_t maxRecordBytes = format::kMaxRecordPayload; // for records read on demand
     std::uint64_t maxDecodedBytes = UINT64_MAX;               // likewise, once decoded
     std::shared_ptr<const FileSystem> files = realFileSystem();
+    // Where the spilled arrays lie (see ChunkArena); null when all are in memory.
+    std::shared_ptr<const ChunkArena> spill;
     // Where TensorFlow's reader stops each file for good (its first corrupt record): one per
     // trace file, and the executions file; kNoStop where it reads the whole file.
     static constexpr std::uint64_t kNoStop = ~std::uint64_t{0};

@@ -416,6 +416,7 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->maxRecordBytes = index.maxRecordBytes;
     data->maxDecodedBytes = index.maxDecodedBytes;
     data->files = index.files;
+    data->spill = index.spillArena;
     const auto stopOf = [](const FileState& f) {
         return f.tensorBoardStop.value_or(Snapshot::Data::kNoStop);
     };

@@ -161,6 +161,27 @@ TraceDigest Snapshot::trace(std::uint64_t i) const
     return d;
 }
 
+void Snapshot::releaseMappedPages() const
+{
+    if (m_data->spill)
+        m_data->spill->releaseAll();
+}
+
+OpId Snapshot::traceOp(std::uint64_t i) const
+{
+    return m_data->traces.op[i];
+}
+
+std::uint16_t Snapshot::traceDevice(std::uint64_t i) const
+{
+    return m_data->traces.device[i];
+}
+
+std::uint32_t Snapshot::traceFileIndex(std::uint64_t i) const
+{
+    return m_data->traceFileIndex(i);
+}
+
 const std::vector<std::string>& Snapshot::traceDevices() const
 {
     return m_data->traceDevices;
@@ -217,8 +238,10 @@ double Snapshot::wallTime(EventRef event) const
 
 HealthDigest Snapshot::health(EventRef event) const
 {
-    return event.source == EventSource::Graph ? trace(event.index).health
-                                              : execution(event.index).health;
+    // One column, not the whole digest: scans call this for every event.
+    return HealthDigest{event.source == EventSource::Graph
+                            ? m_data->traces.health[event.index]
+                            : m_data->executions.health[event.index]};
 }
 
 std::uint64_t Snapshot::alertCount() const

@@ -92,7 +92,7 @@ std::vector<int> matchingRows(const Snapshot& snapshot, const TraceMatcher& matc
     for (std::uint64_t i = begin; i < end; ++i) {
         if ((i & (kStopCheckInterval - 1)) == 0 && stopped(stop))
             break;
-        if (matcher.matches(snapshot.trace(i)))
+        if (matcher.matches(snapshot, i))
             rows.push_back(static_cast<int>(i));
     }
     return rows;
@@ -112,7 +112,7 @@ std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatc
             return std::nullopt;
         const std::uint64_t i =
             backward ? (start + count - step % count) % count : (start + step) % count;
-        if (matcher.matches(snapshot.trace(i)))
+        if (matcher.matches(snapshot, i))
             return i;
     }
     return std::nullopt;
@@ -157,12 +157,31 @@ std::vector<std::uint64_t> tracesOfCall(const Snapshot& snapshot, std::uint64_t 
     for (std::uint64_t i = 0; i < count && traces.size() < limit; ++i) {
         if ((i & (kStopCheckInterval - 1)) == 0 && stopped(stop))
             return {};
-        const TraceDigest trace = snapshot.trace(i);
-        if (trace.op < inCall.size() && inCall[trace.op] && trace.wallTime > after &&
-            trace.wallTime <= until)
+        const OpId op = snapshot.traceOp(i);
+        if (op >= inCall.size() || !inCall[op])
+            continue;
+        const double wallTime = snapshot.wallTime({EventSource::Graph, i});
+        if (wallTime > after && wallTime <= until)
             traces.push_back(i);
     }
     return traces;
+}
+
+std::vector<std::uint8_t> opsWithNonFiniteTraces(const Snapshot& snapshot,
+                                                 const std::atomic_bool* stop)
+{
+    std::vector<std::uint8_t> made(snapshot.graphs().ops().size(), 0);
+    const std::uint64_t count = snapshot.traceCount();
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if ((i & (kStopCheckInterval - 1)) == 0 && stopped(stop))
+            return {};
+        if (!snapshot.health({EventSource::Graph, i}).nonFinite())
+            continue;
+        const OpId op = snapshot.traceOp(i);
+        if (op < made.size())
+            made[op] = 1;
+    }
+    return made;
 }
 
 MatchPosition matchPosition(const Snapshot& snapshot, const TraceMatcher& matcher,
@@ -173,7 +192,7 @@ MatchPosition matchPosition(const Snapshot& snapshot, const TraceMatcher& matche
     for (std::uint64_t i = 0; i < count; ++i) {
         if ((i & (kStopCheckInterval - 1)) == 0 && stopped(stop))
             return {};
-        if (!matcher.matches(snapshot.trace(i)))
+        if (!matcher.matches(snapshot, i))
             continue;
         ++position.total;
         if (i == trace)

@@ -67,6 +67,11 @@ public:
 
     // --- Digests, O(1) by index ----------------------------------------------------------------
     TraceDigest trace(std::uint64_t index) const;
+    // Single fields of trace(index), for scans over every trace: each reads one column, so that a
+    // scan touches the bytes it needs (in a spilled index, the pages it maps), not whole digests.
+    OpId traceOp(std::uint64_t index) const;
+    std::uint16_t traceDevice(std::uint64_t index) const;
+    std::uint32_t traceFileIndex(std::uint64_t index) const;
     ExecutionDigest execution(std::uint64_t index) const;
     std::vector<std::int64_t> executionInputIds(std::uint64_t index) const;
     std::vector<std::int64_t> executionOutputIds(std::uint64_t index) const;
@@ -99,6 +104,12 @@ public:
     // Its answer: alerts[0] of its capped list, and its alert count.
     std::optional<Alert> tensorBoardFirstAlert() const;
     std::uint64_t tensorBoardAlertCount() const;
+
+    // A large index's arrays may lie in a file mapped into memory (ReaderOptions::spill): a scan
+    // over whole columns maps them in. This takes them out of the resident set again (they stay
+    // in the page cache); a later read maps what it needs. Callable from any thread; nothing when
+    // the index is in memory.
+    void releaseMappedPages() const;
 
     // --- Root cause (see origin.hpp) -----------------------------------------------------------
     const std::optional<Origin>& origin() const;

@@ -48,6 +48,21 @@ public:
         return trace.op < m_ops.size() && m_ops[trace.op];
     }
 
+    // The same for trace `index` of `snapshot`, reading only the fields the filter asks about.
+    bool matches(const Snapshot& snapshot, std::uint64_t index) const
+    {
+        if (m_filter.nonFiniteOnly && !snapshot.health({EventSource::Graph, index}).nonFinite())
+            return false;
+        if (m_filter.host && snapshot.traceFileIndex(index) != *m_filter.host)
+            return false;
+        if (m_device && snapshot.traceDevice(index) != *m_device)
+            return false;
+        if (m_allOps)
+            return true;
+        const OpId op = snapshot.traceOp(index);
+        return op < m_ops.size() && m_ops[op];
+    }
+
 private:
     TraceFilter m_filter;
     // The device's index in traceDevices(), or one no trace has when no trace names it.
@@ -74,6 +89,11 @@ std::optional<std::uint64_t> findTrace(const Snapshot& snapshot, const TraceMatc
 // after its traces). Ascending; at most `limit`; empty for a plain op or when stopped.
 std::vector<std::uint64_t> tracesOfCall(const Snapshot& snapshot, std::uint64_t execution,
                                         std::size_t limit, const std::atomic_bool* stop = nullptr);
+
+// By OpId, 1 for the ops of which some graph execution trace is non-finite. Reads two of the
+// digests' columns. Empty when stopped.
+std::vector<std::uint8_t> opsWithNonFiniteTraces(const Snapshot& snapshot,
+                                                 const std::atomic_bool* stop = nullptr);
 
 // Where a matching trace stands among all matches: "ordinal of total", as find bars say.
 struct MatchPosition
