@@ -4,6 +4,7 @@
 // that no longer fits the logdir or is damaged in any byte or at any length.
 #include "hostlogdirs.hpp"
 #include "indexcache.hpp"
+#include "indexcachetrust.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
@@ -11,7 +12,10 @@
 #include "tensorflowlogdir.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <sstream>
+#include <sys/stat.h>
+#include <thread>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -417,4 +421,64 @@ TEST_CASE("nanscope-report saves the index of a large logdir and reopens it to t
                         test::shellQuoted(dir.path()));
     CHECK(unwritable.status == 1);
     CHECK_THAT(unwritable.output, Catch::Contains("the index was not saved"));
+}
+
+TEST_CASE("an index checked whole once is trusted while its file stays the same", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    test::writeSmallLogdir(dir.path());
+    const CachedRead first = readCached(dir.path(), cache.path());
+    const fs::path saved = onlySavedIndex(cache.path());
+    const fs::path record = checkedRecord(saved);
+    // Just written: its times are too young to vouch for, so a reopen checks it whole and
+    // leaves no record.
+    CHECK(readCached(dir.path(), cache.path()).status == "used");
+    CHECK_FALSE(fs::exists(record));
+    // A second later, a reopen that checked it whole notes its identity.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    CHECK(readCached(dir.path(), cache.path()).status == "used");
+    REQUIRE(fs::exists(record));
+    struct stat st
+    {};
+    REQUIRE(::stat(saved.c_str(), &st) == 0);
+    CHECK(checkedBefore(saved, st));
+    // Reopened from the record: the same index.
+    const CachedRead trusted = readCached(dir.path(), cache.path());
+    CHECK(trusted.status == "used");
+    CHECK(trusted.shown == first.shown);
+
+    SECTION("any other identity is not vouched for")
+    {
+        for (auto change :
+             {+[](struct stat& s) { ++s.st_size; }, +[](struct stat& s) { ++s.st_ino; },
+              +[](struct stat& s) { ++s.st_ctim.tv_nsec; },
+              +[](struct stat& s) {
+                  ++s.st_mtim.tv_sec;
+              }}) {
+            struct stat other = st;
+            change(other);
+            CHECK_FALSE(checkedBefore(saved, other));
+        }
+        std::string bytes = test::readBytes(record);
+        bytes[10] = static_cast<char>(bytes[10] ^ 1);
+        test::writeBytes(record, bytes);
+        CHECK_FALSE(checkedBefore(saved, st)); // its checksum
+    }
+    SECTION("a damaged byte written since is found: the record names the file as it was")
+    {
+        std::string bytes = test::readBytes(saved);
+        // The description's last byte (the description ends the file).
+        bytes.back() = static_cast<char>(bytes.back() ^ 0x40);
+        test::writeBytes(saved, bytes);
+        LogdirReader reader(dir.path(), cachedIn(cache.path()));
+        const auto s = reader.update();
+        CHECK_THAT(reader.indexCacheStatus(), Catch::StartsWith("not used: "));
+        CHECK(fingerprint(*s) == readFresh(dir.path()));
+    }
+    SECTION("pruning takes the record with its index")
+    {
+        pruneIndexCache(cache.path(), 0, {});
+        CHECK(fs::is_empty(cache.path()));
+    }
 }

@@ -2,6 +2,7 @@
 // Reading saved indexes back, and every check that decides whether one can be used.
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
+#include "indexcachetrust.hpp"
 #include "loaders.hpp"
 #include "nanscope/format/crc32c.hpp"
 
@@ -26,17 +27,19 @@ class SidecarLoader
 public:
     SidecarLoader(std::span<const std::byte> bytes, bool mapped, const IndexCacheKey& key,
                   const fs::path& logdir, const DiscoveryOptions& discovery, ReaderState& state,
-                  ThreadPool& pool, bool checksums)
+                  ThreadPool& pool, bool checksums, bool checkedBefore)
         : m_bytes(bytes), m_mapped(mapped), m_key(key), m_logdir(logdir), m_discovery(discovery),
-          m_state(state), m_pool(pool), m_checksums(checksums)
+          m_state(state), m_pool(pool), m_checksums(checksums), m_checkedBefore(checkedBefore)
     {}
 
     bool load(std::shared_ptr<const void> owner, std::string& why)
     {
-        const bool ok = readHeader() && readKey() && readLayout() && readFiles() &&
-                        replaySmallFiles() && readGraphPlaceholders() && readIndexTables() &&
-                        readOrigin() && readColumns(owner) && checkExecutions() && checkAlerts() &&
-                        checkOrigin() && finish();
+        // A file checked whole before and unchanged since (indexcachetrust.hpp) skips the checks
+        // that read its arrays.
+        const bool ok =
+            readHeader() && readKey() && readLayout() && readFiles() && replaySmallFiles() &&
+            readGraphPlaceholders() && readIndexTables() && readOrigin() && readColumns(owner) &&
+            (m_checkedBefore || (checkExecutions() && checkAlerts())) && checkOrigin() && finish();
         if (!ok)
             why = m_why.empty() ? "it is damaged (an impossible value)" : m_why;
         return ok;
@@ -361,7 +364,7 @@ private:
         });
         if (!ok || !checked())
             return damaged();
-        if (!checkBlocks(blocks))
+        if (!m_checkedBefore && !checkBlocks(blocks))
             return fail("it is damaged (a checksum does not match, or an entry is out of range)");
         std::size_t i = 0;
         visitColumns(m_state, [&](auto& column, Bound) {
@@ -474,6 +477,7 @@ private:
     ReaderState& m_state;
     ThreadPool& m_pool;
     bool m_checksums;
+    bool m_checkedBefore;
     ArchiveReader m_meta{{}};
     std::vector<SavedFile> m_files;
     std::optional<std::optional<Origin>> m_origin; // nullopt: not saved
@@ -499,7 +503,7 @@ bool loadIndexCache(std::span<const std::byte> bytes, std::shared_ptr<const void
                     const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
                     std::string& why, bool checksums)
 {
-    SidecarLoader loader(bytes, mapped, key, logdir, discovery, state, pool, checksums);
+    SidecarLoader loader(bytes, mapped, key, logdir, discovery, state, pool, checksums, false);
     return loader.load(std::move(owner), why);
 }
 
@@ -527,9 +531,16 @@ bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::pa
     }
     const std::span<const std::byte> bytes(static_cast<const std::byte*>(mapping->address),
                                            mapping->size);
-    if (!loadIndexCache(bytes, mapping, true, key, logdir, discovery, state, pool, why, checksums))
+    const bool trusted = checksums && checkedBefore(file, st);
+    SidecarLoader loader(bytes, true, key, logdir, discovery, state, pool, checksums, trusted);
+    if (!loader.load(mapping, why))
         return false;
-    ::utimensat(AT_FDCWD, file.c_str(), nullptr, 0); // used: the last to be pruned
+    // Used: the last to be pruned. The record carries the time, so that the index file keeps
+    // the times its record names.
+    if (trusted)
+        noteUsed(file);
+    else if (checksums)
+        noteChecked(file, st);
     return true;
 }
 

@@ -2,6 +2,7 @@
 // Writing saved indexes, naming them, and pruning the cache directory.
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
+#include "indexcachetrust.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/crc32c.hpp"
 
@@ -284,18 +285,28 @@ void pruneIndexCache(const fs::path& directory, std::size_t keepFiles, const fs:
     std::vector<std::pair<fs::file_time_type, fs::path>> saved;
     for (const auto& entry : fs::directory_iterator(directory, ec)) {
         std::error_code entryError;
-        if (entry.path().extension() != ".nsidx" || !entry.is_regular_file(entryError) ||
-            entry.path() == keep)
+        const fs::path& path = entry.path();
+        if (path.extension() == ".checked" && !fs::exists(path.parent_path() / path.stem(), ec)) {
+            fs::remove(path, ec); // the record of a pruned index
             continue;
-        const auto time = entry.last_write_time(entryError);
+        }
+        if (path.extension() != ".nsidx" || !entry.is_regular_file(entryError) || path == keep)
+            continue;
+        // Last used: a load marks its index's record (see noteUsed), never the index itself.
+        auto time = entry.last_write_time(entryError);
+        const auto used = fs::last_write_time(checkedRecord(path), ec);
+        if (!ec)
+            time = std::max(time, used);
         if (!entryError)
-            saved.emplace_back(time, entry.path());
+            saved.emplace_back(time, path);
     }
     if (saved.size() + 1 <= keepFiles)
         return;
     std::sort(saved.begin(), saved.end(), std::greater<>());
-    for (std::size_t i = keepFiles > 0 ? keepFiles - 1 : 0; i < saved.size(); ++i)
+    for (std::size_t i = keepFiles > 0 ? keepFiles - 1 : 0; i < saved.size(); ++i) {
         fs::remove(saved[i].second, ec);
+        fs::remove(checkedRecord(saved[i].second), ec);
+    }
 }
 
 } // namespace nanscope::core

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "indexcachetrust.hpp"
+
+#include "nanscope/format/crc32c.hpp"
+
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace nanscope::core {
+namespace {
+
+constexpr std::array<char, 8> kMagic = {'N', 'S', 'C', 'H', 'E', 'C', 'K', '1'};
+
+// The identity of a file, as the record holds it.
+struct Identity
+{
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+    std::uint64_t size = 0;
+    std::int64_t modifiedNs = 0;
+    std::int64_t changedNs = 0;
+};
+
+std::int64_t nanoseconds(const timespec& t)
+{
+    return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+
+Identity identityOf(const struct stat& st)
+{
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+            static_cast<std::uint64_t>(st.st_size), nanoseconds(st.st_mtim),
+            nanoseconds(st.st_ctim)};
+}
+
+// The record's bytes: magic, the identity's five numbers, a CRC-32C of what precedes it.
+std::string encode(const Identity& id)
+{
+    std::string bytes(kMagic.begin(), kMagic.end());
+    for (const std::uint64_t v :
+         {id.device, id.inode, id.size, static_cast<std::uint64_t>(id.modifiedNs),
+          static_cast<std::uint64_t>(id.changedNs)})
+        for (int i = 0; i < 8; ++i)
+            bytes.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
+    const std::uint32_t crc = format::crc32c(bytes);
+    for (int i = 0; i < 4; ++i)
+        bytes.push_back(static_cast<char>((crc >> (8 * i)) & 0xffu));
+    return bytes;
+}
+
+} // namespace
+
+std::filesystem::path checkedRecord(const std::filesystem::path& index)
+{
+    return index.string() + ".checked";
+}
+
+bool checkedBefore(const std::filesystem::path& index, const struct stat& st)
+{
+    const std::string expected = encode(identityOf(st));
+    std::ifstream in(checkedRecord(index), std::ios::binary);
+    std::string found(expected.size() + 1, '\0');
+    in.read(found.data(), static_cast<std::streamsize>(found.size()));
+    return in.gcount() == static_cast<std::streamsize>(expected.size()) &&
+           found.compare(0, expected.size(), expected) == 0;
+}
+
+void noteChecked(const std::filesystem::path& index, const struct stat& st)
+{
+    const auto changed = std::chrono::system_clock::time_point(
+        std::chrono::duration_cast<std::chrono::system_clock::duration>(
+            std::chrono::nanoseconds(nanoseconds(st.st_ctim))));
+    const std::filesystem::path record = checkedRecord(index);
+    std::error_code ec;
+    if (std::chrono::system_clock::now() - changed < std::chrono::seconds(1)) {
+        std::filesystem::remove(record, ec); // too young to vouch for
+        return;
+    }
+    const std::filesystem::path temporary = record.string() + ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        const std::string bytes = encode(identityOf(st));
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!out) {
+            std::filesystem::remove(temporary, ec);
+            return;
+        }
+    }
+    std::filesystem::rename(temporary, record, ec);
+    if (ec)
+        std::filesystem::remove(temporary, ec);
+}
+
+void noteUsed(const std::filesystem::path& index)
+{
+    ::utimensat(AT_FDCWD, checkedRecord(index).c_str(), nullptr, 0);
+}
+
+} // namespace nanscope::core
