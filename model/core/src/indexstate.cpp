@@ -15,33 +15,9 @@ void TraceColumns::reserve(std::size_t n)
     forEachColumn([n](auto& column) { column.reserve(n); });
 }
 
-std::uint64_t TraceColumns::bytes() const
-{
-    std::uint64_t total = 0;
-    forEachColumn([&total](const auto& column) { total += column.usedBytes(); });
-    return total;
-}
-
-void TraceColumns::spillTo(const std::shared_ptr<ChunkArena>& arena)
-{
-    forEachColumn([&arena](auto& column) { column.spillTo(arena); });
-}
-
 void TraceColumns::sealBelow(std::size_t end)
 {
     forEachColumn([end](auto& column) { column.sealBelow(end); });
-}
-
-std::uint64_t ExecutionColumns::bytes() const
-{
-    std::uint64_t total = 0;
-    forEachColumn([&total](const auto& column) { total += column.usedBytes(); });
-    return total;
-}
-
-void ExecutionColumns::spillTo(const std::shared_ptr<ChunkArena>& arena)
-{
-    forEachColumn([&arena](auto& column) { column.spillTo(arena); });
 }
 
 void ExecutionColumns::sealFilled()

@@ -21,8 +21,37 @@
 
 namespace nanscope::core {
 
+// Every column of a struct of columns, so that growing, counting, spilling and releasing never
+// miss one: `Derived` lists its columns in a static eachColumnOf(self, f).
+template <typename Derived>
+struct ColumnSet
+{
+    template <typename F>
+    void forEachColumn(const F& f)
+    {
+        Derived::eachColumnOf(static_cast<Derived&>(*this), f);
+    }
+    template <typename F>
+    void forEachColumn(const F& f) const
+    {
+        Derived::eachColumnOf(static_cast<const Derived&>(*this), f);
+    }
+
+    std::uint64_t bytes() const
+    {
+        std::uint64_t total = 0;
+        forEachColumn([&total](const auto& column) { total += column.usedBytes(); });
+        return total;
+    }
+
+    void spillTo(const std::shared_ptr<ChunkArena>& arena)
+    {
+        forEachColumn([&arena](auto& column) { column.spillTo(arena); });
+    }
+};
+
 // 26 bytes per trace (the budget is 48, measured by the benchmark).
-struct TraceColumns
+struct TraceColumns : ColumnSet<TraceColumns>
 {
     ChunkedArray<double> wallTime;
     ChunkedArray<std::uint64_t> offset;
@@ -34,24 +63,11 @@ struct TraceColumns
 
     std::size_t size() const { return op.size(); }
     void resize(std::size_t n);
-    void reserve(std::size_t n); // see ChunkedArray::reserve
-    std::uint64_t bytes() const;
-    void spillTo(const std::shared_ptr<ChunkArena>& arena);
+    void reserve(std::size_t n);     // see ChunkedArray::reserve
     void sealBelow(std::size_t end); // see ChunkedArray::sealBelow
 
-    // Every column, so that growing, reserving and counting never miss one.
-    template <typename F>
-    void forEachColumn(const F& f)
-    {
-        eachColumnOf(*this, f);
-    }
-    template <typename F>
-    void forEachColumn(const F& f) const
-    {
-        eachColumnOf(*this, f);
-    }
-
 private:
+    friend ColumnSet<TraceColumns>;
     template <typename Self, typename F>
     static void eachColumnOf(Self& self, const F& f)
     {
@@ -72,7 +88,7 @@ struct TraceSegment
     std::uint32_t fileIndex = 0;
 };
 
-struct ExecutionColumns
+struct ExecutionColumns : ColumnSet<ExecutionColumns>
 {
     ChunkedArray<double> wallTime;
     ChunkedArray<std::uint64_t> offset;
@@ -90,24 +106,11 @@ struct ExecutionColumns
     ChunkedArray<std::uint8_t> outputHealth;
 
     std::size_t size() const { return opType.size(); }
-    std::uint64_t bytes() const;
-    void spillTo(const std::shared_ptr<ChunkArena>& arena);
     // Every whole chunk written so far is finished: executions are only ever appended.
     void sealFilled();
 
-    // Every column, so that counting, spilling and releasing never miss one.
-    template <typename F>
-    void forEachColumn(const F& f)
-    {
-        eachColumnOf(*this, f);
-    }
-    template <typename F>
-    void forEachColumn(const F& f) const
-    {
-        eachColumnOf(*this, f);
-    }
-
 private:
+    friend ColumnSet<ExecutionColumns>;
     template <typename Self, typename F>
     static void eachColumnOf(Self& self, const F& f)
     {

@@ -34,11 +34,8 @@ void ThreadPool::submit(std::function<void()> job)
     m_jobReady.notify_one();
 }
 
-bool ThreadPool::runOne()
+void ThreadPool::runFront(std::unique_lock<std::mutex>& lock)
 {
-    std::unique_lock lock(m_mutex);
-    if (m_jobs.empty())
-        return false;
     auto job = std::move(m_jobs.front());
     m_jobs.pop_front();
     ++m_running;
@@ -48,6 +45,14 @@ bool ThreadPool::runOne()
     --m_running;
     if (m_jobs.empty() && m_running == 0)
         m_idle.notify_all();
+}
+
+bool ThreadPool::runOne()
+{
+    std::unique_lock lock(m_mutex);
+    if (m_jobs.empty())
+        return false;
+    runFront(lock);
     return true;
 }
 
@@ -68,15 +73,7 @@ void ThreadPool::work()
         m_jobReady.wait(lock, [this] { return m_stopping || !m_jobs.empty(); });
         if (m_jobs.empty())
             return; // stopping
-        auto job = std::move(m_jobs.front());
-        m_jobs.pop_front();
-        ++m_running;
-        lock.unlock();
-        job();
-        lock.lock();
-        --m_running;
-        if (m_jobs.empty() && m_running == 0)
-            m_idle.notify_all();
+        runFront(lock);
     }
 }
 

@@ -37,6 +37,8 @@ public:
 
 private:
     void work();
+    // Runs the oldest queued job with `lock` released meanwhile; `lock` holds m_mutex.
+    void runFront(std::unique_lock<std::mutex>& lock);
 
     unsigned m_size;
     Priority m_priority;
