@@ -101,11 +101,14 @@ void* ChunkArena::store(const void* data, std::size_t bytes)
 
 void ChunkArena::release(const void* data, std::size_t bytes)
 {
+    // The whole pages within the range, as offsets from `data`.
     const std::size_t page = pageSize();
-    const auto begin = roundUp(reinterpret_cast<std::uintptr_t>(data), page);
-    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
-    if (end > begin)
-        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t first = roundUp(address, page);
+    const std::uintptr_t last = (address + bytes) / page * page;
+    if (last > first)
+        ::madvise(const_cast<std::byte*>(static_cast<const std::byte*>(data)) + (first - address),
+                  last - first, MADV_DONTNEED);
 }
 
 void ChunkArena::releaseAll() const
