@@ -387,6 +387,24 @@ int main(int argc, char** argv)
                     "the same sort by QSortFilterProxyModel (GUI)", proxyMs,
                     proxyMs / std::max(sortStall, 0.001));
 
+    // The goals, each beside its figure, with the ratio figure / goal (at most 1 meets it).
+    std::printf("\n%-48s %9s %9s %6s\n", "goal", "figure", "goal", "ratio");
+    const auto goal = [](const char* what, double value, double target, const char* unit) {
+        std::printf("%-48s %6.1f %-2s %6.1f %-2s %6.2f %s\n", what, value, unit, target, unit,
+                    value / target, value <= target ? "met" : "not met");
+    };
+    goal("longest event-loop stall while loading", longest, 16, "ms");
+    goal("longest single event while loading", app.longestMs(), 10, "ms");
+    if (!jumps.empty()) {
+        goal("jump to a random row + paint, median", quantile(jumps, 0.5), 16, "ms");
+        goal("jump to a random row + paint, worst", *std::max_element(jumps.begin(), jumps.end()),
+             16, "ms");
+    }
+    goal("longest event-loop stall while sorting alerts", sortStall, 16, "ms");
+    // The memory goal is for 10^8 traces: a smaller logdir is scaled to it.
+    const double per1e8 = 1e8 / static_cast<double>(traces) / 1024.0;
+    goal("peak RSS of the load, per 10^8 traces", loadedPeak * per1e8, 2, "GiB");
+
     window.close();
     if (generated && options.keep)
         std::printf("Kept the logdir: %s\n", logdir.c_str());
