@@ -409,8 +409,8 @@ ExpectedUserFrame writeRun(const std::filesystem::path& dir, TensorFlowStack kin
             const auto out = 103 + id + static_cast<std::int64_t>(e);
             set.append("execution",
                        execution(wall += 0.001, eagerOps[e], {out - 1}, {out}, /*FULL_HEALTH*/ 4,
-                                 {fullHealth(static_cast<double>(out), 10, 0, 0, bad ? 10 : 0, 4, 0,
-                                             bad ? 0 : 6)},
+                                 {fullHealth(static_cast<double>(out), 10, 0, 0, bad ? 10 : 0,
+                                             bad ? 0 : 4, 0, bad ? 0 : 6)},
                                  {}, callFrames));
         }
     }

@@ -431,13 +431,7 @@ TEST_CASE("an index checked whole once is trusted while its file stays the same"
     const CachedRead first = readCached(dir.path(), cache.path());
     const fs::path saved = onlySavedIndex(cache.path());
     const fs::path record = checkedRecord(saved);
-    // Just written: its times are too young to vouch for, so a reopen checks it whole and
-    // leaves no record.
-    CHECK(readCached(dir.path(), cache.path()).status == "used");
-    CHECK_FALSE(fs::exists(record));
-    // A second later, a reopen that checked it whole notes its identity.
-    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-    CHECK(readCached(dir.path(), cache.path()).status == "used");
+    // Saving checked the new file whole, once its times were safely past the save, and noted it.
     REQUIRE(fs::exists(record));
     struct stat st
     {};
@@ -475,6 +469,25 @@ TEST_CASE("an index checked whole once is trusted while its file stays the same"
         const auto s = reader.update();
         CHECK_THAT(reader.indexCacheStatus(), Catch::StartsWith("not used: "));
         CHECK(fingerprint(*s) == readFresh(dir.path()));
+    }
+    SECTION("a check that began within the margin of the last change vouches for nothing")
+    {
+        fs::remove(record);
+        struct stat young = st;
+        const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+        young.st_ctim.tv_sec = static_cast<time_t>(now / 1'000'000'000);
+        young.st_ctim.tv_nsec = (now % 1'000'000'000) | 1; // a file system with fractions
+        noteChecked(saved, young);
+        CHECK_FALSE(fs::exists(record));
+        young.st_ctim.tv_sec -= 1;
+        noteChecked(saved, young);
+        CHECK(checkedBefore(saved, young));
+        struct stat wholeSeconds = young; // times without fractions: two seconds of margin
+        wholeSeconds.st_ctim.tv_nsec = 0;
+        noteChecked(saved, wholeSeconds);
+        CHECK_FALSE(fs::exists(record));
     }
     SECTION("pruning takes the record with its index")
     {

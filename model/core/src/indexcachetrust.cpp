@@ -70,14 +70,27 @@ bool checkedBefore(const std::filesystem::path& index, const struct stat& st)
            found.compare(0, expected.size(), expected) == 0;
 }
 
+std::chrono::nanoseconds changeMargin(const struct stat& st)
+{
+    // Times with a fraction of a second come in ticks of milliseconds; without one (FAT, old
+    // file systems), in ticks of up to two seconds.
+    if (st.st_ctim.tv_nsec != 0)
+        return std::chrono::milliseconds(50);
+    return std::chrono::seconds(2);
+}
+
+std::chrono::nanoseconds untilOldEnough(const struct stat& st)
+{
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    return std::chrono::nanoseconds(nanoseconds(st.st_ctim)) + changeMargin(st) - now;
+}
+
 void noteChecked(const std::filesystem::path& index, const struct stat& st)
 {
-    const auto changed = std::chrono::system_clock::time_point(
-        std::chrono::duration_cast<std::chrono::system_clock::duration>(
-            std::chrono::nanoseconds(nanoseconds(st.st_ctim))));
     const std::filesystem::path record = checkedRecord(index);
     std::error_code ec;
-    if (std::chrono::system_clock::now() - changed < std::chrono::seconds(1)) {
+    if (untilOldEnough(st) > std::chrono::nanoseconds(0)) {
         std::filesystem::remove(record, ec); // too young to vouch for
         return;
     }

@@ -9,12 +9,15 @@
 // identity skips the arrays' checks; everything else is checked as ever (the header, the
 // description, the logdir's files). Any change to the file through the file system (a write, a
 // truncation, a rename over it) gives it another change time or inode, so it is checked whole
-// again. The record is only written for a file whose change time is over a second old, because
-// file systems keep times in coarse ticks: a write in the same tick as the check would leave
-// the times as they were. What this does not see is a disk that corrupts data silently, below
-// the file system.
+// again. File systems keep times in ticks (a few milliseconds; whole seconds on some), and a
+// write in the same tick as the file's last change would leave its times as they were: the
+// record is only written when the check began a safe margin after that change (50 ms, or 2 s
+// where times have no fraction of a second). Saving an index waits out the margin and checks the
+// new file at once (LogdirReader::saveIndex), so that even the first reopen need not. What this
+// does not see is a disk that corrupts data silently, below the file system.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <sys/stat.h>
 
@@ -23,9 +26,15 @@ namespace nanscope::core {
 // Whether the record beside `index` names the file `st` describes (an fstat of it).
 bool checkedBefore(const std::filesystem::path& index, const struct stat& st);
 
-// After a load that checked `index` whole: writes its record when its change time is old enough,
-// and otherwise leaves none. Also marks the index as used (the record's time, which pruning
-// reads): the index file itself is never touched, as that would change its times.
+// How long after its last change a file must be checked for its record to be written, and how
+// long from now that is (zero or less: already).
+std::chrono::nanoseconds changeMargin(const struct stat& st);
+std::chrono::nanoseconds untilOldEnough(const struct stat& st);
+
+// After a load that checked `index` whole, having taken `st` before it began: writes its record
+// when that was a margin after the file's last change, and otherwise leaves none. Also marks the
+// index as used (the record's time, which pruning reads): the index file itself is never touched,
+// as that would change its times.
 void noteChecked(const std::filesystem::path& index, const struct stat& st);
 
 // After a load that trusted the record: marks the index as used.
