@@ -47,6 +47,12 @@ int unnamedFile(const std::filesystem::path& directory)
 
 std::shared_ptr<ChunkArena> ChunkArena::create(const std::filesystem::path& directory)
 {
+#ifdef __APPLE__
+    // No posix_fallocate: blocks could not be allocated before the pages are written, and a
+    // full disk would fault them. The arrays stay in memory.
+    (void)directory;
+    return nullptr;
+#endif
     std::error_code ec;
     std::filesystem::create_directories(directory, ec);
     const int fd = unnamedFile(directory);
