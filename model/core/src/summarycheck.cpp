@@ -87,7 +87,9 @@ bool smallCountsAddUp(const char* bytes)
     // The six counts in two lanes, then the lanes: exact in any order for such counts.
     const __m128d pairs = _mm_add_pd(_mm_add_pd(at(5), at(7)), at(9));
     const double sum = _mm_cvtsd_f64(_mm_add_sd(pairs, _mm_unpackhi_pd(pairs, pairs)));
-    return sum == _mm_cvtsd_f64(_mm_load_sd(reinterpret_cast<const double*>(bytes + 32)));
+    double size; // value 4, which need not be aligned
+    std::memcpy(&size, bytes + 32, sizeof size);
+    return sum == size;
 }
 #endif
 
