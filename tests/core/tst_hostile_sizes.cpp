@@ -246,6 +246,32 @@ TEST_CASE("length fields that claim gigabytes are never allocated", "[hostile][s
         CHECK(result.code == 0);
         CHECK(result.peakGrowthKiB < 100 * 1024);
     }
+    SECTION("a nested message whose length claims more than its record holds")
+    {
+        // DebuggedGraph claiming 2^31 bytes and holding a graph id that claims 60 MB, in a record
+        // of a dozen bytes: libprotobuf reserved 50 MB for the id before finding it missing.
+        std::string graph;
+        graph += '\x0a'; // graph_id
+        appendVarint(graph, 60'000'000);
+        graph += "abc";
+        std::string event;
+        event += '\x42'; // debugged_graph
+        appendVarint(event, std::uint64_t{1} << 31);
+        event += graph;
+        std::string record;
+        format::appendRecord(record, event);
+        test::appendBytes(file("graphs"), record);
+        // Refused before libprotobuf sees it (the ASan build's fuzz replay of the event-index
+        // corpus counts the heap; the reservation never touched a page, so RSS cannot show it).
+        CHECK_FALSE(wellFormedEvent(event));
+        CHECK_FALSE(wellFormedEvent(event.substr(0, 3)));
+        CHECK(wellFormedEvent(ev::graph("g", "loss").SerializeAsString()));
+        CHECK(wellFormedEvent(ev::op("g", "Log", "Log", {"x:0"}, {1}).SerializeAsString()));
+        CHECK(wellFormedEvent(""));
+        const auto s = LogdirReader(dir.path()).update();
+        CHECK(s->graphs().findGraph("g")); // the file's other graphs are read
+        CHECK(test::findDiagnostic(*s, Severity::Error, "not a valid DebugEvent"));
+    }
 }
 
 TEST_CASE("the memory limit stops reading with a clear diagnostic", "[hostile][sizes]")

@@ -235,7 +235,35 @@ private:
     std::uint64_t m_total = 0;
 };
 
+// See wellFormedEvent: the message fields walked as decodedBytes walks them, strings not looked in.
+bool wellFormed(const Descriptor& type, const TypeTable* table, std::string_view bytes, int depth)
+{
+    wire::Reader reader(bytes);
+    wire::Field f;
+    while (reader.next(f)) {
+        if (f.type != wire::WireType::LengthDelimited || depth >= kMaxDepth)
+            continue;
+        FieldEntry entry;
+        if (table && f.number < table->byNumber.size())
+            entry = table->byNumber[f.number];
+        else
+            entry.field = type.FindFieldByNumber(static_cast<int>(f.number));
+        if (!entry.field || entry.field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE)
+            continue;
+        const Descriptor& child = entry.child ? *entry.child->type : *entry.field->message_type();
+        if (!wellFormed(child, entry.child, f.bytes, depth + 1))
+            return false;
+    }
+    return !reader.failed();
+}
+
 } // namespace
+
+bool wellFormedEvent(std::string_view payload)
+{
+    const Descriptor& type = *tfdbg::DebugEvent::descriptor();
+    return wellFormed(type, fieldTables().find(type), payload, 0);
+}
 
 std::uint64_t decodedEventBytesBound(std::uint64_t size)
 {

@@ -25,6 +25,12 @@ namespace nanscope::core {
 std::optional<std::uint64_t> decodedBytes(const google::protobuf::Descriptor& type,
                                           std::string_view bytes, std::uint64_t cap);
 
+// Whether every length field of a DebugEvent's wire bytes fits in what holds it, at every depth
+// of its message fields (no group fields either). libprotobuf reserves a string from a nested
+// length before it finds that the bytes behind it are missing: a 4 KB record whose nested
+// message claims 2 GB made it reserve 50 MB. A record that fails this would fail to parse anyway.
+bool wellFormedEvent(std::string_view payload);
+
 // An upper bound of decodedBytes() for any DebugEvent record of `size` bytes, from its length
 // alone: no wire byte costs more than the most any field costs per byte of its shortest encoding
 // (an empty repeated string, or an empty nested message of the widest type). Lets the reader skip
