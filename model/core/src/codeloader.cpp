@@ -13,6 +13,31 @@ std::optional<std::uint64_t> decodedEventBytes(std::string_view payload, std::ui
     return decodedBytes(*tfdbg::DebugEvent::descriptor(), payload, share);
 }
 
+RecordWeight weighRecord(std::string_view payload, std::uint64_t share)
+{
+    RecordWeight weight{payload.size(), decodedEventBytesBound(payload.size()), false};
+    if (*weight.decoded > share) {
+        weight.decoded = decodedEventBytes(payload, share);
+        weight.exact = true;
+    }
+    return weight;
+}
+
+bool passesMemoryLimit(const IndexState& index, std::string_view payload, RecordWeight& weight)
+{
+    const auto passes = [&] {
+        return index.wouldExceedMemory(std::max(weight.payloadBytes, *weight.decoded));
+    };
+    if (!passes())
+        return false;
+    if (!weight.exact) {
+        // Within its share, the exact count exists; it may fit where the bound does not.
+        weight.decoded = decodedEventBytes(payload, index.maxDecodedBytes);
+        weight.exact = true;
+    }
+    return passes();
+}
+
 std::string overShare(std::uint64_t share)
 {
     const std::string amount = share % (1u << 20) == 0 ? std::to_string(share >> 20) + " MiB"

@@ -135,9 +135,7 @@ struct ExecutionRecord
     bool malformedSummary = false;
     std::uint32_t invalidSummary = 0; // 1 + index into ExecutionJob::invalidSummaries; 0: none
     std::uint64_t offset = 0;
-    std::uint32_t payloadBytes = 0;
-    std::uint64_t decodedBound = 0;            // decodedEventBytesBound of the payload
-    std::optional<std::uint64_t> decodedBytes; // the exact figure, when the bound is over a share
+    RecordWeight weight; // its first half, weighRecord's; the stitcher does the second
     double wallTime = 0;
     std::string_view opType;
     std::string_view graphId;
@@ -176,14 +174,10 @@ void ExecutionJob::run(const IndexState& index, bool compatible)
         ExecutionRecord& x = records[r];
         const std::string_view payload = chunk.payload(r);
         x.offset = chunk.recordOffset(r);
-        x.payloadBytes = static_cast<std::uint32_t>(payload.size()); // records are < 2 GiB
-        x.decodedBound = decodedEventBytesBound(payload.size());
-        if (x.decodedBound > index.maxDecodedBytes) {
-            x.decodedBytes = decodedEventBytes(payload, index.maxDecodedBytes);
-            if (!x.decodedBytes) {
-                x.outcome = ExecutionRecord::Outcome::OverShare;
-                continue;
-            }
+        x.weight = weighRecord(payload, index.maxDecodedBytes);
+        if (!x.weight.decoded) {
+            x.outcome = ExecutionRecord::Outcome::OverShare;
+            continue;
         }
         const DecodeStatus status = decodeExecution(payload, e);
         if (status != DecodeStatus::Ok) {
@@ -237,27 +231,28 @@ public:
 
     // False when reading stopped in this chunk (the memory limit, or a corrupt payload): the
     // file's offset and stop are set, and later chunks are not to be stitched.
-    bool stitch(const ExecutionJob& job)
+    bool stitch(ExecutionJob& job)
     {
-        // A chunk that cannot take the index to its limit skips the per-record weighing (the
-        // bound of what each record adds is what wouldExceedMemory weighs).
+        // A chunk that cannot take the index to its limit skips the per-record weighing, which
+        // asks memoryBytes() each time.
         std::uint64_t growth = 0;
         for (const auto& r : job.records)
-            growth += 2 * std::max<std::uint64_t>(r.payloadBytes, r.decodedBound) + 1024;
-        const std::uint64_t used = m_index.memoryBytes();
-        const bool weigh = used > m_index.maxMemoryBytes || growth > m_index.maxMemoryBytes - used;
+            if (r.weight.decoded)
+                growth +=
+                    IndexState::growthBound(std::max(r.weight.payloadBytes, *r.weight.decoded));
+        const bool weigh = m_index.wouldGrowPastLimit(growth);
         std::size_t ids = 0;
         std::size_t healths = 0;
         std::size_t alerts = 0;
         for (std::size_t r = 0; r < job.records.size(); ++r) {
-            const ExecutionRecord& x = job.records[r];
+            ExecutionRecord& x = job.records[r];
             if (x.outcome == ExecutionRecord::Outcome::OverShare) {
                 m_index.recordProblems.add({Severity::Error, m_file.path.string(), x.offset,
                                             overShare(m_index.maxDecodedBytes)});
                 m_file.noteRecordsRead(1);
                 continue;
             }
-            if (weigh && wouldExceedMemory(job, r)) {
+            if (weigh && passesMemoryLimit(m_index, job.chunk.payload(r), x.weight)) {
                 m_file.offset = x.offset;
                 m_file.stop = format::RecordStatus::EndOfData;
                 m_file.memoryLimited = true;
@@ -284,22 +279,6 @@ public:
     }
 
 private:
-    // forEachNewRecord's weighing of one record: its bound, or its exact size where the bound
-    // does not fit.
-    bool wouldExceedMemory(const ExecutionJob& job, std::size_t r) const
-    {
-        const ExecutionRecord& x = job.records[r];
-        const auto weight = [&](std::uint64_t decoded) {
-            return std::max<std::uint64_t>(x.payloadBytes, decoded);
-        };
-        if (x.decodedBytes)
-            return m_index.wouldExceedMemory(weight(*x.decodedBytes));
-        if (!m_index.wouldExceedMemory(weight(x.decodedBound)))
-            return false;
-        const auto exact = decodedEventBytes(job.chunk.payload(r), m_index.maxDecodedBytes);
-        return m_index.wouldExceedMemory(weight(exact.value_or(x.decodedBound)));
-    }
-
     void add(const ExecutionJob& job, const ExecutionRecord& x, std::size_t& ids,
              std::size_t& healths, std::size_t& alerts)
     {

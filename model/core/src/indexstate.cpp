@@ -126,10 +126,8 @@ void IndexState::sealFinished(std::uint64_t traceEnd)
         columns.sealFilled();
 }
 
-bool IndexState::wouldExceedMemory(std::uint64_t recordBytes) const
+bool IndexState::wouldGrowPastLimit(std::uint64_t growth) const
 {
-    // A record adds at most a few copies of its strings and some fixed-size bookkeeping.
-    const std::uint64_t growth = 2 * recordBytes + 1024;
     const std::uint64_t used = memoryBytes();
     return used > maxMemoryBytes || growth > maxMemoryBytes - used;
 }

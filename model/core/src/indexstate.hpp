@@ -308,7 +308,15 @@ struct IndexState
     // keeps its own copy beside the one its latest snapshot shares.
     std::uint64_t memoryBytes() const;
     // Whether adding a record of `recordBytes` could take the index past the limit.
-    bool wouldExceedMemory(std::uint64_t recordBytes) const;
+    bool wouldExceedMemory(std::uint64_t recordBytes) const
+    {
+        return wouldGrowPastLimit(growthBound(recordBytes));
+    }
+    // The most a record of `recordBytes` adds: a few copies of its strings and some fixed-size
+    // bookkeeping.
+    static std::uint64_t growthBound(std::uint64_t recordBytes) { return 2 * recordBytes + 1024; }
+    // Whether growing by `growth` bytes could take the index past the limit.
+    bool wouldGrowPastLimit(std::uint64_t growth) const;
 };
 
 } // namespace nanscope::core

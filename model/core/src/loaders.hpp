@@ -48,6 +48,21 @@ void forEachNewRecord(FileState& file, IndexState& index, OnRecord&& onRecord);
 // The bytes a DebugEvent record takes once decoded; nullopt when that is more than its share.
 std::optional<std::uint64_t> decodedEventBytes(std::string_view payload, std::uint64_t share);
 
+// What a record weighs against the memory limit. The walk over its fields (decodedEventBytes) is
+// skipped while the bound from its length alone is within its share and the limit: the exact
+// count could only be smaller, so the outcome is the same.
+struct RecordWeight
+{
+    std::uint64_t payloadBytes = 0;
+    std::optional<std::uint64_t> decoded; // nullopt: more than its share (refused)
+    bool exact = false;                   // `decoded` is the walk's count, not the bound
+};
+// The first half, which needs no index: the bound, or the walk when the bound is over `share`.
+RecordWeight weighRecord(std::string_view payload, std::uint64_t share);
+// The second half: whether the record (not over its share) could take the index past its limit,
+// counted exactly (and `weight` refined) before saying yes.
+bool passesMemoryLimit(const IndexState& index, std::string_view payload, RecordWeight& weight);
+
 // The diagnostic's words for a record refused by decodedEventBytes.
 std::string overShare(std::uint64_t share);
 
@@ -84,22 +99,14 @@ void forEachNewRecord(FileState& file, IndexState& index, OnRecord&& onRecord)
         std::string_view payload;
         std::uint64_t offset = 0;
         while (stream.next(payload, offset)) {
-            // The walk over the record's fields is skipped when even the bound from its length
-            // is within both limits: the exact count could only be smaller, so the outcome is
-            // the same.
-            const std::uint64_t bound = decodedEventBytesBound(payload.size());
-            const bool boundFits =
-                bound <= index.maxDecodedBytes &&
-                !index.wouldExceedMemory(std::max<std::uint64_t>(payload.size(), bound));
-            const auto decoded = boundFits ? std::optional<std::uint64_t>(bound)
-                                           : decodedEventBytes(payload, index.maxDecodedBytes);
-            if (!decoded) {
+            RecordWeight weight = weighRecord(payload, index.maxDecodedBytes);
+            if (!weight.decoded) {
                 index.recordProblems.add({Severity::Error, file.path.string(), offset,
                                           overShare(index.maxDecodedBytes)});
                 file.noteRecordsRead(1);
                 continue;
             }
-            if (index.wouldExceedMemory(std::max<std::uint64_t>(payload.size(), *decoded))) {
+            if (passesMemoryLimit(index, payload, weight)) {
                 file.offset = offset;
                 file.stop = format::RecordStatus::EndOfData;
                 file.memoryLimited = true;
