@@ -5,6 +5,7 @@
 #include "childrun.hpp"
 #include "chunkarena.hpp"
 #include "chunkedarray.hpp"
+#include "filepages.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "tempdir.hpp"
@@ -56,7 +57,7 @@ TEST_CASE("stored chunks read back what was stored also after leaving the reside
         REQUIRE(p);
         CHECK(reinterpret_cast<std::uintptr_t>(p) % 4096 == 0);
         CHECK(std::memcmp(p, data.data(), words * 8) == 0);
-        ChunkArena::release(p, words * 8);
+        releaseFilePages(p, words * 8);
         stored.push_back(p);
         bytes += words * 8;
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chunkarena.hpp"
 
+#include "filepages.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -105,23 +107,11 @@ void* ChunkArena::store(const void* data, std::size_t bytes)
     return p;
 }
 
-void ChunkArena::release(const void* data, std::size_t bytes)
-{
-    // The whole pages within the range, as offsets from `data`.
-    const std::size_t page = pageSize();
-    const auto address = reinterpret_cast<std::uintptr_t>(data);
-    const std::uintptr_t first = roundUp(address, page);
-    const std::uintptr_t last = (address + bytes) / page * page;
-    if (last > first)
-        ::madvise(const_cast<std::byte*>(static_cast<const std::byte*>(data)) + (first - address),
-                  last - first, MADV_DONTNEED);
-}
-
 void ChunkArena::releaseAll() const
 {
     std::lock_guard lock(m_mutex);
     for (const Segment& s : m_segments)
-        ::madvise(s.base, s.size, MADV_DONTNEED);
+        releaseFilePages(s.base, s.size);
 }
 
 std::uint64_t ChunkArena::storedBytes() const

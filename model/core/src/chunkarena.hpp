@@ -34,13 +34,8 @@ public:
     // writable, valid while the arena lives), or null when the file cannot grow (a full disk).
     void* store(const void* data, std::size_t bytes);
 
-    // Takes the whole pages within [data, data + bytes) out of the process's resident set: their
-    // contents stay in the file and are mapped again on the next access. Only for memory from
-    // store().
-    static void release(const void* data, std::size_t bytes);
-
-    // release() for everything stored so far: after a scan over whole columns, what it mapped
-    // goes back to the page cache.
+    // releaseFilePages() for everything stored so far: after a scan over whole columns, what it
+    // mapped goes back to the page cache.
     void releaseAll() const;
 
     // Bytes stored so far.

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "chunkarena.hpp"
+#include "filepages.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -115,7 +116,7 @@ public:
             const std::size_t n = std::min(kChunkSize, m_size - begin);
             f(static_cast<const T*>(m_chunks[c].get()), n);
             if (release && c < m_stored.size() && m_stored[c])
-                ChunkArena::release(m_chunks[c].get(), n * sizeof(T));
+                releaseFilePages(m_chunks[c].get(), n * sizeof(T));
         }
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading saved indexes back, and every check that decides whether one can be used.
+#include "filepages.hpp"
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
 #include "indexcachetrust.hpp"
@@ -9,10 +10,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace nanscope::core {
@@ -329,9 +332,8 @@ private:
         }
         // Checked, the pages leave this process (they stay in the page cache) until the views
         // need them: a reopened index of 10^8 traces does not count gigabytes of resident memory.
-        // Blocks of arrays with whole chunks start at page boundaries; small arrays stay.
-        if (m_mapped && b.bytes >= kPage && reinterpret_cast<std::uintptr_t>(b.data) % kPage == 0)
-            ::madvise(const_cast<std::byte*>(b.data), b.bytes, MADV_DONTNEED);
+        if (m_mapped)
+            releaseFilePages(b.data, b.bytes);
         return true;
     }
 
@@ -542,6 +544,22 @@ bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::pa
     else if (checksums)
         noteChecked(file, st);
     return true;
+}
+
+void checkSavedIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::path& logdir,
+                          const DiscoveryOptions& discovery, ReaderState scratch, ThreadPool& pool)
+{
+    struct stat st
+    {};
+    if (::stat(file.c_str(), &st) != 0)
+        return;
+    const auto wait = untilOldEnough(st);
+    if (wait > std::chrono::milliseconds(100))
+        return; // times in whole seconds
+    if (wait > std::chrono::nanoseconds(0))
+        std::this_thread::sleep_for(wait);
+    std::string why;
+    (void)loadIndexCache(file, key, logdir, discovery, scratch, pool, why);
 }
 
 } // namespace nanscope::core
