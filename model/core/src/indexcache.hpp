@@ -67,6 +67,14 @@ bool loadIndexCache(std::span<const std::byte> bytes, std::shared_ptr<const void
                     const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
                     std::string& why, bool checksums = true);
 
+// After saving `file`: waits until its times are safely past the save, then checks it whole as a
+// load would, into `scratch` (a fresh state with the reader's settings, thrown away), so that it
+// is noted as checked (indexcachetrust.hpp) and even the first reopen skips the array checks. On
+// a file system that keeps times in whole seconds it leaves that to the next reopen.
+void checkSavedIndexCache(const std::filesystem::path& file, const IndexCacheKey& key,
+                          const std::filesystem::path& logdir, const DiscoveryOptions& discovery,
+                          ReaderState scratch, ThreadPool& pool);
+
 // Deletes the least recently used saved indexes of `directory` beyond the newest `keepFiles`
 // (the one just written, `keep`, always stays).
 void pruneIndexCache(const std::filesystem::path& directory, std::size_t keepFiles,

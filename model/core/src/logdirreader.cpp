@@ -2,7 +2,6 @@
 #include "nanscope/core/logdirreader.hpp"
 
 #include "indexcache.hpp"
-#include "indexcachetrust.hpp"
 #include "indexstate.hpp"
 #include "loaders.hpp"
 #include "nanscope/core/plaintext.hpp"
@@ -12,7 +11,6 @@
 #include <algorithm>
 #include <mutex>
 #include <set>
-#include <sys/stat.h>
 #include <thread>
 
 namespace nanscope::core {
@@ -260,9 +258,6 @@ struct LogdirReader::Impl : ReaderState
     void ensurePool();
     IndexCacheKey indexCacheKey() const;
     void readIndexCache();
-    // Checks a just-saved index whole, once its times are safely past the save, so that it is
-    // noted as checked (indexcachetrust.hpp) and even the first reopen takes milliseconds.
-    void checkSavedIndex(const std::filesystem::path& file, const IndexCacheKey& key);
     // Grows with everything read (records, offsets, stops): unchanged means nothing new.
     std::uint64_t progress() const;
     std::uint64_t bytesRead() const;
@@ -352,26 +347,6 @@ void LogdirReader::Impl::readIndexCache()
     static_cast<ReaderState&>(*this) = std::move(saved);
     indexCacheStatus = "used";
     savedProgress = progress();
-}
-
-void LogdirReader::Impl::checkSavedIndex(const std::filesystem::path& file,
-                                         const IndexCacheKey& key)
-{
-    if (!options.indexCache.checksums || !pool)
-        return;
-    struct stat st
-    {};
-    if (::stat(file.c_str(), &st) != 0)
-        return;
-    const auto wait = untilOldEnough(st);
-    if (wait > std::chrono::milliseconds(100))
-        return; // times in whole seconds: the next reopen checks it
-    if (wait > std::chrono::nanoseconds(0))
-        std::this_thread::sleep_for(wait);
-    ReaderState scratch;
-    applySettings(scratch.index);
-    std::string why;
-    (void)loadIndexCache(file, key, path, options.discovery, scratch, *pool, why);
 }
 
 std::uint64_t LogdirReader::Impl::progress() const
@@ -554,7 +529,11 @@ bool LogdirReader::saveIndex(std::string* error)
     }
     d.savedProgress = progress;
     pruneIndexCache(cache.directory, cache.maxFiles, file);
-    d.checkSavedIndex(file, key);
+    if (cache.checksums) { // so that even the first reopen need not check it
+        ReaderState scratch;
+        d.applySettings(scratch.index);
+        checkSavedIndexCache(file, key, d.path, d.options.discovery, std::move(scratch), *d.pool);
+    }
     return true;
 }
 
