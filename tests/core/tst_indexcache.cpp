@@ -495,3 +495,37 @@ TEST_CASE("an index checked whole once is trusted while its file stays the same"
         CHECK(fs::is_empty(cache.path()));
     }
 }
+
+TEST_CASE("a load of a file its record vouches for does not read its arrays", "[indexcache]")
+{
+    // Damage a wall time (only its block's checksum can tell), then vouch for the damaged file
+    // as a check would: the load trusts the record, so the damage shows. Any later write to the
+    // file would undo the record; this is what the record is for.
+    test::TempDir dir;
+    test::TempDir cache;
+    const test::FileSetWriter set = test::runWithOneOp(dir.path());
+    for (int i = 0; i < 3; ++i)
+        set.append("graph_execution_traces",
+                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    readCached(dir.path(), cache.path());
+    const fs::path saved = onlySavedIndex(cache.path());
+    std::string bytes = test::readBytes(saved);
+    const std::size_t firstWallTime = 64; // the first array, after the 64-byte header
+    bytes[firstWallTime + 7] = static_cast<char>(bytes[firstWallTime + 7] ^ 0x01);
+    test::writeBytes(saved, bytes);
+    {
+        LogdirReader reader(dir.path(), cachedIn(cache.path()));
+        reader.update();
+        REQUIRE_THAT(reader.indexCacheStatus(), Catch::StartsWith("not used: "));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    struct stat st
+    {};
+    REQUIRE(::stat(saved.c_str(), &st) == 0);
+    noteChecked(saved, st);
+    REQUIRE(checkedBefore(saved, st));
+    LogdirReader reader(dir.path(), cachedIn(cache.path()));
+    const auto s = reader.update();
+    CHECK(reader.indexCacheStatus() == "used");
+    CHECK(s->trace(0).wallTime != 0.0); // the damaged wall time, read as saved
+}

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QThread>
 #include <catch2/catch.hpp>
+#include <fstream>
 
 using namespace nanscope;
 using nanscope::items::LogdirSession;
@@ -232,4 +233,30 @@ TEST_CASE("a session saves the index of a finished load and starts the next open
     REQUIRE(finishedLoading(finished));
     CHECK(session.indexCacheStatus() == "used");
     CHECK(session.snapshot()->traceCount() == 10); // five from the index, five read on top
+}
+
+TEST_CASE("a session keeps a large index's arrays in its spill directory", "[session]")
+{
+    // Past one chunk of traces (65 536): a finished chunk is stored in the spill file, which the
+    // process maps (its name is the directory's, deleted).
+    test::TutorialLogdir logdir(1);
+    for (int step = 0; step < 14'000; ++step)
+        logdir.appendStep();
+    test::TempDir spill;
+    LogdirSession session;
+    session.setSpill({spill.path(), 0});
+    QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+    session.open(QString::fromStdString(logdir.path().string()));
+    REQUIRE(finishedLoading(finished));
+    REQUIRE(session.snapshot()->traceCount() > 65'536);
+    const auto mapsSpill = [&] {
+        std::ifstream maps("/proc/self/maps");
+        std::string line;
+        while (std::getline(maps, line))
+            if (line.find(spill.path().string() + "/") != std::string::npos)
+                return true;
+        return false;
+    };
+    CHECK(mapsSpill());
+    CHECK(std::filesystem::is_empty(spill.path()));
 }
