@@ -84,6 +84,16 @@ std::string readFresh(const fs::path& logdir)
     return fingerprint(*reader.update());
 }
 
+// Graph "g" with op "r" (runWithOneOp) and `count` CURT_HEALTH traces of it, at wall times 0, 1 …
+test::FileSetWriter oneOpTraces(const fs::path& dir, int count)
+{
+    test::FileSetWriter set = test::runWithOneOp(dir);
+    for (int i = 0; i < count; ++i)
+        set.append("graph_execution_traces",
+                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    return set;
+}
+
 fs::path onlySavedIndex(const fs::path& cache)
 {
     std::vector<fs::path> found;
@@ -130,10 +140,7 @@ TEST_CASE("data appended after the index was saved is read from where it ends", 
 {
     test::TempDir dir;
     test::TempDir cache;
-    const test::FileSetWriter set = test::runWithOneOp(dir.path());
-    for (int i = 0; i < 10; ++i)
-        set.append("graph_execution_traces",
-                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    const test::FileSetWriter set = oneOpTraces(dir.path(), 10);
     readCached(dir.path(), cache.path());
 
     for (int i = 10; i < 15; ++i)
@@ -333,10 +340,7 @@ TEST_CASE("the checks behind the checksums catch impossible values", "[indexcach
     // refused: write an index, then change one trace's op id and load it unchecked.
     test::TempDir dir;
     test::TempDir cache;
-    const test::FileSetWriter set = test::runWithOneOp(dir.path());
-    for (int i = 0; i < 3; ++i)
-        set.append("graph_execution_traces",
-                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    oneOpTraces(dir.path(), 3);
     readCached(dir.path(), cache.path());
     std::string bytes = test::readBytes(onlySavedIndex(cache.path()));
     // The op column is the third array: after the 64-byte header, three wall times and three
@@ -503,10 +507,7 @@ TEST_CASE("a load of a file its record vouches for does not read its arrays", "[
     // file would undo the record; this is what the record is for.
     test::TempDir dir;
     test::TempDir cache;
-    const test::FileSetWriter set = test::runWithOneOp(dir.path());
-    for (int i = 0; i < 3; ++i)
-        set.append("graph_execution_traces",
-                   ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    oneOpTraces(dir.path(), 3);
     readCached(dir.path(), cache.path());
     const fs::path saved = onlySavedIndex(cache.path());
     std::string bytes = test::readBytes(saved);
