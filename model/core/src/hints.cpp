@@ -2,6 +2,7 @@
 #include "nanscope/core/hints.hpp"
 
 #include "healthrules.hpp"
+#include "nanscope/core/intent.hpp"
 #include "torchhints.hpp"
 
 #include <algorithm>
@@ -321,11 +322,36 @@ Hint explainInTensorFlowTerms(std::string_view opType, const std::vector<TensorH
             "rather than float16"};
 }
 
+// Softmax over a row whose logits are all −∞ divides 0 by 0: a padding row, an empty sequence,
+// a causal mask shifted by one. Attention ops that take a boolean mask do the same inside.
+std::optional<Hint> fullyMaskedRow(std::string_view opType, const std::vector<TensorHealth>& in,
+                                   const TensorHealth& output)
+{
+    if (!isSoftmaxLike(opType) || !(output.nan > 0))
+        return std::nullopt;
+    const bool otherNonFinite = std::any_of(in.begin(), in.end(), [](const TensorHealth& h) {
+        return h.nan > 0 || h.positiveInfinity > 0 ||
+               (h.detail == TensorHealth::Detail::Flag && h.nonFinite);
+    });
+    const bool masked = std::any_of(in.begin(), in.end(),
+                                    [](const TensorHealth& h) { return h.negativeInfinity > 0; });
+    const bool attention = opType.find("attention") != std::string_view::npos;
+    if (otherNonFinite || !(masked || attention))
+        return std::nullopt;
+    return Hint{"fully-masked-row",
+                "a row masked entirely: softmax of a row that is all -inf is NaN (0/0)",
+                "keep at least one position of every row unmasked (padding rows, empty "
+                "sequences), or fill masked positions with a large negative value (the dtype's "
+                "lowest finite number) instead of -inf"};
+}
+
 } // namespace
 
 Hint explainNonFinite(std::string_view opType, const std::vector<TensorHealth>& inputs,
                       const TensorHealth& output)
 {
+    if (auto masked = fullyMaskedRow(opType, inputs, output))
+        return *masked;
     Hint hint = explainInTensorFlowTerms(opType, inputs, output);
     if (isAtenOp(opType))
         rewordForPyTorch(hint);

@@ -244,10 +244,14 @@ TensorHealth getHealth(ArchiveReader& r)
 
 } // namespace
 
-void putKnownOrigin(ArchiveWriter& w, const std::optional<Origin>* known)
+void putKnownOrigin(ArchiveWriter& w, const std::optional<Origin>* known,
+                    const std::vector<std::string>& patterns)
 {
     w.put<std::uint8_t>(!known ? 0 : !*known ? 1 : 2);
-    if (!known || !*known)
+    if (!known)
+        return;
+    putStrings(w, patterns);
+    if (!*known)
         return;
     const Origin& o = **known;
     putEvent(w, o.event);
@@ -273,16 +277,18 @@ void putKnownOrigin(ArchiveWriter& w, const std::optional<Origin>* known)
     putStrings(w, o.forwardStackFrameIds);
 }
 
-std::optional<std::optional<Origin>> getKnownOrigin(ArchiveReader& r)
+std::optional<SavedOrigin> getKnownOrigin(ArchiveReader& r)
 {
     const auto kind = r.get<std::uint8_t>();
     if (kind > 2)
         r.fail();
     if (kind == 0)
         return std::nullopt;
+    SavedOrigin saved;
+    saved.patterns = getStrings(r);
     if (kind == 1)
-        return std::optional<Origin>();
-    Origin o;
+        return saved;
+    Origin& o = saved.origin.emplace();
     o.event = getEvent(r);
     o.wallTime = r.get<double>();
     for (auto* s : {&o.opType, &o.opName, &o.graphId, &o.graphName})
@@ -308,7 +314,7 @@ std::optional<std::optional<Origin>> getKnownOrigin(ArchiveReader& r)
     o.modulePath = r.getString();
     o.forwardOpType = r.getString();
     o.forwardStackFrameIds = getStrings(r);
-    return std::optional<Origin>(std::move(o));
+    return saved;
 }
 
 bool validOrigin(const Origin& origin, const IndexState& index)

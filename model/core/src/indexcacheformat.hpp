@@ -16,7 +16,7 @@
 namespace nanscope::core::indexfile {
 
 inline constexpr std::array<char, 8> kMagic{'N', 'a', 'N', 's', 'c', 'I', 'd', 'x'};
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2; // 2: origins set intended values aside
 inline constexpr std::uint32_t kByteOrder =
     0x01020304; // reads otherwise on a machine of the other order
 inline constexpr std::uint64_t kPage = 4096;
@@ -108,10 +108,18 @@ void restoreFile(FileState& f, const SavedFile& s);
 
 void putUnknowns(ArchiveWriter& w, const IndexState::Unknowns& u);
 IndexState::Unknowns getUnknowns(ArchiveReader& r);
-// The origin, when known (null: not); on reading, nullopt when it was not known. Only the
-// form is checked here; its event references are checked against the index (validOrigin).
-void putKnownOrigin(ArchiveWriter& w, const std::optional<Origin>* origin);
-std::optional<std::optional<Origin>> getKnownOrigin(ArchiveReader& r);
+// The origin, when known (null: not), with the texts of the expected patterns it was found
+// with (ReaderOptions::expected and the dump root's file: another list, another origin); on
+// reading, nullopt when it was not known. Only the form is checked here; its event references
+// are checked against the index (validOrigin).
+struct SavedOrigin
+{
+    std::optional<Origin> origin;
+    std::vector<std::string> patterns;
+};
+void putKnownOrigin(ArchiveWriter& w, const std::optional<Origin>* origin,
+                    const std::vector<std::string>& patterns);
+std::optional<SavedOrigin> getKnownOrigin(ArchiveReader& r);
 // Whether every event and op the origin names is within the index.
 bool validOrigin(const Origin& origin, const IndexState& index);
 

@@ -283,7 +283,8 @@ private:
     // Checked once the arrays are in: the events it names must be among them.
     bool checkOrigin()
     {
-        return !m_origin || !*m_origin || validOrigin(**m_origin, m_state.index) || damaged();
+        return !m_origin || !m_origin->origin || validOrigin(*m_origin->origin, m_state.index) ||
+               damaged();
     }
 
     // A block of an array to check: its checksum, and the entries it indexes.
@@ -467,7 +468,8 @@ private:
         IndexState& index = m_state.index;
         if (m_origin)
             index.knownOrigin = IndexState::KnownOrigin{
-                index.traces.size(), index.executions.size(), m_state.graphs.offset, *m_origin};
+                index.traces.size(), index.executions.size(), m_state.graphs.offset,
+                std::move(m_origin->origin), std::move(m_origin->patterns)};
         return true;
     }
 
@@ -482,7 +484,7 @@ private:
     bool m_checkedBefore;
     ArchiveReader m_meta{{}};
     std::vector<SavedFile> m_files;
-    std::optional<std::optional<Origin>> m_origin; // nullopt: not saved
+    std::optional<SavedOrigin> m_origin; // nullopt: not saved
     std::string m_why;
 };
 

@@ -243,7 +243,8 @@ fs::path indexCacheFile(const fs::path& directory, const IndexCacheKey& key)
 }
 
 bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
-                    const std::optional<Origin>* origin, const fs::path& file, std::string& error)
+                    const std::optional<Origin>* origin, const std::vector<std::string>& patterns,
+                    const fs::path& file, std::string& error)
 {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
@@ -255,7 +256,7 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
         out.write(blank.data(), blank.size());
         ArchiveWriter describe;
         describeState(describe, state, key);
-        putKnownOrigin(describe, origin);
+        putKnownOrigin(describe, origin, patterns);
         visitColumns(state, [&](const auto& column, Bound) {
             putColumnEntry(describe, out.column(column));
         });

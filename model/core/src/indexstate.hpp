@@ -216,10 +216,17 @@ struct Snapshot::Data
     // The executions of file set `host` (0: the TensorFlow-compatible ones); null past the last.
     const ExecutionColumns* executionsOf(std::size_t host) const;
 
+    // The user's patterns of expected non-finite values (ReaderOptions::expected, then the dump
+    // root's kExpectedFileName).
+    std::vector<ExpectedPattern> expected;
+
+    // The origin a saved index brought along for this index and these patterns (see
+    // IndexState::knownOrigin): origin() answers it without the analysis.
+    std::optional<std::optional<Origin>> knownOrigin;
+
     // Computed on first use.
-    mutable std::once_flag originOnce;
+    mutable std::once_flag analysisOnce;
     mutable std::optional<Origin> origin;
-    mutable std::once_flag propagationOnce;
     mutable Propagation propagation;
     mutable std::once_flag alertsByTimeOnce;
     mutable std::vector<std::uint64_t> alertsByTime;
@@ -269,13 +276,15 @@ struct IndexState
     // The origin of the index as a saved index found it (origin.hpp): it takes a walk over every
     // event up to the first non-finite one, so a reopened index brings it along. Valid while the
     // index holds exactly these many traces and executions and no more of the graphs file was
-    // read (ops declared later change what the origin says of its inputs).
+    // read (ops declared later change what the origin says of its inputs), and for the same
+    // expected patterns (another list sets other values aside).
     struct KnownOrigin
     {
         std::uint64_t traces = 0;
         std::uint64_t executions = 0;
         std::uint64_t graphsRead = 0;
         std::optional<Origin> origin;
+        std::vector<std::string> patterns;
     };
     std::optional<KnownOrigin> knownOrigin;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/core/logdirreader.hpp"
 
+#include "expectedfile.hpp"
 #include "indexcache.hpp"
 #include "indexstate.hpp"
 #include "loaders.hpp"
@@ -429,10 +430,14 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     for (const auto& f : traceFiles)
         if (f.tensorBoardStop)
             data->tensorBoardStops.push_back({f.path.string(), *f.tensorBoardStop});
+    data->expected = options.expected;
+    if (!layout.fileSets.empty())
+        readExpectedFile(*index.files, layout.directory, data->expected, data->diagnostics);
     const auto& known = index.knownOrigin;
     if (known && known->traces == index.traces.size() &&
-        known->executions == index.executions.size() && known->graphsRead == graphs.offset)
-        std::call_once(data->originOnce, [&] { data->origin = known->origin; });
+        known->executions == index.executions.size() && known->graphsRead == graphs.offset &&
+        known->patterns == patternTexts(data->expected))
+        data->knownOrigin = known->origin;
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
     latest = snapshot;
@@ -522,7 +527,7 @@ bool LogdirReader::saveIndex(std::string* error)
         snapshot->executionCount() == d.index.executions.size())
         origin = &snapshot->origin();
     std::string why;
-    if (!saveIndexCache(d, key, origin, file, why)) {
+    if (!saveIndexCache(d, key, origin, patternTexts(snapshot->data().expected), file, why)) {
         if (error)
             *error = why;
         return false;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "eventorder.hpp"
 #include "graphnesting.hpp"
+#include "intentwalk.hpp"
+#include "latesttraces.hpp"
 #include "nanscope/core/hints.hpp"
 #include "originanalysis.hpp"
 
@@ -10,106 +12,9 @@
 namespace nanscope::core {
 namespace {
 
-constexpr std::uint64_t kNone = UINT64_MAX;
-
-// Ops that only forward a value and are never instrumented (TensorFlow's skip list): an input
-// through them is followed to the op that computed the value.
-bool isPassThrough(std::string_view type)
-{
-    return type == "Identity" || type == "IdentityN" || type == "Enter" || type == "Exit" ||
-           type == "NextIteration" || type == "RefIdentity" || type == "RefEnter" ||
-           type == "RefExit" || type == "RefNextIteration";
-}
-
-// "The latest trace of output (op, slot)" for every op output, in a dense array for the first
-// slots of each op and a map for the rest (an op may claim 65536 outputs, a million ops may).
-class LatestTraces
-{
-    static constexpr int kDense = 64;
-
-public:
-    explicit LatestTraces(const GraphTable& graphs) : m_graphs(graphs)
-    {
-        const auto& ops = graphs.ops();
-        m_base.resize(ops.size() + 1, 0);
-        for (std::size_t i = 0; i < ops.size(); ++i)
-            m_base[i + 1] =
-                m_base[i] + static_cast<std::uint64_t>(std::clamp(ops[i].numOutputs, 1, kDense));
-        m_latest.assign(m_base.back(), kNone);
-    }
-
-    void set(OpId op, std::uint32_t slot, std::uint64_t trace)
-    {
-        if (op >= m_base.size() - 1)
-            return;
-        if (m_base[op] + slot < m_base[op + 1])
-            m_latest[m_base[op] + slot] = trace;
-        else
-            m_overflow[(std::uint64_t{op} << 20) ^ slot] = trace;
-    }
-
-    std::uint64_t get(OpId op, std::uint32_t slot) const
-    {
-        if (op >= m_base.size() - 1)
-            return kNone;
-        if (m_base[op] + slot < m_base[op + 1])
-            return m_latest[m_base[op] + slot];
-        auto it = m_overflow.find((std::uint64_t{op} << 20) ^ slot);
-        return it == m_overflow.end() ? kNone : it->second;
-    }
-
-    // The trace that last computed input `input` of an op, following pass-through ops.
-    std::uint64_t source(const OpInput& input) const
-    {
-        OpId op = input.op;
-        auto slot = static_cast<std::uint32_t>(std::max(input.slot, 0));
-        for (int depth = 0; depth < 16 && op != kNoOp; ++depth) {
-            const std::uint64_t trace = get(op, slot);
-            if (trace != kNone)
-                return trace;
-            const OpInfo& info = m_graphs.op(op);
-            if (!isPassThrough(info.type) || info.inputs.empty())
-                return kNone;
-            const OpInput& forwarded = info.type == "IdentityN" && slot < info.inputs.size()
-                                           ? info.inputs[slot]
-                                           : info.inputs.front();
-            op = forwarded.op;
-            slot = static_cast<std::uint32_t>(std::max(forwarded.slot, 0));
-        }
-        return kNone;
-    }
-
-private:
-    const GraphTable& m_graphs;
-    std::vector<std::uint64_t> m_base;
-    std::vector<std::uint64_t> m_latest;
-    std::unordered_map<std::uint64_t, std::uint64_t> m_overflow;
-};
-
-struct TensorSource
-{
-    std::uint64_t execution = 0;
-    std::uint32_t slot = 0;
-};
-
 bool nonFinite(std::uint8_t bits)
 {
     return (bits & health::Known) && (bits & health::NonFinite);
-}
-
-std::uint8_t executionOutputBits(const ExecutionColumns& x, const TensorSource& s)
-{
-    if (s.slot >= x.healthCount[s.execution])
-        return 0;
-    return x.outputHealth[x.healthBegin[s.execution] + s.slot];
-}
-
-void registerOutputs(const ExecutionColumns& x, std::uint64_t e,
-                     std::unordered_map<std::int64_t, TensorSource>& sources)
-{
-    const std::uint64_t begin = x.idsBegin[e] + x.inputCount[e];
-    for (std::uint32_t j = 0; j < x.outputCount[e]; ++j)
-        sources[x.tensorIds[begin + j]] = {e, j};
 }
 
 std::string unknownText(std::optional<EventRef> event, const TensorHealth& health, DebugMode mode)
@@ -143,9 +48,9 @@ Origin describeTrace(const Snapshot& snapshot, std::uint64_t t, const LatestTrac
     for (const auto& input : op.inputs) {
         OriginInput in;
         in.name = input.name;
-        const std::uint64_t source = input.op == kNoOp ? kNone : latest.source(input);
+        const std::uint64_t source = input.op == kNoOp ? kNoTrace : latest.source(input);
         DebugMode mode = DebugMode::Unspecified;
-        if (source != kNone) {
+        if (source != kNoTrace) {
             in.event = EventRef{EventSource::Graph, source};
             in.health = snapshot.readHealth(*in.event, d.traces.slot[source]);
             mode = static_cast<DebugMode>(d.traces.mode[source]);
@@ -158,8 +63,7 @@ Origin describeTrace(const Snapshot& snapshot, std::uint64_t t, const LatestTrac
     return o;
 }
 
-Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
-                         const std::unordered_map<std::int64_t, TensorSource>& sources)
+Origin describeExecution(const Snapshot& snapshot, std::uint64_t e, const IntentWalk& walk)
 {
     const auto& x = snapshot.data().executions;
     const ExecutionDigest digest = snapshot.execution(e);
@@ -189,10 +93,10 @@ Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
         OriginInput in;
         in.name = "tensor " + std::to_string(id);
         DebugMode mode = DebugMode::Unspecified;
-        if (auto it = sources.find(id); it != sources.end()) {
-            in.event = EventRef{EventSource::Eager, it->second.execution};
-            in.health = snapshot.readHealth(*in.event, it->second.slot);
-            mode = static_cast<DebugMode>(x.mode[it->second.execution]);
+        if (const auto source = walk.tensorSource(id)) {
+            in.event = EventRef{EventSource::Eager, source->execution};
+            in.health = snapshot.readHealth(*in.event, source->slot);
+            mode = static_cast<DebugMode>(x.mode[source->execution]);
         }
         in.healthText = unknownText(in.event, in.health, mode);
         inputHealth.push_back(in.health);
@@ -202,164 +106,66 @@ Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
     return o;
 }
 
-} // namespace
-
-std::optional<Origin> computeOrigin(const Snapshot& snapshot)
+void countAlerts(const Snapshot& snapshot, Propagation& p)
 {
-    const auto& d = snapshot.data();
-    const GraphTable& graphs = *d.graphs;
-    const auto& ops = graphs.ops();
-    const auto& t = d.traces;
-    const auto& x = d.executions;
-    LatestTraces latest(graphs);
-    std::unordered_map<std::int64_t, TensorSource> sources;
-
-    EventOrder order(d);
-    EventRun run;
-    while (order.nextRun(run)) {
-        if (run.source == EventSource::Graph) {
-            for (std::uint64_t i = run.begin; i < run.end; ++i) {
-                const OpId op = t.op[i];
-                if (nonFinite(t.health[i]) && op < ops.size()) {
-                    bool inputNonFinite = false;
-                    for (const auto& input : ops[op].inputs) {
-                        const std::uint64_t source =
-                            input.op == kNoOp ? kNone : latest.source(input);
-                        if (source != kNone && nonFinite(t.health[source])) {
-                            inputNonFinite = true;
-                            break;
-                        }
-                    }
-                    if (!inputNonFinite)
-                        return describeTrace(snapshot, i, latest);
-                }
-                latest.set(op, t.slot[i], i);
-            }
-            continue;
-        }
-        for (std::uint64_t e = run.begin; e < run.end; ++e) {
-            if (nonFinite(x.health[e])) {
-                bool inputNonFinite = false;
-                for (std::uint32_t j = 0; j < x.inputCount[e] && !inputNonFinite; ++j) {
-                    auto it = sources.find(x.tensorIds[x.idsBegin[e] + j]);
-                    inputNonFinite =
-                        it != sources.end() && nonFinite(executionOutputBits(x, it->second));
-                }
-                if (!inputNonFinite)
-                    return describeExecution(snapshot, e, sources);
-            }
-            registerOutputs(x, e, sources);
-        }
+    for (std::uint64_t k = 0; k < snapshot.alertCount(); ++k) {
+        const EventRef event = snapshot.alert(k).event;
+        if (p.intended(event))
+            ++p.intendedAlerts;
+        else if (p.uninitialised(event))
+            ++p.uninitialisedAlerts;
+        else
+            ++p.countedAlerts;
     }
-    return std::nullopt;
 }
 
-Propagation computePropagation(const Snapshot::Data& d)
+} // namespace
+
+NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
+                                   const std::vector<ExpectedPattern>& patterns)
 {
-    Propagation p;
-    const GraphTable& graphs = *d.graphs;
-    const auto& ops = graphs.ops();
-    const auto& t = d.traces;
-    const auto& x = d.executions;
-    p.traceHops.assign(t.size(), Propagation::kFinite);
-    p.executionHops.assign(x.size(), Propagation::kFinite);
-    LatestTraces latest(graphs);
-    std::unordered_map<std::int64_t, TensorSource> sources;
-    // Hops of the outputs of executions whose health is known, by tensor id (kFinite: finite).
-    std::unordered_map<std::int64_t, std::uint16_t> tensorHops;
+    const auto& d = snapshot.data();
+    IntentWalk judging(d, patterns);
+    judging.run();
+    const std::vector<Intent> verdicts = judging.verdicts();
 
-    auto record = [&](std::uint16_t& slot, std::uint16_t nearest, bool anyInputKnown) {
-        if (nearest == Propagation::kFinite) {
-            slot = 0;
-            ++(anyInputKnown ? p.producers : p.entries);
-        } else {
-            slot = static_cast<std::uint16_t>(std::min<int>(nearest + 1, Propagation::kMaxHops));
-            ++p.propagators;
-        }
-    };
-
-    // A function call's outputs are computed by the traces of its graph that ran since the
-    // previous execution, and last: per graph, the hop of its latest non-finite trace there.
-    struct WindowHop
-    {
-        std::uint64_t trace;
-        std::uint16_t hop;
-    };
-    std::unordered_map<GraphIndex, WindowHop> windowHops;
-    const GraphNesting nesting(graphs);
-    auto calledGraphHop = [&](std::uint64_t e) {
-        const auto called = graphs.findGraph(d.strings[x.graphId[e]]);
-        std::optional<WindowHop> latestHop;
-        if (!called)
-            return Propagation::kFinite;
-        for (const auto& [graph, w] : windowHops) {
-            if (nesting.within(graph, *called) && (!latestHop || w.trace > latestHop->trace))
-                latestHop = w;
-        }
-        return latestHop ? latestHop->hop : Propagation::kFinite;
-    };
-
-    EventOrder order(d);
-    EventRun run;
-    while (order.nextRun(run)) {
-        if (run.source == EventSource::Graph) {
-            for (std::uint64_t i = run.begin; i < run.end; ++i) {
-                const OpId op = t.op[i];
-                if (nonFinite(t.health[i]) && op < ops.size()) {
-                    std::uint16_t nearest = Propagation::kFinite;
-                    bool known = false;
-                    for (const auto& input : ops[op].inputs) {
-                        const std::uint64_t source =
-                            input.op == kNoOp ? kNone : latest.source(input);
-                        if (source == kNone)
-                            continue;
-                        known = known || (t.health[source] & health::Known);
-                        nearest = std::min(nearest, p.traceHops[source]);
-                    }
-                    record(p.traceHops[i], nearest, known);
-                    windowHops[ops[op].graph] = {i, p.traceHops[i]};
-                }
-                latest.set(op, t.slot[i], i);
-            }
-            continue;
-        }
-        for (std::uint64_t e = run.begin; e < run.end; ++e) {
-            if (nonFinite(x.health[e])) {
-                std::uint16_t nearest =
-                    windowHops.empty() ? Propagation::kFinite : calledGraphHop(e);
-                bool known = nearest != Propagation::kFinite;
-                for (std::uint32_t j = 0; j < x.inputCount[e]; ++j) {
-                    auto it = tensorHops.find(x.tensorIds[x.idsBegin[e] + j]);
-                    if (it == tensorHops.end())
-                        continue;
-                    known = true;
-                    nearest = std::min(nearest, it->second);
-                }
-                record(p.executionHops[e], nearest, known);
-            }
-            windowHops.clear();
-            const std::uint64_t begin = x.idsBegin[e] + x.inputCount[e];
-            for (std::uint32_t j = 0; j < x.outputCount[e]; ++j) {
-                const std::int64_t id = x.tensorIds[begin + j];
-                const std::uint8_t bits = executionOutputBits(x, {e, j});
-                if (nonFinite(bits))
-                    tensorHops[id] = p.executionHops[e];
-                else if (bits & health::Known)
-                    tensorHops[id] = Propagation::kFinite;
-                else
-                    tensorHops.erase(id);
-            }
-        }
+    NonFiniteAnalysis a;
+    if (!judging.sawNonFinite()) {
+        a.propagation.traceHops.assign(d.traces.size(), Propagation::kFinite);
+        a.propagation.executionHops.assign(d.executions.size(), Propagation::kFinite);
+        a.propagation.expectedPatterns = patterns;
+        countAlerts(snapshot, a.propagation);
+        return a;
     }
-    return p;
+    IntentWalk counting(
+        d, patterns, verdicts, a.propagation, [&](const IntentWalk& walk, EventRef event) {
+            a.origin = event.source == EventSource::Graph
+                           ? describeTrace(snapshot, event.index, walk.latestTraces())
+                           : describeExecution(snapshot, event.index, walk);
+        });
+    counting.run();
+    countAlerts(snapshot, a.propagation);
+    return a;
 }
 
 std::optional<std::uint16_t> Propagation::hops(EventRef event) const
 {
     const auto& v = event.source == EventSource::Graph ? traceHops : executionHops;
-    if (event.index >= v.size() || v[event.index] == kFinite)
+    if (event.index >= v.size() || v[event.index] > kMaxHops)
         return std::nullopt;
     return v[event.index];
+}
+
+bool Propagation::intended(EventRef event) const
+{
+    const auto& v = event.source == EventSource::Graph ? traceHops : executionHops;
+    return event.index < v.size() && v[event.index] == kIntended;
+}
+
+bool Propagation::uninitialised(EventRef event) const
+{
+    const auto& v = event.source == EventSource::Graph ? traceHops : executionHops;
+    return event.index < v.size() && v[event.index] == kUninitialised;
 }
 
 } // namespace nanscope::core

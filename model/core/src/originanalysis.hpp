@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The walks behind Snapshot::origin() and Snapshot::propagation() (see origin.hpp).
+// The analysis behind Snapshot::origin() and Snapshot::propagation() (see origin.hpp).
 #pragma once
 
 #include "indexstate.hpp"
 
 #include <optional>
+#include <vector>
 
 namespace nanscope::core {
 
-std::optional<Origin> computeOrigin(const Snapshot& snapshot);
-Propagation computePropagation(const Snapshot::Data& data);
+struct NonFiniteAnalysis
+{
+    std::optional<Origin> origin;
+    Propagation propagation;
+};
+
+NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
+                                   const std::vector<ExpectedPattern>& patterns);
 
 } // namespace nanscope::core

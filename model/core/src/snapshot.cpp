@@ -343,16 +343,26 @@ std::uint64_t Snapshot::tensorBoardAlertCount() const
     return count;
 }
 
+void Snapshot::analyse() const
+{
+    std::call_once(m_data->analysisOnce, [this] {
+        NonFiniteAnalysis a = analyseNonFinite(*this, m_data->expected);
+        m_data->origin = std::move(a.origin);
+        m_data->propagation = std::move(a.propagation);
+    });
+}
+
 const std::optional<Origin>& Snapshot::origin() const
 {
-    std::call_once(m_data->originOnce, [this] { m_data->origin = computeOrigin(*this); });
+    if (m_data->knownOrigin)
+        return *m_data->knownOrigin;
+    analyse();
     return m_data->origin;
 }
 
 const Propagation& Snapshot::propagation() const
 {
-    std::call_once(m_data->propagationOnce,
-                   [this] { m_data->propagation = computePropagation(*m_data); });
+    analyse();
     return m_data->propagation;
 }
 

@@ -78,6 +78,10 @@ struct ReaderOptions
     std::uint64_t maxMemoryBytes = kDefaultMaxMemoryBytes;
     IndexCacheOptions indexCache;
     SpillOptions spill;
+    // Non-finite values the user expects (nanscope-report --expect, the app's "Treat as
+    // expected"): set aside as intended, as are the patterns of the dump root's
+    // kExpectedFileName, which the reader reads at each update.
+    std::vector<ExpectedPattern> expected;
 };
 
 struct UpdateLimits

@@ -132,6 +132,7 @@ public:
     const Data& data() const { return *m_data; }
 
 private:
+    void analyse() const; // origin and propagation, once
     std::unique_ptr<Data> m_data;
 };
 

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "intentwalk.hpp"
+
+#include "eventorder.hpp"
+#include "graphnesting.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace nanscope::core {
+namespace {
+
+using Hop = std::uint16_t;
+constexpr Hop kFinite = Propagation::kFinite;
+
+bool nonFinite(std::uint8_t bits)
+{
+    return (bits & health::Known) && (bits & health::NonFinite);
+}
+
+// The kinds a health digest tells; 0 when its mode tells none (CURT_HEALTH).
+std::uint8_t kindsOf(std::uint8_t bits)
+{
+    std::uint8_t kinds = 0;
+    if (bits & health::NegInf)
+        kinds |= nonfinite::NegInf;
+    if (bits & health::PosInf)
+        kinds |= nonfinite::PosInf;
+    if (bits & health::NaN)
+        kinds |= nonfinite::NaN;
+    return kinds;
+}
+
+// What the value of one tensor is, while it may still be read.
+struct Label
+{
+    std::uint32_t group = IntentWalk::kNoGroup; // kNoGroup: finite or unknown
+    Hop hop = kFinite;                          // the second walk's hop (kIntended …)
+    std::uint8_t kinds = 0;
+    bool known = false; // its health is known (finite or not)
+    bool read = false;  // a later op read its values
+
+    bool nonFinite() const { return group != IntentWalk::kNoGroup; }
+};
+
+struct TensorState
+{
+    IntentWalk::TensorSource source;
+    Label label;
+};
+
+// What the rules need to know of an op, looked up once per op (graph) or op type (eager).
+struct OpTraits
+{
+    std::string_view type;
+    std::string_view name;
+    bool constant = false;
+    bool uninitialised = false;
+    bool noValueRead = false;
+    bool softmaxLike = false;
+    std::vector<std::uint16_t> patterns; // the user's patterns whose op matches
+};
+
+OpTraits traitsOf(std::string_view type, std::string_view name,
+                  const std::vector<ExpectedPattern>& patterns)
+{
+    OpTraits t;
+    t.type = type;
+    t.name = name;
+    t.constant = isConstantWriter(type);
+    t.uninitialised = isUninitialisedOutput(type);
+    t.noValueRead = consumesNoValue(type);
+    t.softmaxLike = isSoftmaxLike(type);
+    for (std::size_t p = 0; p < patterns.size(); ++p)
+        if (patterns[p].matchesOp(type, name))
+            t.patterns.push_back(static_cast<std::uint16_t>(p));
+    return t;
+}
+
+struct Group
+{
+    EventRef root;
+    Intent construction = Intent::None; // Constant, Expected; None: judged by what reads it
+    bool escaped = false;               // first walk: a value of it was not absorbed
+    std::uint16_t pattern = 0;          // Expected: which
+};
+
+} // namespace
+
+struct IntentWalk::Impl
+{
+    const Snapshot::Data& d;
+    const std::vector<ExpectedPattern>& patterns;
+    const std::vector<Intent>* verdicts = nullptr; // the second walk's
+    Propagation* out = nullptr;
+    OriginVisitor atOrigin;
+    std::uint32_t origin = kNoGroup;
+
+    LatestTraces latest;
+    GraphNesting nesting;
+    std::vector<OpTraits> graphOps;                       // by OpId
+    std::unordered_map<std::uint32_t, OpTraits> eagerOps; // by op type string id
+    std::vector<Group> groups;
+    std::unordered_map<std::uint64_t, Label> traceLabels;  // live non-finite traces
+    std::unordered_map<std::int64_t, TensorState> tensors; // by tensor id
+    // A function call's outputs were computed last by its graph's traces since the previous
+    // execution: per graph, its latest non-finite trace there.
+    std::unordered_map<GraphIndex, std::uint64_t> window;
+    // Second walk: each group's SetAside entry, and those entries by key.
+    std::vector<std::uint32_t> groupSetAside;
+    std::unordered_map<std::string, std::uint32_t> setAsideByKey;
+    std::vector<Label*> inputs; // of the event being visited, reused
+
+    Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p)
+        : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs)
+    {
+        const auto& ops = data.graphs->ops();
+        graphOps.reserve(ops.size());
+        for (const auto& op : ops)
+            graphOps.push_back(traitsOf(op.type, op.name, patterns));
+    }
+
+    bool second() const { return verdicts != nullptr; }
+    Intent verdictOf(std::uint32_t g) const
+    {
+        return g < verdicts->size() ? (*verdicts)[g] : Intent::None;
+    }
+
+    const OpTraits& eagerTraits(std::uint32_t typeId)
+    {
+        auto it = eagerOps.find(typeId);
+        if (it == eagerOps.end())
+            it = eagerOps.emplace(typeId, traitsOf(d.strings[typeId], {}, patterns)).first;
+        return it->second;
+    }
+
+    void setHop(EventRef ref, Hop hop)
+    {
+        if (!out)
+            return;
+        auto& hops = ref.source == EventSource::Graph ? out->traceHops : out->executionHops;
+        hops[ref.index] = hop;
+    }
+
+    void escape(std::uint32_t g)
+    {
+        if (!second() && g < groups.size())
+            groups[g].escaped = true;
+    }
+
+    // The user's first pattern for this op that allows every kind it made.
+    int matchingPattern(const OpTraits& op, std::uint8_t kinds) const
+    {
+        for (const auto p : op.patterns) {
+            const std::uint8_t allowed = patterns[p].kinds;
+            if (kinds == 0 ? allowed == nonfinite::Any : (kinds & ~allowed) == 0)
+                return p;
+        }
+        return -1;
+    }
+
+    SetAside& setAsideOf(std::uint32_t g) { return out->setAside[groupSetAside[g]]; }
+
+    void noteAbsorbed(std::uint32_t g, std::string_view opType)
+    {
+        if (!second() || verdictOf(g) == Intent::None)
+            return;
+        auto& by = setAsideOf(g).absorbedBy;
+        if (by.size() < 4 && std::find(by.begin(), by.end(), opType) == by.end())
+            by.emplace_back(opType);
+    }
+
+    void openSetAside(std::uint32_t g, const OpTraits& op, std::string_view module)
+    {
+        const Intent intent = verdictOf(g);
+        std::string key = std::string(toString(intent)) + '\n' + std::string(op.type) + '\n' +
+                          std::string(op.name) + '\n' + std::string(module);
+        auto [it, added] = setAsideByKey.emplace(std::move(key), out->setAside.size());
+        if (added) {
+            SetAside s;
+            s.intent = intent;
+            s.first = groups[g].root;
+            s.opType = op.type;
+            s.opName = op.name;
+            s.modulePath = module;
+            if (intent == Intent::Expected)
+                s.pattern = patterns[groups[g].pattern].text;
+            out->setAside.push_back(std::move(s));
+        }
+        groupSetAside[g] = it->second;
+    }
+
+    Label root(EventRef ref, const OpTraits& op, std::string_view module, Intent construction,
+               int pattern, std::uint8_t kinds, bool anyKnownInput)
+    {
+        const auto g = static_cast<std::uint32_t>(groups.size());
+        groups.push_back(
+            {ref, construction, false, static_cast<std::uint16_t>(std::max(0, pattern))});
+        Label label{g, 0, kinds, true, false};
+        if (!second())
+            return label;
+        groupSetAside.push_back(UINT32_MAX);
+        if (verdictOf(g) != Intent::None) {
+            label.hop = Propagation::kIntended;
+            ++out->intendedEvents;
+            openSetAside(g, op, module);
+            SetAside& s = setAsideOf(g);
+            ++s.producers;
+            s.kinds |= kinds;
+        } else {
+            ++(anyKnownInput ? out->producers : out->entries);
+            if (g == origin && atOrigin)
+                atOrigin(*outer, ref);
+        }
+        setHop(ref, label.hop);
+        return label;
+    }
+
+    Label carry(EventRef ref, std::uint32_t chosen, std::uint8_t kinds)
+    {
+        Label label{chosen, kFinite, kinds, true, false};
+        if (!second())
+            return label;
+        Hop nearest = kFinite;
+        for (const Label* in : inputs)
+            if (in->hop <= Propagation::kMaxHops)
+                nearest = std::min(nearest, in->hop);
+        if (nearest == kFinite) {
+            label.hop = Propagation::kIntended;
+            ++out->intendedEvents;
+            if (verdictOf(chosen) != Intent::None)
+                ++setAsideOf(chosen).carriers;
+        } else {
+            label.hop = static_cast<Hop>(std::min<int>(nearest + 1, Propagation::kMaxHops));
+            ++out->propagators;
+        }
+        setHop(ref, label.hop);
+        return label;
+    }
+
+    // The group a carried value joins: the input that explains its worst kind, an input whose
+    // group is still to be judged before a constant, then the earliest.
+    std::uint32_t chooseCarried(std::uint8_t kinds) const
+    {
+        auto rank = [&](const Label* in) {
+            const bool explainsNaN =
+                !(kinds & nonfinite::NaN) || in->kinds == 0 || (in->kinds & nonfinite::NaN);
+            const bool judged = groups[in->group].construction == Intent::None;
+            return std::make_tuple(!explainsNaN, !judged, in->group);
+        };
+        const Label* best = inputs.front();
+        for (const Label* in : inputs)
+            if (rank(in) < rank(best))
+                best = in;
+        return best->group;
+    }
+
+    // One event; `inputs` holds the labels of its non-finite inputs. Returns its outputs' label.
+    Label visit(EventRef ref, std::uint8_t bits, const OpTraits& op, std::string_view module,
+                bool hasOutputs, bool anyKnownInput)
+    {
+        sawNonFinite = sawNonFinite || nonFinite(bits);
+        if (op.uninitialised) {
+            if (nonFinite(bits) && out) {
+                setHop(ref, Propagation::kUninitialised);
+                ++out->uninitialisedEvents;
+            }
+            return {};
+        }
+        if (!(bits & health::Known)) {
+            for (Label* in : inputs) {
+                in->read = true;
+                if (!hasOutputs) // its values went where no record follows them
+                    escape(in->group);
+            }
+            return {};
+        }
+        if (!(bits & health::NonFinite)) {
+            for (Label* in : inputs) {
+                in->read = true;
+                noteAbsorbed(in->group, op.type);
+            }
+            return {};
+        }
+        const std::uint8_t kinds = kindsOf(bits);
+        for (Label* in : inputs)
+            in->read = true;
+        const int pattern = matchingPattern(op, kinds);
+        const Intent own = pattern >= 0  ? Intent::Expected
+                           : op.constant ? Intent::Constant
+                                         : Intent::None;
+        if (inputs.empty())
+            return root(ref, op, module, own, pattern, kinds, anyKnownInput);
+        const bool nanIn = std::any_of(inputs.begin(), inputs.end(), [](const Label* in) {
+            return in->kinds == 0 || (in->kinds & nonfinite::NaN);
+        });
+        if (!(kinds & nonfinite::NaN) || nanIn || op.constant)
+            return carry(ref, chooseCarried(kinds), kinds);
+        // NaN made of infinities alone: a new kind of value.
+        const bool negInfOnly = std::all_of(inputs.begin(), inputs.end(), [](const Label* in) {
+            return in->kinds == nonfinite::NegInf;
+        });
+        if (op.softmaxLike && negInfOnly) {
+            // A row masked entirely: the −∞ did what masks do; this op's NaN is its own.
+            for (const Label* in : inputs)
+                noteAbsorbed(in->group, op.type);
+            return root(ref, op, module, own, pattern, kinds, true);
+        }
+        const bool fromIntended = std::all_of(inputs.begin(), inputs.end(), [&](const Label* in) {
+            return groups[in->group].construction != Intent::None;
+        });
+        if (own != Intent::None || fromIntended)
+            return root(ref, op, module, own, pattern, kinds, true);
+        // The infinities of a computed value became NaN: it was not absorbed.
+        for (const Label* in : inputs)
+            if (groups[in->group].construction == Intent::None)
+                escape(in->group);
+        return carry(ref, chooseCarried(kinds), kinds);
+    }
+
+    Label* traceLabel(std::uint64_t trace)
+    {
+        if (trace == kNoTrace || !nonFinite(d.traces.health[trace]))
+            return nullptr;
+        auto it = traceLabels.find(trace);
+        return it == traceLabels.end() ? nullptr : &it->second;
+    }
+
+    void visitTrace(std::uint64_t i)
+    {
+        const auto& t = d.traces;
+        const OpId opId = t.op[i];
+        if (opId >= graphOps.size())
+            return;
+        const OpTraits& op = graphOps[opId];
+        const OpInfo& info = d.graphs->op(opId);
+        const std::uint8_t bits = t.health[i];
+        inputs.clear();
+        bool anyKnown = false;
+        if (!op.noValueRead && (nonFinite(bits) || !traceLabels.empty())) {
+            for (const auto& input : info.inputs) {
+                const std::uint64_t source = input.op == kNoOp ? kNoTrace : latest.source(input);
+                if (source == kNoTrace)
+                    continue;
+                anyKnown = anyKnown || (t.health[source] & health::Known);
+                if (Label* label = traceLabel(source))
+                    inputs.push_back(label);
+            }
+        }
+        const Label label = visit({EventSource::Graph, i}, bits, op, {}, true, anyKnown);
+        const auto slot = t.slot[i];
+        const std::uint64_t previous = latest.get(opId, slot);
+        if (previous != kNoTrace && nonFinite(t.health[previous])) {
+            if (auto it = traceLabels.find(previous); it != traceLabels.end()) {
+                if (!it->second.read)
+                    escape(it->second.group);
+                traceLabels.erase(it);
+            }
+        }
+        if (label.nonFinite()) {
+            traceLabels[i] = label;
+            window[info.graph] = i;
+        }
+        latest.set(opId, slot, i);
+    }
+
+    // The latest non-finite trace of the called graph (or one inside it) since the previous
+    // execution.
+    std::uint64_t calledGraphTrace(std::uint64_t e) const
+    {
+        if (window.empty())
+            return kNoTrace;
+        const auto called = d.graphs->findGraph(d.strings[d.executions.graphId[e]]);
+        if (!called)
+            return kNoTrace;
+        std::uint64_t found = kNoTrace;
+        for (const auto& [graph, trace] : window)
+            if (nesting.within(graph, *called) && (found == kNoTrace || trace > found))
+                found = trace;
+        return found;
+    }
+
+    void visitExecution(std::uint64_t e)
+    {
+        const auto& x = d.executions;
+        const OpTraits& op = eagerTraits(x.opType[e]);
+        const std::uint8_t bits = x.health[e];
+        inputs.clear();
+        bool anyKnown = false;
+        if (Label* called = traceLabel(calledGraphTrace(e))) {
+            inputs.push_back(called);
+            anyKnown = true;
+        }
+        window.clear();
+        const std::uint64_t idsBegin = x.idsBegin[e];
+        if (!op.noValueRead) {
+            for (std::uint32_t j = 0; j < x.inputCount[e]; ++j) {
+                auto it = tensors.find(x.tensorIds[idsBegin + j]);
+                if (it == tensors.end())
+                    continue;
+                Label& label = it->second.label;
+                anyKnown = anyKnown || label.known;
+                if (label.nonFinite())
+                    inputs.push_back(&label);
+            }
+        }
+        const std::uint32_t outputs = x.outputCount[e];
+        const bool hasOutputs = outputs > 0 || x.healthCount[e] > 0;
+        const Label label =
+            visit({EventSource::Eager, e}, bits, op, d.strings[x.module[e]], hasOutputs, anyKnown);
+        const std::uint64_t begin = idsBegin + x.inputCount[e];
+        for (std::uint32_t j = 0; j < outputs; ++j) {
+            const std::uint8_t slotBits =
+                j < x.healthCount[e] ? x.outputHealth[x.healthBegin[e] + j] : std::uint8_t{0};
+            TensorState& state = tensors[x.tensorIds[begin + j]];
+            if (state.label.nonFinite() && !state.label.read)
+                escape(state.label.group); // overwritten by an op that did not read it
+            state.source = {e, j};
+            state.label = {};
+            state.label.known = !op.uninitialised && (slotBits & health::Known);
+            if (label.nonFinite() && nonFinite(slotBits)) {
+                state.label = label;
+                state.label.kinds = kindsOf(slotBits);
+            }
+        }
+    }
+
+    void run()
+    {
+        if (out) {
+            out->traceHops.assign(d.traces.size(), kFinite);
+            out->executionHops.assign(d.executions.size(), kFinite);
+            out->expectedPatterns = patterns;
+        }
+        EventOrder order(d);
+        EventRun run;
+        while (order.nextRun(run)) {
+            for (std::uint64_t i = run.begin; i < run.end; ++i) {
+                if (run.source == EventSource::Graph)
+                    visitTrace(i);
+                else
+                    visitExecution(i);
+            }
+        }
+        // What no op read by the end was not absorbed.
+        for (const auto& [trace, label] : traceLabels)
+            if (!label.read)
+                escape(label.group);
+        for (const auto& [id, state] : tensors)
+            if (state.label.nonFinite() && !state.label.read)
+                escape(state.label.group);
+    }
+
+    const IntentWalk* outer = nullptr;
+    bool sawNonFinite = false;
+};
+
+IntentWalk::IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns)
+    : m_impl(std::make_unique<Impl>(data, patterns))
+{
+    m_impl->outer = this;
+}
+
+IntentWalk::IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns,
+                       const std::vector<Intent>& verdicts, Propagation& out,
+                       OriginVisitor atOrigin)
+    : m_impl(std::make_unique<Impl>(data, patterns))
+{
+    m_impl->outer = this;
+    m_impl->verdicts = &verdicts;
+    m_impl->out = &out;
+    m_impl->atOrigin = std::move(atOrigin);
+    m_impl->origin = originGroup(verdicts);
+}
+
+IntentWalk::~IntentWalk() = default;
+
+void IntentWalk::run()
+{
+    m_impl->run();
+}
+
+std::vector<Intent> IntentWalk::verdicts() const
+{
+    std::vector<Intent> v;
+    v.reserve(m_impl->groups.size());
+    for (const Group& g : m_impl->groups) {
+        if (g.construction != Intent::None)
+            v.push_back(g.construction);
+        else
+            v.push_back(g.escaped ? Intent::None : Intent::Absorbed);
+    }
+    return v;
+}
+
+bool IntentWalk::sawNonFinite() const
+{
+    return m_impl->sawNonFinite;
+}
+
+std::uint32_t IntentWalk::originGroup(const std::vector<Intent>& verdicts)
+{
+    const auto it = std::find(verdicts.begin(), verdicts.end(), Intent::None);
+    return it == verdicts.end() ? kNoGroup : static_cast<std::uint32_t>(it - verdicts.begin());
+}
+
+const LatestTraces& IntentWalk::latestTraces() const
+{
+    return m_impl->latest;
+}
+
+std::optional<IntentWalk::TensorSource> IntentWalk::tensorSource(std::int64_t id) const
+{
+    const auto it = m_impl->tensors.find(id);
+    if (it == m_impl->tensors.end())
+        return std::nullopt;
+    return it->second.source;
+}
+
+} // namespace nanscope::core
