@@ -15,6 +15,7 @@
 #include "regexrepeats.hpp"
 #include "tensornames.hpp"
 #include "tensorproto.hpp"
+#include "unwrittenoutputs.hpp"
 #include "utf8text.hpp"
 
 #include <algorithm>
@@ -151,7 +152,7 @@ struct Recorder::Impl
     std::unordered_map<std::string, std::int32_t> deviceIds;
 
     std::mutex opTypeMutex;
-    std::unordered_map<std::string, bool> opTypeSelected; // cache of the regex for executions
+    std::unordered_map<std::string, bool> opTypeSelected; // selectsOpType's answers, with a regex
 
     std::atomic<std::int32_t> nextSymbolicId{1};
     std::atomic<std::int64_t> nextEagerId{1};
@@ -164,8 +165,12 @@ struct Recorder::Impl
     std::atomic<std::uint64_t> tracesSkipped{0};
     std::atomic<std::uint64_t> executionsRecorded{0};
 
-    bool matchesOpType(const std::string& type) const
+    // Whether an op's outputs are summarised: the op-type filter, and never the values of an
+    // op that allocates without writing (their bits are no value; see unwrittenoutputs.hpp).
+    bool selectsOpType(const std::string& type) const
     {
+        if (detail::summariesWouldReadGarbage(type, options.mode))
+            return false;
         return !opTypeRegex ||
                std::regex_search(type, *opTypeRegex, std::regex_constants::match_continuous);
     }
@@ -173,11 +178,11 @@ struct Recorder::Impl
     bool executionTypeSelected(const std::string& type)
     {
         if (!opTypeRegex)
-            return true;
+            return selectsOpType(type); // no regex to cache
         std::lock_guard lock(opTypeMutex);
         auto [it, inserted] = opTypeSelected.try_emplace(type, false);
         if (inserted)
-            it->second = matchesOpType(type);
+            it->second = selectsOpType(type);
         return it->second;
     }
 
@@ -571,7 +576,7 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
     state->type = spec.type;
     state->device = spec.device.empty() ? std::string(kDefaultDevice) : spec.device;
     state->numOutputs = spec.numOutputs;
-    state->typeSelected = d.matchesOpType(spec.type);
+    state->typeSelected = d.selectsOpType(spec.type);
     const std::int32_t first = d.nextSymbolicId.fetch_add(spec.numOutputs);
     for (int i = 0; i < spec.numOutputs; ++i)
         state->outputTensorIds.push_back(first + i);

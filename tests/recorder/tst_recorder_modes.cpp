@@ -82,6 +82,50 @@ TEST_CASE("the op type filter matches from the start of the type, like re.match"
     CHECK(tracedTypes(o, one, "LogSoftmax").empty());
 }
 
+TEST_CASE("ops that allocate without writing have no values summarised, whatever the filter",
+          "[modes]")
+{
+    // Their bits are whatever was in memory: no value the program computed.
+    const std::vector<Typed> one = {{DType::Float32, kF32}};
+    for (const auto mode : {TensorDebugMode::CurtHealth, TensorDebugMode::ConciseHealth,
+                            TensorDebugMode::FullHealth, TensorDebugMode::FullTensor}) {
+        CHECK(tracedTypes({.mode = mode}, one, "Empty").empty());
+        CHECK(tracedTypes({.mode = mode, .opTypeRegex = "Emp"}, one, "Empty").empty());
+        CHECK(tracedTypes({.mode = mode}, one, "EmptyTensorList").size() == 1);
+    }
+    // Modes that read no value record them as any op: a shape is real.
+    for (const auto mode : {TensorDebugMode::Shape, TensorDebugMode::NoTensor})
+        CHECK(tracedTypes({.mode = mode}, one, "Empty").size() == 1);
+    for (const std::string type :
+         {"aten::empty", "aten::empty_like", "aten::empty_strided", "aten::empty_permuted",
+          "aten::new_empty", "aten::new_empty_strided", "aten::resize_", "aten::resize_as_",
+          "aten::resize", "aten::resize_as"}) {
+        for (const std::string regex : {"", "aten::"}) {
+            test::TempDir dir;
+            auto rec = Recorder::open({.dumpRoot = dir.path(),
+                                       .mode = TensorDebugMode::FullHealth,
+                                       .opTypeRegex = regex});
+            REQUIRE(rec.ok());
+            REQUIRE((*rec)
+                        ->recordExecution(
+                            {.opType = type,
+                             .inputIds = {1},
+                             .outputIds = {2},
+                             .outputs = {{.data = kF16, .dtype = DType::Float16, .shape = kTwo}}})
+                        .ok());
+            REQUIRE((*rec)->close().ok());
+            const auto events = readEvents(dir.path(), "execution");
+            REQUIRE(events.size() == 1);
+            const auto& e = events[0].execution();
+            CHECK(e.op_type() == type);
+            CHECK(e.tensor_protos_size() == 0);
+            CHECK(e.output_tensor_ids_size() == 1);
+            CHECK(e.input_tensor_ids_size() == 1);
+            CHECK(e.code_location().stack_frame_ids_size() > 0);
+        }
+    }
+}
+
 TEST_CASE("the dtype filter narrows what the mode would trace", "[modes]")
 {
     RecorderOptions o{.mode = TensorDebugMode::Shape,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/core/intent.hpp"
 
+#include "nanscope/unwrittenops.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -52,18 +54,6 @@ constexpr std::array kConstantWriters = {
     std::string_view{"SelectV2"},
     std::string_view{"PadV2"},
     std::string_view{"MirrorPad"},
-};
-
-constexpr std::array kUninitialised = {
-    std::string_view{"aten::empty"},
-    std::string_view{"aten::empty_like"},
-    std::string_view{"aten::empty_strided"},
-    std::string_view{"aten::empty_permuted"},
-    std::string_view{"aten::new_empty"},
-    std::string_view{"aten::new_empty_strided"},
-    std::string_view{"aten::resize"},
-    std::string_view{"aten::resize_as"},
-    std::string_view{"Empty"},
 };
 
 constexpr std::array kNoValueReaders = {
@@ -296,7 +286,7 @@ bool isConstantWriter(std::string_view opType)
 
 bool isUninitialisedOutput(std::string_view opType)
 {
-    return listed(kUninitialised, opType);
+    return writesNoValues(opType);
 }
 
 bool consumesNoValue(std::string_view opType)

@@ -50,6 +50,11 @@ struct RecorderOptions
     // them: a repeat of a repeat ("a++", "x*{2}", as Python's re refuses it), an unbounded repeat
     // of a group holding one ("(a+)+"), counts over 1000 or nesting to over 100,000 atoms
     // ("(a{500}){500}"), and backreferences past \99.
+    // Whatever the filter, in the modes that read values (the health modes, FULL_TENSOR) the
+    // outputs of ops that allocate without writing (aten::empty, aten::empty_like,
+    // aten::new_empty, aten::resize_ and their kin, TensorFlow's Empty) are never summarised:
+    // their bits are no value. Their executions and traces are recorded as those of an op the
+    // filter leaves out.
     std::string opTypeRegex;
     // Only tensors of these types are summarised; empty means every type the mode supports.
     std::vector<DType> tensorDtypes;
