@@ -530,3 +530,30 @@ TEST_CASE("a load of a file its record vouches for does not read its arrays", "[
     CHECK(reader.indexCacheStatus() == "used");
     CHECK(s->trace(0).wallTime != 0.0); // the damaged wall time, read as saved
 }
+
+TEST_CASE("a saved origin is the origin of its expected patterns only", "[indexcache][intent]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    test::FileSetWriter set = test::emptyRun(dir.path());
+    set.append("execution", ev::execution(1, "aten::log", {1}, {2}, 4,
+                                          {ev::fullHealth(2, 4, 1, 0, 0, 0, 0, 3)}));
+    set.append("execution", ev::execution(2, "aten::mean", {2}, {3}, 4,
+                                          {ev::fullHealth(3, 1, 1, 0, 0, 0, 0, 0)}));
+    auto originWith = [&](const std::vector<std::string>& patterns) {
+        ReaderOptions options = cachedIn(cache.path());
+        for (const auto& text : patterns)
+            options.expected.push_back(*ExpectedPattern::parse(text, nullptr));
+        LogdirReader reader(dir.path(), options);
+        const auto s = reader.update();
+        REQUIRE(reader.saveIndex());
+        return std::make_pair(reader.indexCacheStatus(), s->origin().has_value());
+    };
+    CHECK(originWith({}) == std::make_pair(std::string("none saved"), true));
+    CHECK(originWith({}) == std::make_pair(std::string("used"), true));
+    // The same index, another list: the origin is found again, not brought along.
+    CHECK(originWith({"aten::log:-inf"}) == std::make_pair(std::string("used"), false));
+    CHECK(originWith({}) == std::make_pair(std::string("used"), true));
+    test::writeBytes(dir.path() / std::string(kExpectedFileName), "aten::log\n");
+    CHECK(originWith({}).second == false);
+}
