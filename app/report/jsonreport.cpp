@@ -128,6 +128,26 @@ ordered_json origin(const core::ReportOrigin& r)
     return j;
 }
 
+ordered_json setAside(const core::ReportSetAside& r)
+{
+    const core::SetAside& g = r.group;
+    ordered_json j;
+    j["intent"] = std::string(core::toString(g.intent));
+    j["op_type"] = g.opType;
+    j["op_name"] = orNull(g.opName);
+    j["module"] = orNull(g.modulePath);
+    j["location"] = orNull(r.location);
+    // null when the mode tells that values were non-finite but not which (CURT_HEALTH).
+    j["kinds"] = orNull(core::nonFiniteKindsText(g.kinds));
+    j["producers"] = g.producers;
+    j["carriers"] = g.carriers;
+    j["absorbed_by"] = g.absorbedBy;
+    j["pattern"] = orNull(g.pattern);
+    j["first"] = {{"source", std::string(core::toString(g.first.source))},
+                  {"index", g.first.index}};
+    return j;
+}
+
 } // namespace
 
 ordered_json toJson(const core::Report& r)
@@ -157,7 +177,10 @@ ordered_json toJson(const core::Report& r)
         byType["InfNanAlert"] = r.alertTotal;
     j["alerts"] = {{"total", r.alertTotal},
                    {"by_type", std::move(byType)},
-                   {"tensorboard_total", r.tensorBoardAlertTotal}};
+                   {"tensorboard_total", r.tensorBoardAlertTotal},
+                   {"counted", r.countedAlerts},
+                   {"intended", r.intendedAlerts},
+                   {"uninitialised", r.uninitialisedAlerts}};
     // TensorBoard's view: the same counts, less what follows a corrupt record.
     ordered_json stops = ordered_json::array();
     for (const auto& stop : r.tensorBoardStops)
@@ -168,6 +191,14 @@ ordered_json toJson(const core::Report& r)
                         {"stops", std::move(stops)}};
     j["first_alert"] = r.firstAlert ? firstAlert(*r.firstAlert) : ordered_json(nullptr);
     j["origin"] = r.origin ? origin(*r.origin) : ordered_json(nullptr);
+    ordered_json groups = ordered_json::array();
+    for (const auto& g : r.setAside)
+        groups.push_back(setAside(g));
+    j["set_aside"] = std::move(groups);
+    ordered_json patterns = ordered_json::array();
+    for (const auto& p : r.expectedPatterns)
+        patterns.push_back(p.text);
+    j["expected_patterns"] = std::move(patterns);
     ordered_json diagnostics = ordered_json::array();
     for (const auto& d : r.diagnostics)
         diagnostics.push_back(

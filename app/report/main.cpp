@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nanscope-report LOGDIR: what a tfdbg2 logdir holds and where its first NaN or infinity came
-// from, as text or JSON. Exit status: 0 no alert, 1 alerts found, 2 the logdir could not be read
-// (or bad arguments), 3 reading was incomplete (an error diagnostic) unless --allow-partial.
+// from, as text or JSON. Exit status: 0 no alert that counts (none, or all set aside as intended),
+// 1 alerts that count, 2 the logdir could not be read (or bad arguments), 3 reading was
+// incomplete (an error diagnostic) unless --allow-partial.
 #include "jsonreport.hpp"
+#include "nanscope/core/intent.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/plaintext.hpp"
 #include "nanscope/core/report.hpp"
 #include "nanscope/version.hpp"
 
@@ -29,17 +32,19 @@ int exitStatus(const nanscope::core::Report& report, bool allowPartial)
                     [](const auto& d) { return d.severity == nanscope::core::Severity::Error; });
     if (incomplete && !allowPartial)
         return kIncomplete;
-    return report.alertTotal > 0 ? kAlerts : kNoAlert;
+    // An attention mask's -inf is no bug: a run whose alerts were all set aside is clean.
+    return report.countedAlerts > 0 ? kAlerts : kNoAlert;
 }
 
 int run(int argc, char** argv)
 {
     CLI::App app{"Reports what a tfdbg2 logdir holds (written by TensorFlow or NaNscope's "
                  "recorder) and where its first NaN or infinity came from.\n"
-                 "Exit status: 0 no alert and everything read, 1 alerts found, 2 the logdir "
-                 "could not be read (or bad arguments), 3 reading was incomplete (an error "
-                 "diagnostic: corrupt or unreadable files, the memory limit) unless "
-                 "--allow-partial.",
+                 "Exit status: 0 no alert that counts (none, or every non-finite value was set "
+                 "aside as intended: a mask's -inf, uninitialised memory, --expect) and "
+                 "everything read, 1 alerts that count, 2 the logdir could not be read (or bad "
+                 "arguments), 3 reading was incomplete (an error diagnostic: corrupt or "
+                 "unreadable files, the memory limit) unless --allow-partial.",
                  "nanscope-report"};
     std::string logdir;
     bool json = false;
@@ -56,6 +61,14 @@ int run(int argc, char** argv)
                    "a path fragment that marks a stack frame as framework code, or the user's "
                    "own with a leading '!' (repeatable; after the defaults, and the last "
                    "fragment a path contains decides)")
+        ->allow_extra_args(false);
+    std::vector<std::string> expected;
+    app.add_option("--expect", expected,
+                   "OP[:KINDS]: non-finite values of this op are expected and set aside, not "
+                   "counted (repeatable). OP matches an op's type or a graph op's name, with * "
+                   "and ?; KINDS is a comma-separated list of -inf, +inf, inf, nan, any (default "
+                   "any). Example: 'aten::masked_fill:-inf'. Added to the patterns of the "
+                   "logdir's nanscope_expected.txt")
         ->allow_extra_args(false);
     bool allowPartial = false;
     app.add_flag("--allow-partial", allowPartial,
@@ -99,6 +112,16 @@ int run(int argc, char** argv)
     }
 
     nanscope::core::ReaderOptions readerOptions;
+    for (const std::string& text : expected) {
+        std::string error;
+        auto pattern = nanscope::core::ExpectedPattern::parse(text, &error);
+        if (!pattern) {
+            std::cerr << "nanscope-report: --expect " << nanscope::core::quotedName(text)
+                      << " is not a pattern: " << error << "\n";
+            return kUnreadable;
+        }
+        readerOptions.expected.push_back(std::move(*pattern));
+    }
     readerOptions.discovery.runId = runId;
     readerOptions.maxMemoryBytes = maxMemoryMiB << 20;
     if (!noIndexCache)

@@ -216,7 +216,7 @@ TEST_CASE("a fully masked row of a computed mask is the softmax's too", "[intent
     CHECK(s->propagation().intended(eager(mask)));
 }
 
-TEST_CASE("-inf times a 0/1 mask is NaN: the product is the origin", "[intent]")
+TEST_CASE("a mask made as -inf times (1 - keep) is NaN: the product is the origin", "[intent]")
 {
     // mask = -inf * (1 - keep): where keep is 1 the product is -inf * 0.
     test::TempDir dir;
@@ -284,7 +284,12 @@ TEST_CASE("uninitialised memory is no value: no alert counts, no origin", "[inte
     CHECK(p.uninitialisedEvents == 1);
     CHECK(p.uninitialisedAlerts == 1);
     CHECK(p.countedAlerts == 0);
-    CHECK(p.setAside.empty());
+    const SetAside* memory = setAsideOf(*s, "aten::empty");
+    REQUIRE(memory);
+    CHECK(memory->intent == Intent::Uninitialised);
+    CHECK(memory->first == eager(empty));
+    CHECK(memory->producers == 1);
+    CHECK(memory->kinds == nonfinite::NaN);
 }
 
 TEST_CASE("uninitialised memory read before it is written: the reader is the origin", "[intent]")

@@ -46,6 +46,8 @@ TEST_CASE("the report of the tutorial's logdir", "[report]")
     CHECK_THAT(o.source->lines[3], Catch::Contains("source_location::current()"));
     CHECK_THAT(o.source->lines[5], Catch::Contains("\"Log\""));
     CHECK(o.producers == 1);
+    CHECK(r.countedAlerts == 4);
+    CHECK(r.setAside.empty());
 
     const std::string text = renderText(r);
     CHECK_THAT(text, Catch::Contains("Run:          tutorial1"));
@@ -56,6 +58,8 @@ TEST_CASE("the report of the tutorial's logdir", "[report]")
     char marked[32];
     std::snprintf(marked, sizeof marked, "> %5d | ", logLine);
     CHECK_THAT(text, Catch::Contains(marked));
+    CHECK_THAT(text, Catch::Contains("Alerts:       4 InfNanAlert\n"));
+    CHECK_THAT(text, !Catch::Contains("Set aside"));
 }
 
 TEST_CASE("nanscope-report: JSON keys and exit status", "[report][cli]")
@@ -76,6 +80,12 @@ TEST_CASE("nanscope-report: JSON keys and exit status", "[report][cli]")
         CHECK(j["counts"].contains(key));
     CHECK(j["alerts"]["total"] == 4);
     CHECK(j["alerts"]["by_type"]["InfNanAlert"] == 4);
+    // Nothing in the tutorial is made on purpose: every alert counts.
+    CHECK(j["alerts"]["counted"] == 4);
+    CHECK(j["alerts"]["intended"] == 0);
+    CHECK(j["alerts"]["uninitialised"] == 0);
+    CHECK(j["set_aside"] == nlohmann::json::array());
+    CHECK(j["expected_patterns"] == nlohmann::json::array());
     const auto& first = j["first_alert"];
     CHECK(first["source"] == "graph");
     CHECK(first["index"] == 15);
@@ -113,6 +123,8 @@ TEST_CASE("nanscope-report: no alert, unreadable logdirs, bad flags", "[report][
     CHECK(j["first_alert"].is_null());
     CHECK(j["origin"].is_null());
     CHECK(j["alerts"]["by_type"].empty());
+    CHECK(j["alerts"]["counted"] == 0);
+    CHECK(j["set_aside"] == nlohmann::json::array());
 
     const test::ReportRun missing = runReport("--json " + shellQuoted(dir.path() / "nothing-here"));
     CHECK(missing.status == 2);

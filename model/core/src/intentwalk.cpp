@@ -170,24 +170,42 @@ struct IntentWalk::Impl
             by.emplace_back(opType);
     }
 
-    void openSetAside(std::uint32_t g, const OpTraits& op, std::string_view module)
+    // The SetAside entry of values set aside for `intent` by this op in this module.
+    SetAside& setAsideEntry(Intent intent, EventRef first, const OpTraits& op,
+                            std::string_view module, int pattern)
     {
-        const Intent intent = verdictOf(g);
         std::string key = std::string(toString(intent)) + '\n' + std::string(op.type) + '\n' +
                           std::string(op.name) + '\n' + std::string(module);
         auto [it, added] = setAsideByKey.emplace(std::move(key), out->setAside.size());
         if (added) {
             SetAside s;
             s.intent = intent;
-            s.first = groups[g].root;
+            s.first = first;
             s.opType = op.type;
             s.opName = op.name;
             s.modulePath = module;
             if (intent == Intent::Expected)
-                s.pattern = patterns[groups[g].pattern].text;
+                s.pattern = patterns[static_cast<std::size_t>(pattern)].text;
             out->setAside.push_back(std::move(s));
         }
-        groupSetAside[g] = it->second;
+        return out->setAside[it->second];
+    }
+
+    void openSetAside(std::uint32_t g, const OpTraits& op, std::string_view module)
+    {
+        const SetAside& s =
+            setAsideEntry(verdictOf(g), groups[g].root, op, module, groups[g].pattern);
+        groupSetAside[g] = static_cast<std::uint32_t>(&s - out->setAside.data());
+    }
+
+    void noteUninitialised(EventRef ref, const OpTraits& op, std::string_view module,
+                           std::uint8_t kinds)
+    {
+        setHop(ref, Propagation::kUninitialised);
+        ++out->uninitialisedEvents;
+        SetAside& s = setAsideEntry(Intent::Uninitialised, ref, op, module, 0);
+        ++s.producers;
+        s.kinds |= kinds;
     }
 
     Label root(EventRef ref, const OpTraits& op, std::string_view module, Intent construction,
@@ -261,10 +279,8 @@ struct IntentWalk::Impl
     {
         sawNonFinite = sawNonFinite || nonFinite(bits);
         if (op.uninitialised) {
-            if (nonFinite(bits) && out) {
-                setHop(ref, Propagation::kUninitialised);
-                ++out->uninitialisedEvents;
-            }
+            if (nonFinite(bits) && out)
+                noteUninitialised(ref, op, module, kindsOf(bits));
             return {};
         }
         if (!(bits & health::Known)) {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/core/report.hpp"
 
-#include <future>
-
 namespace nanscope::core {
 namespace {
 
@@ -28,6 +26,33 @@ ReportAlert describeAlert(const Snapshot& snapshot, const Alert& alert)
             r.graphName = snapshot.graphs().graph(*g).name;
     }
     return r;
+}
+
+// Where a set-aside group's first event ran, as the origin is placed: the focus frame of its
+// stack (the user's frame, or its stand-in) as "file:line"; "" when nothing tells.
+std::string eventLocation(const Snapshot& snapshot, EventRef event, const StackFolding& folding)
+{
+    std::vector<std::string> frameIds;
+    if (event.source == EventSource::Graph) {
+        if (event.index >= snapshot.traceCount())
+            return {};
+        const OpId op = snapshot.trace(event.index).op;
+        if (op >= snapshot.graphs().ops().size())
+            return {};
+        frameIds = snapshot.graphs().op(op).stackFrameIds;
+    } else {
+        const auto execution = snapshot.readExecution(event.index);
+        if (!execution)
+            return {};
+        frameIds = execution->stackFrameIds;
+    }
+    const FoldedStack stack = folding.fold(snapshot.resolveStack(frameIds));
+    if (!stack.focusFrame)
+        return {};
+    const ResolvedFrame& frame = stack.frames[*stack.focusFrame].frame;
+    if (frame.filePath.empty())
+        return {};
+    return frame.filePath + ":" + std::to_string(frame.line);
 }
 
 std::vector<std::string> modeNames(DebugModeSet modes)
@@ -69,16 +94,10 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
     r.tensorBoardStops = snapshot.tensorBoardStops();
     if (const auto first = snapshot.tensorBoardFirstAlert())
         r.firstAlert = describeAlert(snapshot, *first);
-    // A logdir with alerts has an origin, whose report needs the propagation: both walk every
-    // event up to the first non-finite one or further, each on a core of its own.
-    std::future<void> propagationWalk;
-    if (snapshot.alertCount() > 0)
-        propagationWalk =
-            std::async(std::launch::async, [&snapshot] { (void)snapshot.propagation(); });
+    const StackFolding folding(options.frameworkPatterns);
     if (const auto& origin = snapshot.origin()) {
         ReportOrigin o;
         o.origin = *origin;
-        const StackFolding folding(options.frameworkPatterns);
         o.stack = folding.fold(snapshot.resolveStack(origin->stackFrameIds));
         if (!origin->forwardStackFrameIds.empty())
             o.forwardStack = folding.fold(snapshot.resolveStack(origin->forwardStackFrameIds));
@@ -93,6 +112,19 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
         o.entries = propagation.entries;
         o.propagators = propagation.propagators;
         r.origin = std::move(o);
+    }
+    // Without an alert nothing is non-finite, so nothing was set aside: the walk is skipped.
+    if (snapshot.alertCount() > 0) {
+        const Propagation& propagation = snapshot.propagation();
+        r.intendedAlerts = propagation.intendedAlerts;
+        r.uninitialisedAlerts = propagation.uninitialisedAlerts;
+        // Every alert is counted or set aside; the rest is counted, so that an analysis that sets
+        // nothing aside leaves every alert counted.
+        const std::uint64_t setAside = r.intendedAlerts + r.uninitialisedAlerts;
+        r.countedAlerts = r.alertTotal > setAside ? r.alertTotal - setAside : 0;
+        for (const SetAside& group : propagation.setAside)
+            r.setAside.push_back({group, eventLocation(snapshot, group.first, folding)});
+        r.expectedPatterns = propagation.expectedPatterns;
     }
     r.diagnostics = snapshot.diagnostics();
     return r;

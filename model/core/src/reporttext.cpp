@@ -72,6 +72,84 @@ std::string opLabel(const std::string& type, const std::string& name)
     return text(type) + " " + quotedName(name, kMaxNameChars);
 }
 
+// "-inf and NaN"; the mode may tell that values were non-finite but not which (CURT_HEALTH).
+std::string kindsWords(std::uint8_t kinds)
+{
+    std::string words;
+    auto add = [&words](const char* word) {
+        words += (words.empty() ? "" : " and ") + std::string(word);
+    };
+    if (kinds & nonfinite::NegInf)
+        add("-inf");
+    if (kinds & nonfinite::PosInf)
+        add("+inf");
+    if (kinds & nonfinite::NaN)
+        add("NaN");
+    return words.empty() ? "non-finite values" : words;
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// "24 executions of aten::masked_fill (MultiHeadAttention.attn) at model.py:36 made -inf from a
+// constant, absorbed by aten::_softmax": what, where, and why it does not count.
+std::string setAsideLine(const ReportSetAside& s)
+{
+    const SetAside& g = s.group;
+    std::string line = g.first.source == EventSource::Graph
+                           ? plural(g.producers, "graph execution trace", "graph execution traces")
+                           : plural(g.producers, "execution", "executions");
+    line += " of " + opLabel(g.opType, g.opName);
+    if (!g.modulePath.empty())
+        line += " (" + text(g.modulePath) + ")";
+    if (!s.location.empty())
+        line += " at " + text(s.location);
+    if (g.intent == Intent::Uninitialised) {
+        line += ": allocated and never written, so its bits are no value";
+    } else {
+        line += " made " + kindsWords(g.kinds);
+        if (g.intent == Intent::Constant)
+            line += " from a constant";
+        else if (g.intent == Intent::Expected)
+            line += ", expected by the user (" + text(g.pattern) + ")";
+    }
+    for (std::size_t i = 0; i < g.absorbedBy.size(); ++i)
+        line += (i ? ", " : ", absorbed by ") + text(g.absorbedBy[i]);
+    return line;
+}
+
+// A logdir may set aside thousands of ops; the text shows the first ones, the JSON all.
+constexpr std::size_t kMaxSetAsideLines = 20;
+
+void renderSetAside(std::ostringstream& out, const Report& r)
+{
+    if (r.setAside.empty() && r.expectedPatterns.empty())
+        return;
+    out << "\nSet aside as intended (not counted)\n";
+    if (r.setAside.empty())
+        out << "    nothing\n";
+    for (std::size_t i = 0; i < r.setAside.size() && i < kMaxSetAsideLines; ++i) {
+        const ReportSetAside& s = r.setAside[i];
+        out << "    " << setAsideLine(s) << "\n";
+        out << "        first: " << eventLabel(s.group.first);
+        if (s.group.carriers > 0)
+            out << "; " << plural(s.group.carriers, "event", "events")
+                << " carried them on unchanged";
+        out << "\n";
+    }
+    if (r.setAside.size() > kMaxSetAsideLines)
+        out << "    ... and " << r.setAside.size() - kMaxSetAsideLines
+            << " more (--json lists them all)\n";
+    if (!r.expectedPatterns.empty()) {
+        out << "    Expected by the user: ";
+        for (std::size_t i = 0; i < r.expectedPatterns.size(); ++i)
+            out << (i ? ", " : "") << text(r.expectedPatterns[i].text);
+        out << "\n";
+    }
+}
+
 } // namespace
 
 std::string renderText(const Report& r)
@@ -105,6 +183,12 @@ std::string renderText(const Report& r)
         out << "Alerts:       " << r.alertTotal << " InfNanAlert";
         if (r.tensorBoardAlertTotal != r.alertTotal)
             out << " (TensorBoard stops counting at " << r.tensorBoardAlertTotal << ")";
+        if (r.intendedAlerts + r.uninitialisedAlerts > 0) {
+            out << ": " << r.countedAlerts << " counted, " << r.intendedAlerts
+                << " set aside as intended";
+            if (r.uninitialisedAlerts > 0)
+                out << ", " << r.uninitialisedAlerts << " of uninitialised memory";
+        }
         out << "\n";
         if (!r.tensorBoardStops.empty()) {
             out << "TensorBoard:  " << r.tensorBoardExecutions << " executions, "
@@ -206,8 +290,15 @@ std::string renderText(const Report& r)
             }
         }
     } else if (r.readable) {
-        out << "\nOrigin: none (no non-finite value was recorded)\n";
+        if (r.alertTotal == 0)
+            out << "\nOrigin: none (no non-finite value was recorded)\n";
+        else if (r.countedAlerts == 0)
+            out << "\nOrigin: none. No unintended NaN or infinity was found: every non-finite "
+                   "value recorded was set aside (below)\n";
+        else
+            out << "\nOrigin: none found for the " << r.countedAlerts << " alerts that count\n";
     }
+    renderSetAside(out, r);
 
     if (!r.diagnostics.empty()) {
         out << "\nDiagnostics\n";

@@ -63,7 +63,7 @@ struct ExpectedPattern
 inline constexpr std::string_view kExpectedFileName = "nanscope_expected.txt";
 // Lines past this are ignored, with a warning: a hostile file must not make the analysis slow.
 inline constexpr std::size_t kMaxExpectedPatterns = 256;
-inline constexpr std::size_t kMaxExpectedFileBytes = 64 * 1024;
+inline constexpr std::size_t kMaxExpectedFileBytes = std::size_t{64} * 1024;
 
 struct ParsedPatterns
 {

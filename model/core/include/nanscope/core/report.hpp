@@ -5,6 +5,7 @@
 
 #include "nanscope/core/diagnostic.hpp"
 #include "nanscope/core/digests.hpp"
+#include "nanscope/core/intent.hpp"
 #include "nanscope/core/origin.hpp"
 #include "nanscope/core/snapshot.hpp"
 #include "nanscope/core/stackfolding.hpp"
@@ -62,6 +63,14 @@ struct ReportOrigin
     std::uint64_t propagators = 0;
 };
 
+// One group of values set aside as intended (intent.hpp), with where its first event ran: the
+// renderers print what is here and read nothing.
+struct ReportSetAside
+{
+    SetAside group;
+    std::string location; // "model.py:36": the focus frame of the first event's stack, or ""
+};
+
 struct Report
 {
     std::string logdir;
@@ -74,12 +83,18 @@ struct Report
     ReportCounts counts;
     std::uint64_t alertTotal = 0;            // no cap
     std::uint64_t tensorBoardAlertTotal = 0; // with TensorBoard's cap and its stops
+    // alertTotal by what the alert's event is: a NaN/inf that counts, or values set aside.
+    std::uint64_t countedAlerts = 0;
+    std::uint64_t intendedAlerts = 0;
+    std::uint64_t uninitialisedAlerts = 0;
     // What TensorBoard reads where a file has a corrupt record (it stops there; see stops).
     std::uint64_t tensorBoardExecutions = 0;
     std::uint64_t tensorBoardTraces = 0;
     std::vector<TensorBoardStop> tensorBoardStops;
     std::optional<ReportAlert> firstAlert; // TensorBoard's first alert
-    std::optional<ReportOrigin> origin;
+    std::optional<ReportOrigin> origin;    // the first non-finite value that is not intended
+    std::vector<ReportSetAside> setAside;
+    std::vector<ExpectedPattern> expectedPatterns; // the user's, as applied (--expect, side file)
     std::vector<Diagnostic> diagnostics;
 };
 
