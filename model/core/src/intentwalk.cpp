@@ -5,6 +5,7 @@
 #include "graphnesting.hpp"
 
 #include <algorithm>
+#include <memory_resource>
 #include <string>
 
 namespace nanscope::core {
@@ -101,8 +102,11 @@ struct IntentWalk::Impl
     std::vector<OpTraits> graphOps;                       // by OpId
     std::unordered_map<std::uint32_t, OpTraits> eagerOps; // by op type string id
     std::vector<Group> groups;
-    std::unordered_map<std::uint64_t, Label> traceLabels;  // live non-finite traces
-    std::unordered_map<std::int64_t, TensorState> tensors; // by tensor id
+    std::unordered_map<std::uint64_t, Label> traceLabels; // live non-finite traces
+    // By tensor id. Entries are never erased, so their nodes come from one arena: a walk over
+    // millions of executions spent a tenth of its time freeing them one by one.
+    std::pmr::monotonic_buffer_resource tensorArena;
+    std::pmr::unordered_map<std::int64_t, TensorState> tensors{&tensorArena};
     // A function call's outputs were computed last by its graph's traces since the previous
     // execution: per graph, its latest non-finite trace there.
     std::unordered_map<GraphIndex, std::uint64_t> window;
