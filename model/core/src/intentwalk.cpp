@@ -59,11 +59,13 @@ struct OpTraits
     bool uninitialised = false;
     bool noValueRead = false;
     bool softmaxLike = false;
-    std::vector<std::uint16_t> patterns; // the user's patterns whose op matches
+    // The user's patterns whose op matches, worked out when the op first makes a non-finite
+    // value: globs over a million op names would cost more than the walk.
+    mutable bool patternsMatched = false;
+    mutable std::vector<std::uint16_t> patterns;
 };
 
-OpTraits traitsOf(std::string_view type, std::string_view name,
-                  const std::vector<ExpectedPattern>& patterns)
+OpTraits traitsOf(std::string_view type, std::string_view name)
 {
     OpTraits t;
     t.type = type;
@@ -72,9 +74,6 @@ OpTraits traitsOf(std::string_view type, std::string_view name,
     t.uninitialised = isUninitialisedOutput(type);
     t.noValueRead = consumesNoValue(type);
     t.softmaxLike = isSoftmaxLike(type);
-    for (std::size_t p = 0; p < patterns.size(); ++p)
-        if (patterns[p].matchesOp(type, name))
-            t.patterns.push_back(static_cast<std::uint16_t>(p));
     return t;
 }
 
@@ -121,7 +120,7 @@ struct IntentWalk::Impl
         const auto& ops = data.graphs->ops();
         graphOps.reserve(ops.size());
         for (const auto& op : ops)
-            graphOps.push_back(traitsOf(op.type, op.name, patterns));
+            graphOps.push_back(traitsOf(op.type, op.name));
     }
 
     bool second() const { return verdicts != nullptr; }
@@ -134,7 +133,7 @@ struct IntentWalk::Impl
     {
         auto it = eagerOps.find(typeId);
         if (it == eagerOps.end())
-            it = eagerOps.emplace(typeId, traitsOf(d.strings[typeId], {}, patterns)).first;
+            it = eagerOps.emplace(typeId, traitsOf(d.strings[typeId], {})).first;
         return it->second;
     }
 
@@ -155,6 +154,14 @@ struct IntentWalk::Impl
     // The user's first pattern for this op that allows every kind it made.
     int matchingPattern(const OpTraits& op, std::uint8_t kinds) const
     {
+        if (patterns.empty())
+            return -1;
+        if (!op.patternsMatched) {
+            for (std::size_t p = 0; p < patterns.size(); ++p)
+                if (patterns[p].matchesOp(op.type, op.name))
+                    op.patterns.push_back(static_cast<std::uint16_t>(p));
+            op.patternsMatched = true;
+        }
         for (const auto p : op.patterns) {
             const std::uint8_t allowed = patterns[p].kinds;
             if (kinds == 0 ? allowed == nonfinite::Any : (kinds & ~allowed) == 0)
