@@ -91,10 +91,10 @@ struct IntentWalk::Impl
 {
     const Snapshot::Data& d;
     const std::vector<ExpectedPattern>& patterns;
-    const std::vector<Intent>* verdicts = nullptr; // the second walk's
+    const Judgement* judged = nullptr; // the second walk's
     Propagation* out = nullptr;
     OriginVisitor atOrigin;
-    std::uint32_t origin = kNoGroup;
+    bool sawNonFinite = false;
 
     LatestTraces latest;
     GraphNesting nesting;
@@ -102,10 +102,15 @@ struct IntentWalk::Impl
     std::unordered_map<std::uint32_t, OpTraits> eagerOps; // by op type string id
     std::vector<Group> groups;
     std::unordered_map<std::uint64_t, Label> traceLabels; // live non-finite traces
-    // By tensor id. Entries are never erased, so their nodes come from one arena: a walk over
-    // millions of executions spent a tenth of its time freeing them one by one.
+    // By tensor id: every id in the first walk, the non-finite ones in the second. Their nodes
+    // come from one arena: a walk over millions of executions spent a tenth of its time freeing
+    // them one by one.
     std::pmr::monotonic_buffer_resource tensorArena;
     std::pmr::unordered_map<std::int64_t, TensorState> tensors{&tensorArena};
+    // First walk: per group, whether its first event had an input of known health, and for
+    // groups still to be judged that began at an execution, who made each of its inputs.
+    std::vector<bool> rootAnyKnown;
+    std::unordered_map<std::uint32_t, std::vector<std::optional<TensorSource>>> rootInputs;
     // A function call's outputs were computed last by its graph's traces since the previous
     // execution: per graph, its latest non-finite trace there.
     std::unordered_map<GraphIndex, std::uint64_t> window;
@@ -123,10 +128,10 @@ struct IntentWalk::Impl
             graphOps.push_back(traitsOf(op.type, op.name));
     }
 
-    bool second() const { return verdicts != nullptr; }
+    bool second() const { return judged != nullptr; }
     Intent verdictOf(std::uint32_t g) const
     {
-        return g < verdicts->size() ? (*verdicts)[g] : Intent::None;
+        return g < judged->verdicts.size() ? judged->verdicts[g] : Intent::None;
     }
 
     const OpTraits& eagerTraits(std::uint32_t typeId)
@@ -226,8 +231,11 @@ struct IntentWalk::Impl
         groups.push_back(
             {ref, construction, false, static_cast<std::uint16_t>(std::max(0, pattern))});
         Label label{g, 0, kinds, true, false};
-        if (!second())
+        if (!second()) {
+            rootAnyKnown.push_back(anyKnownInput);
             return label;
+        }
+        anyKnownInput = g < judged->anyKnownInput.size() && judged->anyKnownInput[g];
         groupSetAside.push_back(UINT32_MAX);
         if (verdictOf(g) != Intent::None) {
             label.hop = Propagation::kIntended;
@@ -238,7 +246,7 @@ struct IntentWalk::Impl
             s.kinds |= kinds;
         } else {
             ++(anyKnownInput ? out->producers : out->entries);
-            if (g == origin && atOrigin)
+            if (g == judged->origin && atOrigin)
                 atOrigin(*outer, ref);
         }
         setHop(ref, label.hop);
@@ -274,8 +282,8 @@ struct IntentWalk::Impl
         auto rank = [&](const Label* in) {
             const bool explainsNaN =
                 !(kinds & nonfinite::NaN) || in->kinds == 0 || (in->kinds & nonfinite::NaN);
-            const bool judged = groups[in->group].construction == Intent::None;
-            return std::make_tuple(!explainsNaN, !judged, in->group);
+            const bool toJudge = groups[in->group].construction == Intent::None;
+            return std::make_tuple(!explainsNaN, !toJudge, in->group);
         };
         const Label* best = inputs.front();
         for (const Label* in : inputs)
@@ -433,22 +441,44 @@ struct IntentWalk::Impl
         }
         const std::uint32_t outputs = x.outputCount[e];
         const bool hasOutputs = outputs > 0 || x.healthCount[e] > 0;
+        const std::size_t groupsBefore = groups.size();
         const Label label =
             visit({EventSource::Eager, e}, bits, op, d.strings[x.module[e]], hasOutputs, anyKnown);
+        if (!second() && groups.size() > groupsBefore && groups.back().construction == Intent::None)
+            noteRootInputs(e);
         const std::uint64_t begin = idsBegin + x.inputCount[e];
         for (std::uint32_t j = 0; j < outputs; ++j) {
+            const std::int64_t id = x.tensorIds[begin + j];
             const std::uint8_t slotBits =
                 j < x.healthCount[e] ? x.outputHealth[x.healthBegin[e] + j] : std::uint8_t{0};
-            TensorState& state = tensors[x.tensorIds[begin + j]];
+            const bool nonFiniteOutput = label.nonFinite() && nonFinite(slotBits);
+            if (second() && !nonFiniteOutput) {
+                tensors.erase(id); // the second walk keeps non-finite tensors only
+                continue;
+            }
+            TensorState& state = tensors[id];
             if (state.label.nonFinite() && !state.label.read)
                 escape(state.label.group); // overwritten by an op that did not read it
             state.source = {e, j};
             state.label = {};
             state.label.known = !op.uninitialised && (slotBits & health::Known);
-            if (label.nonFinite() && nonFinite(slotBits)) {
+            if (nonFiniteOutput) {
                 state.label = label;
                 state.label.kinds = kindsOf(slotBits);
             }
+        }
+    }
+
+    // Who made each input of execution `e`, which began a group still to be judged: should it
+    // be the origin, the second walk (which does not keep finite tensors) describes it by this.
+    void noteRootInputs(std::uint64_t e)
+    {
+        const auto& x = d.executions;
+        auto& sources = rootInputs[static_cast<std::uint32_t>(groups.size() - 1)];
+        for (std::uint32_t j = 0; j < x.inputCount[e]; ++j) {
+            const auto it = tensors.find(x.tensorIds[x.idsBegin[e] + j]);
+            sources.push_back(it == tensors.end() ? std::nullopt
+                                                  : std::optional(it->second.source));
         }
     }
 
@@ -479,7 +509,6 @@ struct IntentWalk::Impl
     }
 
     const IntentWalk* outer = nullptr;
-    bool sawNonFinite = false;
 };
 
 IntentWalk::IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns)
@@ -489,15 +518,13 @@ IntentWalk::IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPat
 }
 
 IntentWalk::IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns,
-                       const std::vector<Intent>& verdicts, Propagation& out,
-                       OriginVisitor atOrigin)
+                       const Judgement& judgement, Propagation& out, OriginVisitor atOrigin)
     : m_impl(std::make_unique<Impl>(data, patterns))
 {
     m_impl->outer = this;
-    m_impl->verdicts = &verdicts;
+    m_impl->judged = &judgement;
     m_impl->out = &out;
     m_impl->atOrigin = std::move(atOrigin);
-    m_impl->origin = originGroup(verdicts);
 }
 
 IntentWalk::~IntentWalk() = default;
@@ -507,41 +534,31 @@ void IntentWalk::run()
     m_impl->run();
 }
 
-std::vector<Intent> IntentWalk::verdicts() const
+IntentWalk::Judgement IntentWalk::judgement() const
 {
-    std::vector<Intent> v;
-    v.reserve(m_impl->groups.size());
-    for (const Group& g : m_impl->groups) {
+    Judgement j;
+    const Impl& d = *m_impl;
+    j.verdicts.reserve(d.groups.size());
+    for (const Group& g : d.groups) {
         if (g.construction != Intent::None)
-            v.push_back(g.construction);
+            j.verdicts.push_back(g.construction);
         else
-            v.push_back(g.escaped ? Intent::None : Intent::Absorbed);
+            j.verdicts.push_back(g.escaped ? Intent::None : Intent::Absorbed);
     }
-    return v;
-}
-
-bool IntentWalk::sawNonFinite() const
-{
-    return m_impl->sawNonFinite;
-}
-
-std::uint32_t IntentWalk::originGroup(const std::vector<Intent>& verdicts)
-{
-    const auto it = std::find(verdicts.begin(), verdicts.end(), Intent::None);
-    return it == verdicts.end() ? kNoGroup : static_cast<std::uint32_t>(it - verdicts.begin());
+    j.anyKnownInput = d.rootAnyKnown;
+    const auto origin = std::find(j.verdicts.begin(), j.verdicts.end(), Intent::None);
+    if (origin != j.verdicts.end()) {
+        j.origin = static_cast<std::uint32_t>(origin - j.verdicts.begin());
+        if (const auto it = d.rootInputs.find(j.origin); it != d.rootInputs.end())
+            j.originInputs = it->second;
+    }
+    j.sawNonFinite = d.sawNonFinite;
+    return j;
 }
 
 const LatestTraces& IntentWalk::latestTraces() const
 {
     return m_impl->latest;
-}
-
-std::optional<IntentWalk::TensorSource> IntentWalk::tensorSource(std::int64_t id) const
-{
-    const auto it = m_impl->tensors.find(id);
-    if (it == m_impl->tensors.end())
-        return std::nullopt;
-    return it->second.source;
 }
 
 } // namespace nanscope::core

@@ -5,8 +5,10 @@
 //
 // Whether a computed value was absorbed is known only at the end (a later op may still read it),
 // so the walk runs twice over the same events and makes the same groups in the same order: the
-// first time it judges them (verdicts()), the second time, told the verdicts, it writes the hop
-// counts and what was set aside, and stops by the origin's event to let it be described.
+// first time it judges them (judgement()), the second time, told the verdicts, it writes the hop
+// counts and what was set aside, and stops by the origin's event to let it be described. The
+// first walk keeps every tensor id's producer; the second only live non-finite tensors (in most
+// logdirs a few), taking from the first what the origin's description needs of the others.
 #pragma once
 
 #include "indexstate.hpp"
@@ -30,31 +32,37 @@ public:
         std::uint64_t execution = 0;
         std::uint32_t slot = 0;
     };
+    // What the first walk found.
+    struct Judgement
+    {
+        std::vector<Intent> verdicts;    // by group id (Intent::None: counted)
+        std::vector<bool> anyKnownInput; // by group id: an input of its first event was known
+        std::uint32_t origin = kNoGroup; // the first group judged Intent::None
+        bool sawNonFinite = false;       // none: the second walk has nothing to write
+        // The origin's inputs when it is an execution, in its input order: who made each.
+        std::vector<std::optional<TensorSource>> originInputs;
+    };
+
     // Called by the second walk at the origin's event, before its outputs are registered: the
-    // walk's tables then hold what its inputs were.
+    // walk's tables then hold what its graph inputs were.
     using OriginVisitor = std::function<void(const IntentWalk&, EventRef)>;
 
     // The first walk.
     IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns);
-    // The second: `verdicts` from the first walk's verdicts(); fills `out`.
+    // The second: `judgement` from the first walk; fills `out`.
     IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns,
-               const std::vector<Intent>& verdicts, Propagation& out, OriginVisitor atOrigin);
+               const Judgement& judgement, Propagation& out, OriginVisitor atOrigin);
     ~IntentWalk();
     IntentWalk(const IntentWalk&) = delete;
     IntentWalk& operator=(const IntentWalk&) = delete;
 
     void run();
 
-    // After the first run: each group's verdict, by group id (Intent::None: counted).
-    std::vector<Intent> verdicts() const;
-    // Whether the first run saw any non-finite value (none: the second has nothing to write).
-    bool sawNonFinite() const;
-    // The first group judged Intent::None: the origin's (kNoGroup when there is none).
-    static std::uint32_t originGroup(const std::vector<Intent>& verdicts);
+    // After the first run.
+    Judgement judgement() const;
 
     // For the origin's description, from the visitor.
     const LatestTraces& latestTraces() const;
-    std::optional<TensorSource> tensorSource(std::int64_t id) const;
 
 private:
     struct Impl;

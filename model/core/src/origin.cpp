@@ -63,7 +63,9 @@ Origin describeTrace(const Snapshot& snapshot, std::uint64_t t, const LatestTrac
     return o;
 }
 
-Origin describeExecution(const Snapshot& snapshot, std::uint64_t e, const IntentWalk& walk)
+// `sources`: who made each input, in the execution's input order (IntentWalk::Judgement).
+Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
+                         const std::vector<std::optional<IntentWalk::TensorSource>>& sources)
 {
     const auto& x = snapshot.data().executions;
     const ExecutionDigest digest = snapshot.execution(e);
@@ -89,11 +91,12 @@ Origin describeExecution(const Snapshot& snapshot, std::uint64_t e, const Intent
         o.forwardStackFrameIds = details->forwardStackFrameIds;
     }
     std::vector<TensorHealth> inputHealth;
-    for (const auto id : snapshot.executionInputIds(e)) {
+    const auto ids = snapshot.executionInputIds(e);
+    for (std::size_t j = 0; j < ids.size(); ++j) {
         OriginInput in;
-        in.name = "tensor " + std::to_string(id);
+        in.name = "tensor " + std::to_string(ids[j]);
         DebugMode mode = DebugMode::Unspecified;
-        if (const auto source = walk.tensorSource(id)) {
+        if (const auto source = j < sources.size() ? sources[j] : std::nullopt) {
             in.event = EventRef{EventSource::Eager, source->execution};
             in.health = snapshot.readHealth(*in.event, source->slot);
             mode = static_cast<DebugMode>(x.mode[source->execution]);
@@ -127,10 +130,10 @@ NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
     const auto& d = snapshot.data();
     IntentWalk judging(d, patterns);
     judging.run();
-    const std::vector<Intent> verdicts = judging.verdicts();
+    const IntentWalk::Judgement judgement = judging.judgement();
 
     NonFiniteAnalysis a;
-    if (!judging.sawNonFinite()) {
+    if (!judgement.sawNonFinite) {
         a.propagation.traceHops.assign(d.traces.size(), Propagation::kFinite);
         a.propagation.executionHops.assign(d.executions.size(), Propagation::kFinite);
         a.propagation.expectedPatterns = patterns;
@@ -138,10 +141,10 @@ NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
         return a;
     }
     IntentWalk counting(
-        d, patterns, verdicts, a.propagation, [&](const IntentWalk& walk, EventRef event) {
+        d, patterns, judgement, a.propagation, [&](const IntentWalk& walk, EventRef event) {
             a.origin = event.source == EventSource::Graph
                            ? describeTrace(snapshot, event.index, walk.latestTraces())
-                           : describeExecution(snapshot, event.index, walk);
+                           : describeExecution(snapshot, event.index, judgement.originInputs);
         });
     counting.run();
     countAlerts(snapshot, a.propagation);
