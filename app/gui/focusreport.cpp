@@ -5,6 +5,7 @@
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
+#include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
@@ -105,6 +106,17 @@ QJsonValue graphStructureJson(const views::GraphStructurePanel& panel)
                        {QStringLiteral("neighbours"), QJsonArray::fromStringList(shown.mid(1))}};
 }
 
+// The origin box and the counts, as the Alerts panel shows them: the origin is the first
+// non-finite value that was not set aside as intended.
+QJsonValue alertsJson(const views::AlertsPanel& panel)
+{
+    const QString origin = panel.originText();
+    return QJsonObject{
+        {QStringLiteral("counts"), QJsonArray::fromStringList(panel.countTexts())},
+        {QStringLiteral("set_aside"), static_cast<qint64>(panel.setAsideAlertCount())},
+        {QStringLiteral("origin"), orNull(!origin.isEmpty(), origin)}};
+}
+
 // The window against its screen: whether it fits, and the smallest it can be.
 QJsonValue windowJson(const MainWindow& window)
 {
@@ -136,6 +148,7 @@ QJsonObject focusReport(const MainWindow& window)
         {QStringLiteral("stack_trace"), stackTraceJson(*window.stackTracePanel())},
         {QStringLiteral("source"), sourceJson(*window.sourcePanel())},
         {QStringLiteral("graph_structure"), graphStructureJson(*window.graphStructurePanel())},
+        {QStringLiteral("alerts"), alertsJson(*window.alertsPanel())},
         {QStringLiteral("window"), windowJson(window)}};
 }
 

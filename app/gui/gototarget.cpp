@@ -64,7 +64,12 @@ bool goTo(MainWindow& window, const GotoTarget& target, QString* error)
     case GotoTarget::Kind::Origin:
         if (window.alertsPanel()->goToOrigin())
             return true;
-        say(error, QStringLiteral("the logdir has no NaN or infinity, so no origin"));
+        if (const quint64 setAside = window.alertsPanel()->setAsideEventCount())
+            say(error, QStringLiteral("every NaN or infinity (%1 tensors) was set aside as "
+                                      "intended, so no origin")
+                           .arg(setAside));
+        else
+            say(error, QStringLiteral("the logdir has no NaN or infinity, so no origin"));
         return false;
     case GotoTarget::Kind::Trace:
         if (target.index < snapshot->traceCount()) {

@@ -108,10 +108,19 @@ void LogdirStatus::updateCounts()
         m_counts->clear();
         return;
     }
-    m_counts->setText(tr("%L1 graph traces · %L2 executions · %L3 alerts")
-                          .arg(snapshot->traceCount())
-                          .arg(snapshot->executionCount())
-                          .arg(snapshot->alertCount()));
+    QString counts = tr("%L1 graph traces · %L2 executions · %L3 alerts")
+                         .arg(snapshot->traceCount())
+                         .arg(snapshot->executionCount())
+                         .arg(snapshot->alertCount());
+    if (m_setAsideAlerts > 0 && m_setAsideAlerts <= snapshot->alertCount())
+        counts += tr(" (%L1 set aside)").arg(m_setAsideAlerts);
+    m_counts->setText(counts);
+}
+
+void LogdirStatus::setSetAsideAlerts(quint64 alerts)
+{
+    m_setAsideAlerts = alerts;
+    updateCounts();
 }
 
 void LogdirStatus::onLoadingFinished(bool cancelled)

@@ -31,6 +31,9 @@ public:
 
     // "830 graph traces · 226 executions · 507 alerts"; empty without a readable snapshot.
     QString countsText() const;
+    // Of the alerts, how many the Alerts panel set aside as intended (TensorBoard counts them):
+    // "507 alerts (183 set aside)".
+    void setSetAsideAlerts(quint64 alerts);
     // The notes of the next load show even where the user closed the banner before.
     void forgetDismissal() { m_noticeDismissed = false; }
 
@@ -49,6 +52,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
     bool m_noticeDismissed = false;
+    quint64 m_setAsideAlerts = 0;
 };
 
 } // namespace nanscope::app

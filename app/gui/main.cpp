@@ -2,11 +2,13 @@
 // nanscope [LOGDIR]: the desktop app. --goto opens LOGDIR focused on an alert, the origin, a trace
 // or an execution; --print-focus then prints what each panel shows as one JSON line and quits;
 // --screenshot renders the window after jumping to the first alert, for the README and for
-// checking the looks on a headless machine.
+// checking the looks on a headless machine. --expect sets values aside as intended, as the
+// window's "Treat as Expected" does, for this run only.
 #include "appicon.hpp"
 #include "focusreport.hpp"
 #include "gototarget.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/core/intent.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
@@ -33,6 +35,7 @@ struct CommandLine
     QString screenshot;
     std::optional<nanscope::app::GotoTarget> target;
     bool printFocus = false;
+    QStringList expected; // --expect, checked
 };
 
 // The command line without the options QApplication takes for itself (-platform offscreen,
@@ -98,7 +101,14 @@ std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
         QStringLiteral("screenshot"),
         QStringLiteral("Open LOGDIR, jump to its first alert, save the window to FILE, quit."),
         QStringLiteral("FILE"));
-    parser.addOptions({follow, goTo, printFocus, screenshot});
+    const QCommandLineOption expect(
+        QStringLiteral("expect"),
+        QStringLiteral("Set aside the non-finite values PATTERN matches as intended (not counted, "
+                       "never the origin), as \"Treat as Expected\" does, for this run: "
+                       "OP[:KINDS], OP an op's type or name with * and ?, KINDS -inf, +inf, inf, "
+                       "nan or any (default). Repeatable."),
+        QStringLiteral("PATTERN"));
+    parser.addOptions({follow, goTo, printFocus, screenshot, expect});
     auto fail = [&status](const QString& why) {
         std::fprintf(stderr, "nanscope: %s\n", qPrintable(why));
         status = kUsage;
@@ -118,6 +128,14 @@ std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
     line.printFocus = parser.isSet(printFocus);
     if (parser.positionalArguments().size() > 1)
         return fail(QStringLiteral("one LOGDIR at most"));
+    for (const QString& pattern : parser.values(expect)) {
+        std::string why;
+        const auto parsed = nanscope::core::ExpectedPattern::parse(pattern.toStdString(), &why);
+        if (!parsed)
+            return fail(
+                QStringLiteral("--expect %1: %2").arg(pattern, QString::fromStdString(why)));
+        line.expected << QString::fromStdString(parsed->text);
+    }
     if (parser.isSet(goTo)) {
         QString error;
         line.target = nanscope::app::parseGotoTarget(parser.value(goTo), &error);
@@ -206,6 +224,7 @@ int main(int argc, char* argv[])
     // A scripted run shows the default layout and leaves the user's settings alone.
     // A screenshot has the size the first window has on this screen.
     nanscope::app::MainWindow window({.useSettings = !scripted});
+    window.setCommandLineExpected(line->expected);
     window.show();
     if (!line->logdir.isEmpty())
         window.openLogdir(line->logdir);

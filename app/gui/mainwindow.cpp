@@ -6,6 +6,8 @@
 #include "centralarea.hpp"
 #include "demorunner.hpp"
 #include "docklayout.hpp"
+#include "expectedvalues.hpp"
+#include "expectedvaluesdialog.hpp"
 #include "logdirpicker.hpp"
 #include "logdirstatus.hpp"
 #include "mainwindowactions.hpp"
@@ -42,7 +44,8 @@ namespace nanscope::app {
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), m_settings(options.useSettings),
-      m_recent(std::make_unique<RecentLogdirs>(options.useSettings))
+      m_recent(std::make_unique<RecentLogdirs>(options.useSettings)),
+      m_expected(std::make_unique<ExpectedValues>(options.useSettings))
 {
     setWindowTitle(tr("NaNscope"));
     setWindowIcon(appIcon());
@@ -147,6 +150,9 @@ void MainWindow::connectActions()
     connect(a.follow, &QAction::toggled, this, &MainWindow::setFollowing);
     connect(a.resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     connect(a.about, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(a.expectedValues, &QAction::triggered, this, &MainWindow::editExpectedValues);
+    connect(m_alerts, &views::AlertsPanel::treatAsExpectedRequested, this,
+            &MainWindow::treatAsExpected);
     connect(a.recentMenu(), &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     connect(m_actions, &MainWindowActions::recentActivated, this, &MainWindow::openLogdir);
     connect(m_actions, &MainWindowActions::clearRecentRequested, this, [this] {
@@ -177,6 +183,9 @@ void MainWindow::connectSession()
             &QAction::setChecked);
     connect(m_navigator, &views::Navigator::historyChanged, this, &MainWindow::updateActions);
     connect(m_alerts, &views::AlertsPanel::originChanged, this, &MainWindow::updateActions);
+    // Each analysis of the alerts ends with it, with what it set aside.
+    connect(m_alerts, &views::AlertsPanel::originChanged, this,
+            [this] { m_status->setSetAsideAlerts(m_alerts->setAsideAlertCount()); });
     connect(m_stackTrace, &views::StackTracePanel::frameworkPatternsEdited, this,
             [this](const QStringList& patterns) { m_settings.saveFrameworkPatterns(patterns); });
 
@@ -300,6 +309,7 @@ void MainWindow::openLogdir(const QString& path)
     }
     m_status->forgetDismissal();
     m_banner->clear();
+    applyExpected(path);
     m_session->open(path);
 }
 
@@ -334,7 +344,77 @@ void MainWindow::openDemo()
 void MainWindow::reload()
 {
     m_status->forgetDismissal();
+    applyExpected(m_session->path());
     m_session->reload();
+}
+
+void MainWindow::setCommandLineExpected(const QStringList& patterns)
+{
+    m_commandLineExpected = patterns;
+}
+
+QStringList MainWindow::expectedPatterns() const
+{
+    return patternsFor(m_session->path());
+}
+
+QStringList MainWindow::patternsFor(const QString& path) const
+{
+    QStringList patterns = m_expected->patterns(path);
+    for (const QString& pattern : m_commandLineExpected)
+        if (!patterns.contains(pattern))
+            patterns << pattern;
+    return patterns;
+}
+
+// The reader of `path` gets its expected values (the next load applies them).
+void MainWindow::applyExpected(const QString& path)
+{
+    std::vector<core::ExpectedPattern> parsed;
+    for (const QString& pattern : patternsFor(path))
+        if (auto p = core::ExpectedPattern::parse(pattern.toStdString(), nullptr))
+            parsed.push_back(std::move(*p));
+    m_session->setExpected(std::move(parsed));
+}
+
+bool MainWindow::treatAsExpected(const QString& pattern)
+{
+    const QString path = m_session->path();
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!m_expected->add(path, pattern, &error)) {
+        statusBar()->showMessage(error, 5000);
+        return false;
+    }
+    statusBar()->showMessage(tr("%1 is treated as expected in this logdir").arg(pattern), 5000);
+    reload();
+    return true;
+}
+
+void MainWindow::setExpectedPatterns(const QStringList& patterns)
+{
+    const QString path = m_session->path();
+    if (path.isEmpty() || patterns == m_expected->patterns(path))
+        return;
+    m_expected->setPatterns(path, patterns);
+    reload();
+}
+
+void MainWindow::editExpectedValues()
+{
+    const QString path = m_session->path();
+    if (path.isEmpty())
+        return;
+    auto* dialog = new ExpectedValuesDialog(
+        ExpectedValues::logdirKey(path), m_expected->patterns(path), m_commandLineExpected, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, path] {
+        // The logdir may have been closed or changed meanwhile.
+        if (m_session->path() == path)
+            setExpectedPatterns(dialog->patterns());
+    });
+    dialog->open(); // window-modal, returns at once
 }
 
 void MainWindow::closeLogdir()
@@ -385,6 +465,7 @@ void MainWindow::updateActions()
     const bool alerts = snapshot && snapshot->alertCount() > 0;
     const MainWindowActions& a = *m_actions;
     a.reload->setEnabled(open);
+    a.expectedValues->setEnabled(open);
     a.close->setEnabled(open);
     a.follow->setEnabled(open);
     a.back->setEnabled(m_navigator->canGoBack());

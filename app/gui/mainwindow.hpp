@@ -35,6 +35,7 @@ namespace nanscope::app {
 class CentralArea;
 class DemoRunner;
 class DockLayout;
+class ExpectedValues;
 class LogdirStatus;
 class MainWindowActions;
 class RecentLogdirs;
@@ -79,6 +80,12 @@ public:
     bool isBusy() const;
     // The counts in the status bar.
     QString countsText() const;
+    // The non-finite values treated as expected in each logdir (kept in the settings).
+    ExpectedValues* expectedValues() const { return m_expected.get(); }
+    // Patterns set aside in every logdir of this run, not kept (the command line's --expect).
+    void setCommandLineExpected(const QStringList& patterns);
+    // What the reader of the open logdir is given: its list, then the command line's.
+    QStringList expectedPatterns() const;
 
 public Q_SLOTS:
     void openLogdir(const QString& path);
@@ -91,6 +98,12 @@ public Q_SLOTS:
     // What double-clicking the first alert of the list does; false when there is none.
     bool jumpToFirstAlert();
     void showAbout();
+    // Adds `pattern` to the open logdir's expected values and reads the logdir again (from its
+    // saved index: milliseconds); false when it is no pattern or already listed.
+    bool treatAsExpected(const QString& pattern);
+    // Replaces the open logdir's expected values, and reads it again when they changed.
+    void setExpectedPatterns(const QStringList& patterns);
+    void editExpectedValues();
 
 Q_SIGNALS:
     // A load finished (whether or not anything could be read).
@@ -114,12 +127,16 @@ private:
     void onLoadingFailed();
     void chooseAmong(const QString& root, const std::vector<core::LogdirLayout>& logdirs);
     void copy();
+    void applyExpected(const QString& path);
+    QStringList patternsFor(const QString& path) const;
 
     WindowSettings m_settings;
     items::LogdirSession* m_session = nullptr;
     views::Navigator* m_navigator = nullptr;
     DemoRunner* m_demo = nullptr;
     std::unique_ptr<RecentLogdirs> m_recent;
+    std::unique_ptr<ExpectedValues> m_expected;
+    QStringList m_commandLineExpected;
 
     CentralArea* m_central = nullptr;
     widgets::StartPage* m_startPage = nullptr;

@@ -41,6 +41,9 @@ MainWindowActions::MainWindowActions(QMainWindow* window) : QObject(window)
     find = make(tr("&Find Op…"), QKeySequence::Find,
                 tr("Find a graph execution by op name or type (Ctrl+F)"));
     goTo = make(tr("&Go to Index…"), Qt::CTRL | Qt::Key_G);
+    expectedValues = make(tr("&Expected Values…"), {},
+                          tr("The non-finite values this logdir's program makes on purpose: "
+                             "set aside, not counted, never the origin"));
 
     back = make(tr("&Back"), QKeySequence::Back, tr("Back to the previous focus (Alt+Left)"),
                 s->standardIcon(QStyle::SP_ArrowBack));
@@ -85,6 +88,8 @@ void MainWindowActions::addMenus(QMenuBar* bar, const QList<QDockWidget*>& docks
     edit->addSeparator();
     edit->addAction(find);
     edit->addAction(goTo);
+    edit->addSeparator();
+    edit->addAction(expectedValues);
 
     QMenu* view = bar->addMenu(tr("&View"));
     QMenu* panels = view->addMenu(tr("&Panels"));

@@ -40,6 +40,7 @@ public:
     QAction* copy = nullptr;
     QAction* find = nullptr;
     QAction* goTo = nullptr;
+    QAction* expectedValues = nullptr;
     // View
     QAction* resetLayout = nullptr;
     QAction* follow = nullptr; // checkable

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Every item model under QAbstractItemModelTester, and what each shows for the tutorial logdir.
 #include "itemsfixture.hpp"
+#include "maskedlogdir.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
@@ -110,6 +111,61 @@ TEST_CASE("alert rows sort by a column off the GUI thread, stably, empty cells l
     const std::atomic_bool stop{true};
     CHECK_FALSE(AlertModel::sortRows(snapshot, {0, 1, 2}, AlertModel::OpTypeColumn,
                                      Qt::AscendingOrder, stop));
+}
+
+TEST_CASE("the alert model dims the alerts set aside once their propagation is known",
+          "[models][intent]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    test::writeMaskedAttentionLogdir(dir.path().toStdString());
+    core::LogdirReader reader(dir.path().toStdString());
+    const SnapshotPtr snapshot = reader.update();
+    REQUIRE(snapshot->alertCount() == 3); // masked_fill, log, mean
+    AlertModel model;
+    Tester tester(&model, kFatal);
+    model.setSnapshot(snapshot);
+    REQUIRE(model.rowCount() == 3);
+    // Until told, the model knows nothing of the propagation (working it out is a job's).
+    CHECK(model.propagation() == nullptr);
+    CHECK_FALSE(model.data(model.index(0, 0), AlertModel::SetAsideRole).toBool());
+    CHECK_FALSE(model.data(model.index(0, 0), Qt::ForegroundRole).isValid());
+    CHECK(text(model, 0, AlertModel::StatusColumn).isEmpty());
+
+    const core::Propagation& propagation = snapshot->propagation(); // as the panel's job does
+    CHECK(propagation.countedAlerts == 2);
+    CHECK(propagation.intendedAlerts == 1);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setPropagationKnown(snapshot);
+    CHECK(changed.size() == 1);
+    CHECK(model.propagation() == &propagation);
+    CHECK(text(model, 0, AlertModel::OpTypeColumn) == QStringLiteral("aten::masked_fill"));
+    CHECK(model.data(model.index(0, 0), AlertModel::SetAsideRole).toBool());
+    CHECK(model.data(model.index(0, AlertModel::OpTypeColumn), Qt::ForegroundRole).isValid());
+    CHECK(text(model, 0, AlertModel::StatusColumn) == QStringLiteral("intended −∞"));
+    CHECK(model.data(model.index(0, 0), Qt::ToolTipRole)
+              .toString()
+              .contains(QStringLiteral("Set aside")));
+    for (const int row : {1, 2}) {
+        CHECK_FALSE(model.data(model.index(row, 0), AlertModel::SetAsideRole).toBool());
+        CHECK_FALSE(model.data(model.index(row, 0), Qt::ForegroundRole).isValid());
+        CHECK(text(model, row, AlertModel::StatusColumn).isEmpty());
+    }
+    CHECK(model.headerData(AlertModel::StatusColumn, Qt::Horizontal, Qt::DisplayRole).toString() ==
+          QStringLiteral("Status"));
+    // The status sorts off the GUI thread too: text first, empty cells last either way.
+    const std::atomic_bool go{false};
+    for (const auto order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+        const auto rows = AlertModel::sortRows(*snapshot, {2, 1, 0}, AlertModel::StatusColumn,
+                                               order, go, &propagation);
+        REQUIRE(rows);
+        CHECK(*rows == std::vector<int>{0, 2, 1});
+    }
+    // Another snapshot is not known until told again.
+    core::LogdirReader again(dir.path().toStdString());
+    model.setSnapshot(again.update());
+    CHECK(model.propagation() == nullptr);
+    CHECK_FALSE(model.data(model.index(0, 0), AlertModel::SetAsideRole).toBool());
 }
 
 TEST_CASE("the graph execution model shows each trace and its health", "[models]")

@@ -2,6 +2,9 @@
 # The Alerts, Graph Execution, Stack Trace and Source panels, the main window, and the widgets
 # under them.
 nanscope_add_qtest(tst_panels tst_panels.cpp pylogdir.cpp pylogdir.hpp)
+# Alerts set aside as intended (core/intent.hpp): the toggle, the counts, the origin box.
+nanscope_add_qtest(tst_setaside tst_setaside.cpp)
+target_link_libraries(tst_setaside PRIVATE NaNscope::format nanscope_test_logdirs)
 nanscope_add_qtest(tst_uniformtableview tst_uniformtableview.cpp)
 nanscope_add_qtest(tst_toolrow tst_toolrow.cpp)
 target_link_libraries(tst_panels PRIVATE NaNscope::format nanscope_test_logdirs)
@@ -32,6 +35,12 @@ if(TARGET nanscope_app AND TARGET nanscope-demo-mlp)
         NANSCOPE_DEMO_MLP="$<TARGET_FILE:nanscope-demo-mlp>"
         NANSCOPE_APP_EXE="$<TARGET_FILE:nanscope>")
     add_dependencies(tst_commandline nanscope-demo-mlp nanscope)
+endif()
+
+# "Treat as Expected" and "Expected Values…": per-logdir settings and the reload.
+if(TARGET nanscope_app)
+    nanscope_add_qtest(tst_expectedvalues tst_expectedvalues.cpp)
+    target_link_libraries(tst_expectedvalues PRIVATE NaNscope::app nanscope_test_logdirs)
 endif()
 
 nanscope_add_qtest(tst_widgets tst_widgets.cpp)

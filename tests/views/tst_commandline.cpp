@@ -3,6 +3,7 @@
 // targets, and --print-focus's JSON after the tutorial's jump, on our demo's logdir and on a
 // TensorFlow-shaped one.
 #include "gototarget.hpp"
+#include "maskedlogdir.hpp"
 #include "rundemo.hpp"
 #include "tensorflowlogdir.hpp"
 
@@ -74,6 +75,8 @@ private Q_SLOTS:
     void printFocusAfterTheFirstAlert();
     void printFocusAtTheOriginOfATensorFlowLogdir();
     void printFocusOfTraceAndExecution();
+    void theOriginIsNotWhatWasMadeOnPurpose();
+    void expectSetsValuesAside();
     void missingTargetsAndUnreadableLogdirs();
     void theFirstWindowFitsItsScreen_data();
     void theFirstWindowFitsItsScreen();
@@ -115,7 +118,7 @@ void TestCommandLine::helpAndVersionNeedNoDisplay()
     QVERIFY2(version.out.startsWith("NaNscope "), version.out.constData());
     const Run help = runApp({QStringLiteral("--help")}, false);
     QCOMPARE(help.exitCode, 0);
-    for (const char* option : {"--goto", "--print-focus", "--follow", "--screenshot"})
+    for (const char* option : {"--goto", "--print-focus", "--follow", "--screenshot", "--expect"})
         QVERIFY2(help.out.contains(option), option);
 }
 
@@ -126,6 +129,8 @@ void TestCommandLine::badArgumentsSayWhy()
          {QStringList{QStringLiteral("--no-such-option")},
           QStringList{demo, QStringLiteral("--goto"), QStringLiteral("somewhere")},
           QStringList{QStringLiteral("--print-focus")}, QStringList{demo, demo},
+          QStringList{demo, QStringLiteral("--expect"), QStringLiteral("aten::log:minus")},
+          QStringList{demo, QStringLiteral("--expect"), QStringLiteral(":nan")},
           QStringList{demo, QStringLiteral("--print-focus"), QStringLiteral("--screenshot"),
                       QStringLiteral("x.png")}}) {
         const Run run = runApp(arguments, false); // refused before any window opens
@@ -197,6 +202,49 @@ void TestCommandLine::printFocusOfTraceAndExecution()
     QCOMPARE(focus[u"event"][u"kind"].toString(), QStringLiteral("execution"));
     QCOMPARE(focus[u"event"][u"index"].toInteger(), 2);
     QVERIFY(focus[u"execution"][u"details"].toString().startsWith(QStringLiteral("Execution #2")));
+}
+
+// An attention mask's −∞ comes first, but the program made it on purpose: the origin is the log
+// of the zeros softmax made of it.
+void TestCommandLine::theOriginIsNotWhatWasMadeOnPurpose()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    nanscope::test::writeMaskedAttentionLogdir(dir.path().toStdString());
+    const Run run = runApp({dir.path(), QStringLiteral("--goto"), QStringLiteral("origin"),
+                            QStringLiteral("--print-focus")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject focus = focusOf(run);
+    QVERIFY2(!focus.isEmpty(), run.out.constData());
+    QCOMPARE(focus[u"event"][u"kind"].toString(), QStringLiteral("execution"));
+    QCOMPARE(focus[u"event"][u"index"].toInteger(), nanscope::test::Log);
+    QVERIFY(focus[u"execution"][u"details"].toString().contains(QStringLiteral("aten::log")));
+    const QJsonValue alerts = focus[u"alerts"];
+    QVERIFY2(alerts[u"origin"].toString().startsWith(QStringLiteral("Origin: aten::log")),
+             run.out.constData());
+    QVERIFY(alerts[u"origin"].toString().contains(QStringLiteral("aten::masked_fill")));
+    QCOMPARE(alerts[u"set_aside"].toInteger(), 1);
+    QVERIFY(alerts[u"counts"].toArray().contains(QStringLiteral("NaN/∞  2")));
+}
+
+// --expect as "Treat as Expected": the log's −∞ expected, no origin is left.
+void TestCommandLine::expectSetsValuesAside()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    nanscope::test::writeMaskedAttentionLogdir(dir.path().toStdString());
+    const Run run = runApp({dir.path(), QStringLiteral("--expect"),
+                            QStringLiteral("aten::log:-inf"), QStringLiteral("--goto"),
+                            QStringLiteral("origin"), QStringLiteral("--print-focus")});
+    QCOMPARE(run.exitCode, 1); // no such target
+    QVERIFY2(run.err.contains("set aside as intended"), run.err.constData());
+    // Expecting another op changes nothing; repeated, both apply.
+    const Run other = runApp({dir.path(), QStringLiteral("--expect"), QStringLiteral("aten::exp"),
+                              QStringLiteral("--expect"), QStringLiteral("aten::where:nan"),
+                              QStringLiteral("--goto"), QStringLiteral("origin"),
+                              QStringLiteral("--print-focus")});
+    QCOMPARE(other.exitCode, 0);
+    QCOMPARE(focusOf(other)[u"event"][u"index"].toInteger(), nanscope::test::Log);
 }
 
 void TestCommandLine::missingTargetsAndUnreadableLogdirs()

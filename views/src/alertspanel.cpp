@@ -22,7 +22,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QScrollBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
@@ -48,7 +50,11 @@ QString opLabel(const core::Snapshot& snapshot, const core::EventRef& event)
 
 struct AlertsPanel::Analysis
 {
-    quint64 alerts = 0;
+    items::SnapshotPtr snapshot; // analysed: its propagation is known now
+    quint64 alerts = 0;          // that count: not set aside
+    quint64 setAsideAlerts = 0;
+    quint64 setAsideEvents = 0;
+    std::vector<OriginBox::SetAsideLine> setAside;
     quint64 nan = 0;
     quint64 negInf = 0;
     quint64 posInf = 0;
@@ -56,6 +62,7 @@ struct AlertsPanel::Analysis
     std::optional<core::Origin> origin;
     std::optional<core::Alert> firstAlert;
     QString firstAlertOp;
+    bool firstAlertSetAside = false; // then it may come before the origin
 };
 
 // The list's rows: those that pass the filters, in the order the user chose.
@@ -92,6 +99,13 @@ std::uint8_t healthBit(AlertsPanel::KindFilter filter)
         break;
     }
     return 0;
+}
+
+// Whether alert `k`'s values were set aside as intended or uninitialised.
+bool setAside(const core::Snapshot& s, const core::Propagation& p, std::uint64_t k)
+{
+    const core::EventRef event = s.alert(k).event;
+    return p.intended(event) || p.uninitialised(event);
 }
 
 } // namespace
@@ -138,7 +152,22 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     chips->addWidget(m_nan);
     chips->addWidget(m_negInf);
     chips->addWidget(m_posInf);
+    // Alerts set aside (an attention mask's −∞, uninitialised memory) are hidden by default:
+    // they are not the bug, and listing them first would send the user the wrong way.
+    m_setAsideToggle = new QToolButton(this);
+    m_setAsideToggle->setCheckable(true);
+    m_setAsideToggle->setAutoRaise(true);
+    m_setAsideToggle->setToolTip(
+        tr("Alerts whose non-finite values the program made on purpose (a mask's −∞, what "
+           "softmax turns into zeros), or an uninitialised tensor's bits, and those you treat "
+           "as expected. They are not counted and never the origin. Check to list them, "
+           "dimmed."));
+    m_setAsideToggle->hide();
+    connect(m_setAsideToggle, &QToolButton::toggled, this, &AlertsPanel::setShowSetAside);
     QHBoxLayout* filters = tools->trailing();
+    // With the filters, which wrap to a line of their own when the panel is narrow: the badges'
+    // line keeps the panel's least width.
+    filters->addWidget(m_setAsideToggle);
     m_host = new QComboBox(this);
     m_host->setToolTip(tr("List only the alerts of one host"));
     m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -180,6 +209,8 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
           int(items::AlertModel::NanColumn)})
         m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &AlertsPanel::showContextMenu);
     QHeaderView* header = m_view->horizontalHeader();
     // Sorted only when asked: the list's own order (TensorBoard's) costs nothing, where a sort
     // by "#" would sort every alert again for each snapshot of a load.
@@ -190,9 +221,10 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     header->setStretchLastSection(false);
     header->setSectionResizeMode(items::AlertModel::OpNameColumn, QHeaderView::Stretch);
     header->setSectionResizeMode(items::AlertModel::OpTypeColumn, QHeaderView::Interactive);
+    // The status column shows only with the set-aside alerts (updateSetAsideToggle).
     for (const int column :
          {int(items::AlertModel::EventColumn), int(items::AlertModel::SlotColumn),
-          int(items::AlertModel::SizeColumn)})
+          int(items::AlertModel::SizeColumn), int(items::AlertModel::StatusColumn)})
         m_view->hideColumn(column);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     m_view->setColumnWidth(items::AlertModel::IndexColumn, digit * 5 + 12);
@@ -201,6 +233,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
          {int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
           int(items::AlertModel::NanColumn)})
         m_view->setColumnWidth(column, digit * 5 + 6);
+    m_view->setColumnWidth(items::AlertModel::StatusColumn, digit * 14);
     // The op before its type, and NaN first among the counts, as in the header's chips.
     header->moveSection(header->visualIndex(items::AlertModel::OpNameColumn),
                         header->visualIndex(items::AlertModel::OpTypeColumn));
@@ -294,7 +327,10 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         m_model->setSnapshot(snapshot);
         m_sinceListUpdate.start();
     }
-    const quint64 alerts = snapshot ? snapshot->alertCount() : 0;
+    // Until the analysis of this snapshot counts again, the alerts set aside last time (a
+    // followed logdir keeps its mask) are taken off.
+    const quint64 all = snapshot ? snapshot->alertCount() : 0;
+    const quint64 alerts = sameLogdir && all >= m_setAsideAlerts ? all - m_setAsideAlerts : all;
     setWindowTitle(alerts ? tr("Alerts (%L1)").arg(alerts) : tr("Alerts"));
     m_total->setText(tr("NaN/∞  %L1").arg(alerts));
     m_total->setColor(alerts ? healthstyle::nan() : QColor());
@@ -319,6 +355,9 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         updateListMinimumWidth();
         fillPlaceChoices(m_device, Place::Device, snapshot);
         m_hasOrigin = false;
+        m_setAsideAlerts = 0;
+        m_setAsideEvents = 0;
+        updateSetAsideToggle();
         m_originBox->hide();
         for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
             chip->hide();
@@ -337,32 +376,56 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     // The analysis walks every alert and the whole index: once per finished read, not per step
     // of a load.
     if (snapshot->complete()) {
-        m_jobs->analysis.request(snapshot, [](const core::Snapshot& s, const std::atomic_bool&) {
-            Analysis a;
-            a.alerts = s.alertCount();
-            namespace h = core::health;
-            for (std::uint64_t k = 0; k < a.alerts; ++k) {
-                const core::EventRef event = s.alert(k).event;
-                const core::HealthDigest health = event.source == core::EventSource::Graph
-                                                      ? s.trace(event.index).health
-                                                      : s.execution(event.index).health;
-                a.nan += health.has(h::NaN) ? 1 : 0;
-                a.negInf += health.has(h::NegInf) ? 1 : 0;
-                a.posInf += health.has(h::PosInf) ? 1 : 0;
-                a.kindsKnown = a.kindsKnown || health.has(h::NaN | h::NegInf | h::PosInf);
-            }
-            a.origin = s.origin();
-            (void)s.alertsByWallTime(); // worked out here, so that F3 on the GUI thread needn't
-            a.firstAlert = s.tensorBoardFirstAlert();
-            if (a.firstAlert)
-                a.firstAlertOp = opLabel(s, a.firstAlert->event);
-            return a;
-        });
+        m_jobs->analysis.request(
+            snapshot, [snapshot](const core::Snapshot& s, const std::atomic_bool&) {
+                Analysis a;
+                a.snapshot = snapshot;
+                // Worked out here, once: the model, the rows job and the origin read it afterwards.
+                const core::Propagation& p = s.propagation();
+                a.setAside = OriginBox::setAsideLines(p.setAside);
+                a.setAsideEvents = p.intendedEvents + p.uninitialisedEvents;
+                namespace h = core::health;
+                for (std::uint64_t k = 0; k < s.alertCount(); ++k) {
+                    if (setAside(s, p, k)) {
+                        ++a.setAsideAlerts;
+                        continue;
+                    }
+                    ++a.alerts;
+                    const core::EventRef event = s.alert(k).event;
+                    const core::HealthDigest health = event.source == core::EventSource::Graph
+                                                          ? s.trace(event.index).health
+                                                          : s.execution(event.index).health;
+                    a.nan += health.has(h::NaN) ? 1 : 0;
+                    a.negInf += health.has(h::NegInf) ? 1 : 0;
+                    a.posInf += health.has(h::PosInf) ? 1 : 0;
+                    a.kindsKnown = a.kindsKnown || health.has(h::NaN | h::NegInf | h::PosInf);
+                }
+                a.origin = s.origin();
+                (void)s.alertsByWallTime(); // worked out here, so that F3 on the GUI thread needn't
+                a.firstAlert = s.tensorBoardFirstAlert();
+                if (a.firstAlert) {
+                    a.firstAlertOp = opLabel(s, a.firstAlert->event);
+                    a.firstAlertSetAside =
+                        p.intended(a.firstAlert->event) || p.uninitialised(a.firstAlert->event);
+                }
+                return a;
+            });
     }
 }
 
 void AlertsPanel::showAnalysis(const Analysis& a)
 {
+    m_model->setPropagationKnown(a.snapshot);
+    const bool hidingBefore = hidingSetAside();
+    m_setAsideAlerts = a.setAsideAlerts;
+    m_setAsideEvents = a.setAsideEvents;
+    updateSetAsideToggle();
+    // The list hides the set-aside alerts only now that they are known.
+    if (hidingSetAside() || hidingBefore)
+        refilter();
+    setWindowTitle(a.alerts ? tr("Alerts (%L1)").arg(a.alerts) : tr("Alerts"));
+    m_total->setText(tr("NaN/∞  %L1").arg(a.alerts));
+    m_total->setColor(a.alerts ? healthstyle::nan() : QColor());
     const auto chip = [](widgets::ChipLabel* label, const QString& symbol, quint64 count,
                          const QColor& color, bool known) {
         label->setText(symbol + QStringLiteral("  ") + QLocale().toString(count));
@@ -374,19 +437,18 @@ void AlertsPanel::showAnalysis(const Analysis& a)
     chip(m_posInf, QStringLiteral("+∞"), a.posInf, healthstyle::positiveInfinity(), a.kindsKnown);
 
     m_hasOrigin = a.origin.has_value();
-    if (!a.origin) {
-        m_originBox->hide();
-        Q_EMIT originChanged(false);
-        return;
-    }
-    m_originBox->showOrigin(*a.origin, a.firstAlert, a.firstAlertOp);
-    m_originBox->show();
-    Q_EMIT originChanged(true);
+    if (a.origin)
+        m_originBox->showOrigin(*a.origin, a.firstAlert, a.firstAlertOp, a.firstAlertSetAside);
+    else if (a.setAsideEvents > 0)
+        m_originBox->showNoUnintended(a.setAsideEvents); // not "no NaN": there were some
+    m_originBox->showSetAside(a.setAside);
+    m_originBox->setVisible(a.origin || a.setAsideEvents > 0);
+    Q_EMIT originChanged(m_hasOrigin);
 }
 
 QString AlertsPanel::originText() const
 {
-    if (!m_hasOrigin)
+    if (m_originBox->isHidden())
         return {};
     return m_originBox->text();
 }
@@ -483,7 +545,98 @@ void AlertsPanel::stepAlert(int delta)
 
 bool AlertsPanel::filtering() const
 {
-    return m_filter.active();
+    return m_filter.active() || hidingSetAside();
+}
+
+bool AlertsPanel::hidingSetAside() const
+{
+    return !m_showSetAside && m_setAsideAlerts > 0;
+}
+
+void AlertsPanel::setShowSetAside(bool show)
+{
+    if (show == m_showSetAside)
+        return;
+    m_showSetAside = show;
+    updateSetAsideToggle();
+    refilter();
+}
+
+void AlertsPanel::updateSetAsideToggle()
+{
+    {
+        const QSignalBlocker quiet(m_setAsideToggle);
+        m_setAsideToggle->setChecked(m_showSetAside);
+    }
+    m_setAsideToggle->setText(tr("Intended (%L1)").arg(m_setAsideAlerts));
+    m_setAsideToggle->setVisible(m_setAsideAlerts > 0);
+    m_view->setColumnHidden(items::AlertModel::StatusColumn,
+                            !m_showSetAside || m_setAsideAlerts == 0);
+    updateListMinimumWidth();
+}
+
+QString AlertsPanel::expectedPatternForRow(int row) const
+{
+    const int source = modelRow(m_rows->index(row, 0));
+    const auto& snapshot = m_model->snapshot();
+    if (source < 0 || !snapshot)
+        return {};
+    // One alert and its event's digest: O(1).
+    const core::EventRef event = snapshot->alert(static_cast<quint64>(source)).event;
+    std::string type;
+    core::HealthDigest health;
+    if (event.source == core::EventSource::Graph) {
+        const auto trace = snapshot->trace(event.index);
+        health = trace.health;
+        if (trace.op != core::kNoOp)
+            type = snapshot->graphs().op(trace.op).type;
+    } else {
+        const auto execution = snapshot->execution(event.index);
+        health = execution.health;
+        type = execution.opType;
+    }
+    if (type.empty())
+        return {};
+    namespace h = core::health;
+    namespace nf = core::nonfinite;
+    const std::uint8_t kinds = (health.has(h::NegInf) ? nf::NegInf : 0) |
+                               (health.has(h::PosInf) ? nf::PosInf : 0) |
+                               (health.has(h::NaN) ? nf::NaN : 0);
+    // Without counts the record tells no kind: any of them.
+    std::string pattern = type;
+    if (kinds != 0)
+        pattern += ':' + core::nonFiniteKindsText(kinds);
+    if (!core::ExpectedPattern::parse(pattern, nullptr))
+        return {};
+    return fromStd(pattern);
+}
+
+void AlertsPanel::treatRowAsExpected(int row)
+{
+    const QString pattern = expectedPatternForRow(row);
+    if (!pattern.isEmpty())
+        Q_EMIT treatAsExpectedRequested(pattern);
+}
+
+void AlertsPanel::showContextMenu(const QPoint& position)
+{
+    const QModelIndex index = m_view->indexAt(position);
+    const QString pattern = index.isValid() ? expectedPatternForRow(index.row()) : QString();
+    if (pattern.isEmpty())
+        return;
+    QMenu menu(this);
+    QAction* expected = menu.addAction(tr("Treat as Expected: %1").arg(pattern));
+    expected->setToolTip(tr("Set aside values like these from now on (this logdir): they no "
+                            "longer count, and the origin is looked for elsewhere"));
+    connect(expected, &QAction::triggered, this,
+            [this, row = index.row()] { treatRowAsExpected(row); });
+    if (m_setAsideAlerts > 0) {
+        QAction* show = menu.addAction(tr("Show Intended Alerts"));
+        show->setCheckable(true);
+        show->setChecked(m_showSetAside);
+        connect(show, &QAction::toggled, this, &AlertsPanel::setShowSetAside);
+    }
+    menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 
 QString AlertsPanel::textFilter() const
@@ -556,12 +709,25 @@ void AlertsPanel::requestRows()
         return;
     const int rows = m_model->rowCount(); // may trail the snapshot
     const int column = sorted() ? m_sortColumn : -1;
-    m_jobs->rows.request(snapshot, [filter = m_filter, rows, column, order = m_sortOrder](
-                                       const core::Snapshot& s, const std::atomic_bool& stop) {
+    const bool hide = hidingSetAside();
+    m_jobs->rows.request(snapshot, [filter = m_filter, rows, column, order = m_sortOrder,
+                                    hide](const core::Snapshot& s, const std::atomic_bool& stop) {
         ShownRows shown;
+        // The propagation only of a finished read (as the analysis): a partial one would be
+        // worked out again for every step of a load.
+        const bool needed = hide || column == items::AlertModel::StatusColumn;
+        const core::Propagation* p = needed && s.complete() ? &s.propagation() : nullptr;
         if (filter.active()) {
             shown.filterRows =
                 core::matchingAlerts(s, filter, static_cast<std::uint64_t>(rows), &stop);
+        } else if (hide) {
+            shown.filterRows.resize(static_cast<std::size_t>(rows));
+            std::iota(shown.filterRows.begin(), shown.filterRows.end(), 0);
+        }
+        if (hide && p)
+            std::erase_if(shown.filterRows,
+                          [&](int k) { return setAside(s, *p, static_cast<std::uint64_t>(k)); });
+        if (filter.active() || hide) {
             shown.rows = shown.filterRows;
         } else {
             shown.rows.resize(static_cast<std::size_t>(rows));
@@ -569,7 +735,7 @@ void AlertsPanel::requestRows()
         }
         if (column >= 0) {
             auto ordered =
-                items::AlertModel::sortRows(s, std::move(shown.rows), column, order, stop);
+                items::AlertModel::sortRows(s, std::move(shown.rows), column, order, stop, p);
             if (!ordered)
                 return ShownRows{}; // stopped: a newer request replaces it
             shown.rows = std::move(*ordered);

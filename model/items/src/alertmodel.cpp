@@ -5,6 +5,8 @@
 #include "nanscope/items/healthformat.hpp"
 
 #include <QHash>
+#include <QPalette>
+#include <QStringList>
 #include <algorithm>
 #include <numeric>
 
@@ -50,6 +52,26 @@ AlertOp alertOp(const core::Snapshot& snap, const core::Alert& alert)
     return op;
 }
 
+// "intended −∞, NaN" or "uninitialised": why an alert does not count.
+QString statusText(const core::Snapshot& snap, const core::Propagation& propagation,
+                   const core::Alert& alert)
+{
+    if (propagation.uninitialised(alert.event))
+        return QObject::tr("uninitialised");
+    if (!propagation.intended(alert.event))
+        return {};
+    const core::HealthDigest health = alertOp(snap, alert).health;
+    QStringList kinds;
+    if (health.has(core::health::NegInf))
+        kinds << QStringLiteral("−∞");
+    if (health.has(core::health::PosInf))
+        kinds << QStringLiteral("+∞");
+    if (health.has(core::health::NaN))
+        kinds << QStringLiteral("NaN");
+    return kinds.isEmpty() ? QObject::tr("intended")
+                           : QObject::tr("intended %1").arg(kinds.join(QStringLiteral(", ")));
+}
+
 // Sort values rank numbers, then text (an invalid count's words), then empty cells.
 int rank(const QVariant& value)
 {
@@ -63,6 +85,32 @@ int rank(const QVariant& value)
 quint64 AlertModel::rowsIn(const core::Snapshot& snapshot) const
 {
     return snapshot.alertCount();
+}
+
+void AlertModel::snapshotChanged()
+{
+    if (snapshot().get() != m_propagationOf) {
+        m_propagation = nullptr;
+        m_propagationOf = nullptr;
+    }
+}
+
+void AlertModel::setPropagationKnown(const SnapshotPtr& snapshot)
+{
+    if (!snapshot || snapshot != this->snapshot() || m_propagationOf == snapshot.get())
+        return;
+    m_propagationOf = snapshot.get();
+    m_propagation = &snapshot->propagation(); // already worked out: returns at once
+    // Views repaint only the rows on screen.
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+bool AlertModel::setAside(const core::Snapshot& snapshot, const core::Propagation& propagation,
+                          quint64 row)
+{
+    const core::EventRef event = snapshot.alert(row).event;
+    return propagation.intended(event) || propagation.uninitialised(event);
 }
 
 int AlertModel::columnCount(const QModelIndex& parent) const
@@ -79,13 +127,20 @@ QVariant AlertModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case SortRole:
-        return cellValue(snap, row, index.column(), role == SortRole);
+        return cellValue(snap, row, index.column(), role == SortRole, m_propagation);
     case Qt::TextAlignmentRole:
         return index.column() == IndexColumn || index.column() >= SlotColumn
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant();
     case NonFiniteRole:
         return true;
+    case SetAsideRole:
+        return m_propagation && setAside(snap, *m_propagation, row);
+    case Qt::ForegroundRole:
+        // Set aside: still listed when asked for, but not what the hunt is about.
+        if (m_propagation && setAside(snap, *m_propagation, row))
+            return QPalette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
     default:
         break;
     }
@@ -99,17 +154,22 @@ QVariant AlertModel::data(const QModelIndex& index, int role) const
         return alertOp(snap, alert).health.bits;
     case Qt::ToolTipRole: {
         const AlertOp op = alertOp(snap, alert);
-        return tr("%1 produced %2 (%3 #%4)")
-            .arg(op.name.isEmpty() ? op.type : op.name, digestText(op.health),
-                 op.graph ? tr("graph execution") : tr("execution"))
-            .arg(alert.event.index);
+        QString tip = tr("%1 produced %2 (%3 #%4)")
+                          .arg(op.name.isEmpty() ? op.type : op.name, digestText(op.health),
+                               op.graph ? tr("graph execution") : tr("execution"))
+                          .arg(alert.event.index);
+        if (m_propagation && setAside(snap, *m_propagation, row))
+            tip += QLatin1Char('\n') + tr("Set aside (%1): not counted, and never the origin")
+                                           .arg(statusText(snap, *m_propagation, alert));
+        return tip;
     }
     default:
         return {};
     }
 }
 
-QVariant AlertModel::cellValue(const core::Snapshot& snap, quint64 row, int column, bool sort)
+QVariant AlertModel::cellValue(const core::Snapshot& snap, quint64 row, int column, bool sort,
+                               const core::Propagation* propagation)
 {
     const core::Alert alert = snap.alert(row);
     const bool graph = alert.event.source == core::EventSource::Graph;
@@ -140,6 +200,10 @@ QVariant AlertModel::cellValue(const core::Snapshot& snap, quint64 row, int colu
         return count(alert, alert.positiveInfinity);
     case NanColumn:
         return count(alert, alert.nan);
+    case StatusColumn: {
+        const QString status = propagation ? statusText(snap, *propagation, alert) : QString();
+        return status.isEmpty() ? QVariant() : QVariant(status);
+    }
     }
     return {};
 }
@@ -147,7 +211,8 @@ QVariant AlertModel::cellValue(const core::Snapshot& snap, quint64 row, int colu
 std::optional<std::vector<int>> AlertModel::sortRows(const core::Snapshot& snapshot,
                                                      std::vector<int> rows, int column,
                                                      Qt::SortOrder order,
-                                                     const std::atomic_bool& stop)
+                                                     const std::atomic_bool& stop,
+                                                     const core::Propagation* propagation)
 {
     // Sixteen bytes a row, whatever the column: a cell's number (every one is exact in a double:
     // counts, indices and slots are below 2^53), or its text's place among the column's distinct
@@ -166,7 +231,8 @@ std::optional<std::vector<int>> AlertModel::sortRows(const core::Snapshot& snaps
     for (const int row : rows) {
         if ((keyed.size() & 0xffff) == 0 && stop.load(std::memory_order_relaxed))
             return std::nullopt;
-        const QVariant value = cellValue(snapshot, static_cast<quint64>(row), column, true);
+        const QVariant value =
+            cellValue(snapshot, static_cast<quint64>(row), column, true, propagation);
         Keyed k{0, rank(value), row};
         if (k.rank == 1) {
             const QString text = value.toString();
@@ -209,7 +275,7 @@ QVariant AlertModel::headerData(int section, Qt::Orientation orientation, int ro
     static constexpr const char* titles[] = {
         QT_TR_NOOP("#"),    QT_TR_NOOP("Event"), QT_TR_NOOP("Op type"), QT_TR_NOOP("Op"),
         QT_TR_NOOP("Host"), QT_TR_NOOP("Slot"),  QT_TR_NOOP("Size"),    QT_TR_NOOP("-inf"),
-        QT_TR_NOOP("+inf"), QT_TR_NOOP("NaN")};
+        QT_TR_NOOP("+inf"), QT_TR_NOOP("NaN"),   QT_TR_NOOP("Status")};
     static_assert(std::size(titles) == ColumnCount);
     const QVariant title =
         columnTitle(metaObject()->className(), titles, section, orientation, role);

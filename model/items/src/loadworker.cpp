@@ -35,13 +35,15 @@ void LoadWorker::reset()
 }
 
 void LoadWorker::load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache,
-                      const core::SpillOptions& spill)
+                      const core::SpillOptions& spill,
+                      const std::vector<core::ExpectedPattern>& expected)
 {
     core::ReaderOptions options;
     options.maxMemoryBytes = m_maxMemoryBytes.load();
     options.backgroundThreads = true;
     options.indexCache = indexCache;
     options.spill = spill;
+    options.expected = expected;
     m_reader = std::make_unique<core::LogdirReader>(path.toStdString(), options);
     // Once the views have what they need: the next open of this logdir starts from here. Not
     // after each update of a followed logdir, which would rewrite the index at every poll; the

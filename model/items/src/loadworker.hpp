@@ -8,6 +8,7 @@
 #include <QObject>
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace nanscope::items {
 
@@ -26,7 +27,8 @@ public Q_SLOTS:
     // Reads `path` from the start (or from its saved index, see core::IndexCacheOptions), in
     // chunks, publishing snapshots as it goes; then saves the index.
     void load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache,
-              const core::SpillOptions& spill);
+              const core::SpillOptions& spill,
+              const std::vector<core::ExpectedPattern>& expected = {});
     // Reads what was appended since the last call (following a growing logdir).
     void update(quint64 job);
     void reset();

@@ -71,9 +71,10 @@ void LogdirSession::startLoad()
     const QString path = m_path;
     const core::IndexCacheOptions cache = m_indexCache;
     const core::SpillOptions spill = m_spill;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, job, path, cache, spill] {
-        worker->load(job, path, cache, spill);
-    });
+    QMetaObject::invokeMethod(m_worker,
+                              [worker = m_worker, job, path, cache, spill, expected = m_expected] {
+                                  worker->load(job, path, cache, spill, expected);
+                              });
 }
 
 void LogdirSession::close()
@@ -136,6 +137,11 @@ void LogdirSession::setIndexCache(const core::IndexCacheOptions& options)
 void LogdirSession::setSpill(const core::SpillOptions& options)
 {
     m_spill = options;
+}
+
+void LogdirSession::setExpected(std::vector<core::ExpectedPattern> patterns)
+{
+    m_expected = std::move(patterns);
 }
 
 void LogdirSession::onSnapshot(quint64 job, const SnapshotPtr& snapshot)

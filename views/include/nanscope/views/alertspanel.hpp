@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Debugger V2's Alerts, with what it lacks: every alert in a sortable list, next/previous, and
 // the root cause (the op that made the first NaN or ∞ from finite inputs) with a hint on why.
-// Double-clicking an alert (or Enter) focuses its op in every panel.
+// Double-clicking an alert (or Enter) focuses its op in every panel. Alerts whose values the
+// program made on purpose, or an uninitialised tensor's bits (core/intent.hpp), are set aside:
+// not counted, hidden unless the header's "Intended" toggle shows them, dimmed when shown.
 #pragma once
 
 #include "nanscope/core/alertfilter.hpp"
@@ -19,6 +21,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QModelIndex;
+class QToolButton;
 
 namespace nanscope::items {
 class AlertModel;
@@ -48,8 +51,19 @@ public:
 
     // Whether the origin (root cause) is known for the current snapshot.
     bool hasOrigin() const { return m_hasOrigin; }
-    // The origin box as plain text (title, cause, fix), empty when there is none.
+    // The origin box as plain text (title, cause, fix, what was set aside), empty when it is
+    // hidden.
     QString originText() const;
+    // Alerts set aside as intended or uninitialised (0 until the analysis is done), and whether
+    // the list shows them.
+    quint64 setAsideAlertCount() const { return m_setAsideAlerts; }
+    // Non-finite events set aside (alerts or not), for "no origin" messages.
+    quint64 setAsideEventCount() const { return m_setAsideEvents; }
+    bool showsSetAside() const { return m_showSetAside; }
+    QToolButton* setAsideToggle() const { return m_setAsideToggle; }
+    // The pattern "Treat as Expected" adds for row `row` of the list as shown: the op's type and
+    // the kinds of non-finite value its tensor holds ("aten::log:-inf"); empty for no row.
+    QString expectedPatternForRow(int row) const;
     // The alert counts as shown in the header ("NaN/∞ 34", "NaN 12" …).
     QStringList countTexts() const;
     // True while the origin and the counts are being worked out on a worker thread.
@@ -80,9 +94,16 @@ public Q_SLOTS:
     // Only the alerts whose op's name or type holds `text` (case-insensitive).
     void setTextFilter(const QString& text);
     bool goToOrigin();
+    // Lists (dimmed) or hides the alerts that were set aside, as the header's toggle does.
+    void setShowSetAside(bool show);
+    // The context menu's "Treat as Expected" for row `row` of the list as shown.
+    void treatRowAsExpected(int row);
 
 Q_SIGNALS:
     void originChanged(bool available);
+    // The user asked that values like those of an alert be set aside from now on: the window
+    // keeps the pattern (core::ExpectedPattern's text) and reads the logdir again.
+    void treatAsExpectedRequested(const QString& pattern);
 
 protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
@@ -96,6 +117,9 @@ private:
     void requestRows();
     void showRows(ShownRows rows);
     bool filtering() const;
+    bool hidingSetAside() const;
+    void showContextMenu(const QPoint& position);
+    void updateSetAsideToggle();
     bool sorted() const;
     bool passesFilter(int modelRow) const;
     void refilter();
@@ -119,6 +143,10 @@ private:
     QLabel* m_empty = nullptr;
     QElapsedTimer m_sinceListUpdate;
     bool m_hasOrigin = false;
+    QToolButton* m_setAsideToggle = nullptr;
+    bool m_showSetAside = false;
+    quint64 m_setAsideAlerts = 0; // of the latest analysis
+    quint64 m_setAsideEvents = 0;
     bool m_applyingFocus = false;
     KindFilter m_kindFilter = KindFilter::All;
     core::AlertFilter m_filter; // what the kind, host, device and text choices make

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <vector>
 
 class QFileSystemWatcher;
 class QThread;
@@ -58,6 +59,10 @@ public:
     // Where a large logdir's index keeps its arrays instead of memory (the default: memory);
     // applies from the next open() or reload().
     void setSpill(const core::SpillOptions& options);
+    // The non-finite values the user expects (core::ReaderOptions::expected: the app's "Treat as
+    // Expected" and --expect): set aside as intended; applies from the next open() or reload().
+    void setExpected(std::vector<core::ExpectedPattern> patterns);
+    const std::vector<core::ExpectedPattern>& expected() const { return m_expected; }
     // What the current load made of the saved index: "off", "none saved", "used", "not used:
     // <why>" (core::LogdirReader::indexCacheStatus()); empty before the load's first step.
     QString indexCacheStatus() const { return m_indexCacheStatus; }
@@ -90,6 +95,7 @@ private:
     LoadWorker* m_worker = nullptr;
     core::IndexCacheOptions m_indexCache;
     core::SpillOptions m_spill;
+    std::vector<core::ExpectedPattern> m_expected;
     QString m_indexCacheStatus;
     QFileSystemWatcher* m_watcher = nullptr;
     QTimer* m_pollTimer = nullptr;
