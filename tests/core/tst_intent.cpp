@@ -430,3 +430,36 @@ TEST_CASE("a TensorFlow graph's SelectV2 mask is set aside; its Log of zero is t
     CHECK(p.countedAlerts == 2);
     CHECK(p.intendedAlerts == 2);
 }
+
+TEST_CASE("a NaN is never absorbed, even when every reader hides it", "[intent]")
+{
+    // A NaN weight read by relu (which some kernels turn into 0): a mistake, not a mask.
+    test::TempDir dir;
+    EagerRun run(dir.path());
+    const auto weight = run.add({"aten::add", {1, 2}, {3}, 0, 0, 2});
+    run.add({"aten::relu", {3}, {4}});
+    run.add({"aten::where", {5, 6}, {7}, 0, 0, 0, 1}); // finite
+    const auto s = read(dir.path());
+    REQUIRE(s->origin());
+    CHECK(s->origin()->event == eager(weight));
+    CHECK(s->propagation().setAside.empty());
+}
+
+TEST_CASE("values of a mode that tells no kind are not absorbed", "[intent]")
+{
+    test::TempDir dir;
+    FileSetWriter set = test::emptyRun(dir.path());
+    const int curt = 2;
+    set.append("execution",
+               ev::execution(1, "aten::log", {1}, {2}, curt, {ev::curtHealth(2, true)}));
+    set.append("execution",
+               ev::execution(2, "aten::_softmax", {2}, {3}, curt, {ev::curtHealth(3, false)}));
+    set.append("execution",
+               ev::execution(3, "aten::masked_fill", {4}, {5}, curt, {ev::curtHealth(5, true)}));
+    set.append("execution",
+               ev::execution(4, "aten::_softmax", {5}, {6}, curt, {ev::curtHealth(6, false)}));
+    const auto s = read(dir.path());
+    REQUIRE(s->origin());
+    CHECK(s->origin()->event == eager(0));      // it might have been NaN
+    CHECK(s->propagation().intended(eager(2))); // a constant is intended whatever its kind
+}

@@ -156,6 +156,14 @@ struct IntentWalk::Impl
             groups[g].escaped = true;
     }
 
+    // Only infinities are absorbed: a mask writes -inf, never NaN, and a NaN that an op hid
+    // (max, relu, where) was still made by mistake. Values of unknown kind may be NaN.
+    void notAbsorbable(std::uint32_t g, std::uint8_t kinds)
+    {
+        if (kinds == 0 || (kinds & nonfinite::NaN))
+            escape(g);
+    }
+
     // The user's first pattern for this op that allows every kind it made.
     int matchingPattern(const OpTraits& op, std::uint8_t kinds) const
     {
@@ -230,6 +238,7 @@ struct IntentWalk::Impl
         const auto g = static_cast<std::uint32_t>(groups.size());
         groups.push_back(
             {ref, construction, false, static_cast<std::uint16_t>(std::max(0, pattern))});
+        notAbsorbable(g, kinds);
         Label label{g, 0, kinds, true, false};
         if (!second()) {
             rootAnyKnown.push_back(anyKnownInput);
@@ -255,6 +264,7 @@ struct IntentWalk::Impl
 
     Label carry(EventRef ref, std::uint32_t chosen, std::uint8_t kinds)
     {
+        notAbsorbable(chosen, kinds);
         Label label{chosen, kFinite, kinds, true, false};
         if (!second())
             return label;

@@ -9,10 +9,12 @@
 //   - its op wrote it from the program's own constant (`isConstantWriter`: masked_fill, where,
 //     full, Fill, SelectV2, Const …) while no input of it was non-finite, or it matched one of
 //     the user's ExpectedPatterns: intended whatever happens to it later;
-//   - or it is *absorbed*: every op that read it (and, in turn, every op that read what carried
-//     it on) made finite values (softmax, exp, max, where …), none left it unread, none turned
-//     its infinities into NaN, and none took it out of the record (item()). Reads that only
-//     test a value or take its shape (`consumesNoValue`: isnan, ==, ones_like) do not count. A
+//   - or it is *absorbed*: it is ±∞ (never NaN, nor of a kind the mode does not tell: a NaN an
+//     op hid was still made by mistake), every op that read it (and, in turn, every op that
+//     read what carried it on) made finite values (softmax, exp, max, where …), none left it
+//     unread, none turned its infinities into NaN, and none took it out of the record (item()).
+//     Reads that only test a value or take its shape (`consumesNoValue`: isnan, ==, ones_like)
+//     do not count. A
 //     softmax that makes NaN of a row whose non-finite values are all −∞ takes the blame itself:
 //     that is a row masked entirely, a bug of its own.
 // Values that intended ones carry on unchanged (the scores a mask was added to) are intended

@@ -25,9 +25,9 @@
 //
 // Whether a value was absorbed is known only once every later op has been seen, so the analysis
 // walks the whole index twice, the first time either Snapshot::origin() or propagation() is
-// asked for: once to judge each group of non-finite values (a few bytes per live non-finite
-// tensor), once to write the hop counts (2 bytes per trace and per execution) and describe the
-// origin.
+// asked for: once to judge each group of non-finite values (keeping every tensor id's producer
+// and the live non-finite tensors), once to write the hop counts (2 bytes per trace and per
+// execution) and describe the origin.
 #pragma once
 
 #include "nanscope/core/digests.hpp"
