@@ -3,6 +3,7 @@
 // keys move the focus, and the details describe the focused execution's outputs.
 #include "hostlogdirs.hpp"
 #include "losslogdir.hpp"
+#include "maskedlogdir.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/record.hpp"
 #include "nanscope/recorder.hpp"
@@ -47,6 +48,7 @@ private Q_SLOTS:
     void aHundredThousandExecutions();
     void wallTimesNoClockShows();
     void severalHostsHaveOneLaneEach();
+    void valuesSetAsideAreNotMarked();
 
 private:
     std::unique_ptr<LossLogdir> m_logdir;
@@ -427,6 +429,30 @@ void TestExecutionTimelinePanel::severalHostsHaveOneLaneEach()
     QCOMPARE(m_panel->laneName(0), QString());
     QCOMPARE(m_panel->strip()->itemCount(), quint64(6));
     QVERIFY(!m_panel->summaryText().contains(QStringLiteral("hosts")));
+}
+
+void TestExecutionTimelinePanel::valuesSetAsideAreNotMarked()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    test::writeMaskedAttentionLogdir(dir.path().toStdString());
+    core::LogdirReader reader(dir.path().toStdString());
+    const items::SnapshotPtr snapshot = reader.update();
+    QCOMPARE(snapshot->alertCount(), quint64(3));
+    m_navigator->setSnapshot(snapshot);
+    // The digests mark every non-finite execution at once; the analysis then takes the mask's
+    // masked_fill off (its -inf was written on purpose and absorbed by the softmax).
+    const std::vector<std::uint64_t> counted{test::Log, test::Mean};
+    QTRY_COMPARE(m_panel->strip()->markers(), counted);
+    QVERIFY2(m_panel->summaryText().contains(QStringLiteral("2 with NaN/∞")),
+             qPrintable(m_panel->summaryText()));
+    // Drawn as the plain op it is to the user, and said so in its tooltip.
+    const widgets::TimelineSource* source = m_panel->strip()->source();
+    QVERIFY(source);
+    QCOMPARE(source->category(test::MaskedFill), std::uint8_t{0}); // a plain op's colour
+    QCOMPARE(m_panel->strip()->itemCategory(test::MaskedFill), std::uint8_t{0}); // drawn so
+    QVERIFY(source->category(test::Log) != std::uint8_t{0});
+    QVERIFY(source->toolTip(test::MaskedFill).contains(QStringLiteral("set aside as intended")));
 }
 
 QTEST_MAIN(TestExecutionTimelinePanel)

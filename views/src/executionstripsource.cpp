@@ -24,9 +24,18 @@ void ExecutionStripSource::appendAlertExecutions(std::vector<std::uint64_t>& exe
     const std::uint64_t count = itemCount();
     for (std::uint64_t i = from; i < count; ++i) {
         const core::HealthDigest health = executionAt(i).health;
-        if (health.nonFinite() && !health.has(core::health::NoAlert))
+        if (health.nonFinite() && !health.has(core::health::NoAlert) && !setAside(i))
             executions.push_back(i);
     }
+}
+
+bool ExecutionStripSource::setAside(std::uint64_t item) const
+{
+    if (m_host != 0 || !m_analysed || m_analysed != m_snapshot)
+        return false;
+    const core::Propagation& p = m_analysed->propagation(); // worked out already: no walk here
+    const core::EventRef event{core::EventSource::Eager, item};
+    return p.intended(event) || p.uninitialised(event);
 }
 
 std::uint64_t ExecutionStripSource::itemCount() const
@@ -38,7 +47,7 @@ std::uint8_t ExecutionStripSource::category(std::uint64_t item) const
 {
     const core::ExecutionDigest digest = executionAt(item);
     namespace h = core::health;
-    if (digest.health.nonFinite())
+    if (digest.health.nonFinite() && !setAside(item))
         return digest.health.has(h::NaN) || !digest.health.has(h::NegInf | h::PosInf) ? NaN
                                                                                       : Infinite;
     return isFunctionCall(digest.opType, digest.graphId) ? FunctionCall : PlainOp;
@@ -71,6 +80,8 @@ QString ExecutionStripSource::toolTip(std::uint64_t item) const
             kinds << QStringLiteral("+inf");
         lines << (kinds.isEmpty() ? QStringLiteral("NaN or ±inf")
                                   : kinds.join(QStringLiteral(", ")));
+        if (setAside(item))
+            lines << QStringLiteral("set aside as intended: not counted");
     }
     return lines.join(u'\n');
 }

@@ -26,10 +26,16 @@ public:
 
     void setSnapshot(items::SnapshotPtr snapshot) { m_snapshot = std::move(snapshot); }
     const items::SnapshotPtr& snapshot() const { return m_snapshot; }
+    // The snapshot whose propagation a job has worked out: while it is the one shown, the
+    // executions whose values it set aside (a mask's -inf, uninitialised memory) are drawn,
+    // marked and described as the plain ops they are to the user. Host 0 only: TensorFlow's
+    // list is the one analysed.
+    void setAnalysed(items::SnapshotPtr analysed) { m_analysed = std::move(analysed); }
+    bool setAside(std::uint64_t item) const;
 
     // Appends the executions from `from` on that raised an alert (non-finite outputs that
-    // TensorBoard's rules alert on), read from the digests rather than the alert list, which
-    // also holds every graph trace.
+    // TensorBoard's rules alert on, not set aside), read from the digests rather than the alert
+    // list, which also holds every graph trace.
     void appendAlertExecutions(std::vector<std::uint64_t>& executions, std::uint64_t from) const;
 
     std::uint64_t itemCount() const override;
@@ -49,6 +55,7 @@ private:
 
     std::size_t m_host = 0;
     items::SnapshotPtr m_snapshot;
+    items::SnapshotPtr m_analysed;
     // Module paths by group number - 1; filled as the strip reads items (GUI thread only).
     mutable std::vector<std::string> m_modules;
     mutable std::unordered_map<std::string, std::uint32_t> m_groupOf;

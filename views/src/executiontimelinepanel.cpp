@@ -8,6 +8,7 @@
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 #include "nanscope/widgets/timelinestrip.hpp"
+#include "snapshotjob.hpp"
 #include "viewhelpers.hpp"
 
 #include <QFont>
@@ -29,6 +30,15 @@ const QColor kMarkerColour(0xc5, 0x22, 0x1f);
 ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* parent)
     : Panel(navigator, parent)
 {
+    m_analysis = std::make_unique<SnapshotJob<SetAsideMarkers>>([this](SetAsideMarkers result) {
+        Lane& lane = m_lanes.front();
+        if (result.snapshot != lane.source->snapshot())
+            return;
+        lane.source->setAnalysed(result.snapshot);
+        lane.strip->setMarkers(std::move(result.markers));
+        lane.strip->categoriesChanged(result.setAside);
+        updateSummary();
+    });
     m_lanesBox = new QWidget(this);
     auto* lanesLayout = new QVBoxLayout(m_lanesBox);
     lanesLayout->setContentsMargins(0, 0, 0, 0);
@@ -223,6 +233,29 @@ void ExecutionTimelinePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     updateSummary();
     if (!showOtherHostExecution())
         showFocus(navigator()->focus());
+    analyse(snapshot);
+}
+
+// As the Alerts panel, only a finished read is analysed: a partial one would walk the whole
+// index again at every batch.
+void ExecutionTimelinePanel::analyse(const items::SnapshotPtr& snapshot)
+{
+    if (!snapshot || !snapshot->complete() || snapshot->alertCount() == 0) {
+        m_analysis->cancel();
+        return;
+    }
+    m_analysis->request(snapshot, [snapshot](const core::Snapshot& s, const std::atomic_bool&) {
+        (void)s.propagation();
+        ExecutionStripSource source(0);
+        source.setSnapshot(snapshot);
+        source.setAnalysed(snapshot);
+        SetAsideMarkers result{snapshot, {}, {}};
+        source.appendAlertExecutions(result.markers, 0);
+        for (std::uint64_t i = 0; i < s.executionCount(); ++i)
+            if (source.setAside(i))
+                result.setAside.push_back(i);
+        return result;
+    });
 }
 
 void ExecutionTimelinePanel::focusChanged(const Focus& focus)

@@ -116,14 +116,8 @@ OriginBox::OriginBox(QWidget* parent) : QFrame(parent)
     setObjectName(QStringLiteral("originBox"));
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
-    QPalette boxPalette = palette();
-    const QColor window = boxPalette.color(QPalette::Window);
-    const QColor accent = healthstyle::nan();
-    boxPalette.setColor(QPalette::Window,
-                        QColor::fromRgbF(window.redF() * 0.88f + accent.redF() * 0.12f,
-                                         window.greenF() * 0.88f + accent.greenF() * 0.12f,
-                                         window.blueF() * 0.88f + accent.blueF() * 0.12f));
-    setPalette(boxPalette);
+    m_window = palette().color(QPalette::Window);
+    tint(healthstyle::nan());
     m_title = originLabel(this);
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
@@ -169,6 +163,7 @@ OriginBox::OriginBox(QWidget* parent) : QFrame(parent)
 void OriginBox::showOrigin(const core::Origin& o, const std::optional<core::Alert>& firstAlert,
                            const QString& firstAlertOp, bool firstAlertSetAside)
 {
+    tint(healthstyle::nan());
     const QString op = o.opName.empty() ? fromStd(o.opType) : fromStd(o.opName);
     const QString graph = fromStd(o.graphName.empty() ? o.graphId : o.graphName);
     m_title->setText(graph.isEmpty() ? tr("Origin: %1").arg(op)
@@ -202,8 +197,21 @@ void OriginBox::showOrigin(const core::Origin& o, const std::optional<core::Aler
     m_tensorBoard->setVisible(differs);
 }
 
+// The window's colour with a little of `accent`: the origin's NaN red, or the finite colour
+// when every non-finite value was set aside (good news should not look like an alarm).
+void OriginBox::tint(const QColor& accent)
+{
+    QPalette boxPalette = palette();
+    boxPalette.setColor(QPalette::Window,
+                        QColor::fromRgbF(m_window.redF() * 0.88f + accent.redF() * 0.12f,
+                                         m_window.greenF() * 0.88f + accent.greenF() * 0.12f,
+                                         m_window.blueF() * 0.88f + accent.blueF() * 0.12f));
+    setPalette(boxPalette);
+}
+
 void OriginBox::showNoUnintended(std::uint64_t setAsideEvents)
 {
+    tint(healthstyle::positive());
     m_title->setText(
         tr("No unintended NaN or ∞: %L1 tensors were set aside as intended").arg(setAsideEvents));
     for (QLabel* label : {m_where, m_cause, m_fix, m_inputs, m_tensorBoard}) {

@@ -7,6 +7,7 @@
 #include "nanscope/core/digests.hpp"
 #include "nanscope/core/origin.hpp"
 
+#include <QColor>
 #include <QFrame>
 #include <cstdint>
 #include <optional>
@@ -58,6 +59,9 @@ Q_SIGNALS:
     void goToOriginClicked();
 
 private:
+    void tint(const QColor& accent);
+
+    QColor m_window; // the style's window colour, before any tint
     QLabel* m_title = nullptr;
     QLabel* m_where = nullptr;
     QLabel* m_cause = nullptr;

@@ -149,16 +149,37 @@ void TimelineStrip::readCategories(std::uint64_t from)
     const std::uint64_t blocks = (count + kBlock - 1) / kBlock;
     m_blockCategory.resize(blocks);
     m_blockCounts.resize(blocks);
-    for (std::uint64_t b = from / kBlock; b < blocks; ++b) {
-        std::uint8_t highest = 0;
-        std::array<std::uint8_t, kMaxCategories> counts{};
-        for (std::uint64_t i = b * kBlock; i < std::min(count, (b + 1) * kBlock); ++i) {
-            highest = std::max(highest, m_itemCategory[i]);
-            ++counts[m_itemCategory[i]];
-        }
-        m_blockCategory[b] = highest;
-        m_blockCounts[b] = counts;
+    for (std::uint64_t b = from / kBlock; b < blocks; ++b)
+        summariseBlock(b);
+}
+
+void TimelineStrip::summariseBlock(std::uint64_t block)
+{
+    const std::uint64_t count = m_itemCategory.size();
+    std::uint8_t highest = 0;
+    std::array<std::uint8_t, kMaxCategories> counts{};
+    for (std::uint64_t i = block * kBlock; i < std::min(count, (block + 1) * kBlock); ++i) {
+        highest = std::max(highest, m_itemCategory[i]);
+        ++counts[m_itemCategory[i]];
     }
+    m_blockCategory[block] = highest;
+    m_blockCounts[block] = counts;
+}
+
+void TimelineStrip::categoriesChanged(const std::vector<std::uint64_t>& items)
+{
+    std::uint64_t lastBlock = UINT64_MAX;
+    for (const std::uint64_t i : items) { // sorted: each block is summarised once
+        if (!m_source || i >= m_itemCategory.size())
+            continue;
+        m_itemCategory[i] = std::min<std::uint8_t>(m_source->category(i), kMaxCategories - 1);
+        if (i / kBlock != lastBlock && lastBlock != UINT64_MAX)
+            summariseBlock(lastBlock);
+        lastBlock = i / kBlock;
+    }
+    if (lastBlock != UINT64_MAX)
+        summariseBlock(lastBlock);
+    viewport()->update();
 }
 
 std::uint8_t TimelineStrip::highestCategory(TimelineScale::Range range) const

@@ -24,6 +24,8 @@ namespace nanscope::views {
 
 class ExecutionDetailsView;
 class ExecutionStripSource;
+template <typename T>
+class SnapshotJob;
 
 class ExecutionTimelinePanel : public Panel
 {
@@ -68,7 +70,17 @@ private:
     void showFocus(const Focus& focus);
     bool showOtherHostExecution();
     void updateSummary();
+    void analyse(const items::SnapshotPtr& snapshot);
 
+    // The first lane's alert markers without the executions whose values were set aside, worked
+    // out with the snapshot's propagation off the GUI thread.
+    struct SetAsideMarkers
+    {
+        items::SnapshotPtr snapshot;
+        std::vector<std::uint64_t> markers;
+        std::vector<std::uint64_t> setAside; // non-finite executions drawn as plain ops now
+    };
+    std::unique_ptr<SnapshotJob<SetAsideMarkers>> m_analysis;
     std::vector<Lane> m_lanes;
     QWidget* m_lanesBox = nullptr;
     // The lane the alert buttons move in: the last one clicked in.

@@ -63,9 +63,17 @@ public:
 
     // Reads every item's category once; the source must outlive the strip or be replaced.
     void setSource(const TimelineSource* source);
+    const TimelineSource* source() const { return m_source; }
     // The source now has more items: reads only the new ones.
     void itemsAppended();
+    // The source now gives these items (sorted) other categories: reads them again.
+    void categoriesChanged(const std::vector<std::uint64_t>& items);
     std::uint64_t itemCount() const { return m_itemCategory.size(); }
+    // The category an item is drawn in, as last read from the source.
+    std::uint8_t itemCategory(std::uint64_t item) const
+    {
+        return item < m_itemCategory.size() ? m_itemCategory[item] : std::uint8_t{0};
+    }
 
     // Runs of items of one group, in item order (a group of 0 is a run outside any group).
     struct GroupRun
@@ -130,6 +138,7 @@ private:
     struct Rows;
     Rows rows() const;
     void readCategories(std::uint64_t from);
+    void summariseBlock(std::uint64_t block);
     std::uint8_t highestCategory(TimelineScale::Range range) const;
     // What one pixel column of many items shows: the blend of its ordinary items' colours, and
     // its worst alarm category with the share of items in alarm categories.
