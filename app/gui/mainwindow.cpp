@@ -153,6 +153,8 @@ void MainWindow::connectActions()
     connect(a.expectedValues, &QAction::triggered, this, &MainWindow::editExpectedValues);
     connect(m_alerts, &views::AlertsPanel::treatAsExpectedRequested, this,
             &MainWindow::treatAsExpected);
+    connect(m_timeline, &views::ExecutionTimelinePanel::treatAsExpectedRequested, this,
+            &MainWindow::treatAsExpected);
     connect(a.recentMenu(), &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     connect(m_actions, &MainWindowActions::recentActivated, this, &MainWindow::openLogdir);
     connect(m_actions, &MainWindowActions::clearRecentRequested, this, [this] {

@@ -14,6 +14,7 @@
 #include "screenshot.hpp"
 
 #include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -453,6 +454,14 @@ void TestExecutionTimelinePanel::valuesSetAsideAreNotMarked()
     QCOMPARE(m_panel->strip()->itemCategory(test::MaskedFill), std::uint8_t{0}); // drawn so
     QVERIFY(source->category(test::Log) != std::uint8_t{0});
     QVERIFY(source->toolTip(test::MaskedFill).contains(QStringLiteral("set aside as intended")));
+
+    // "Treat as Expected" from the strip asks for the execution's op and kinds.
+    QCOMPARE(m_panel->expectedPatternForExecution(test::Log), QStringLiteral("aten::log:-inf"));
+    QCOMPARE(m_panel->expectedPatternForExecution(test::Softmax), QString()); // finite
+    QSignalSpy asked(m_panel.get(), &views::ExecutionTimelinePanel::treatAsExpectedRequested);
+    m_panel->treatExecutionAsExpected(test::Mean);
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.at(0).at(0).toString(), QStringLiteral("aten::mean:-inf"));
 }
 
 QTEST_MAIN(TestExecutionTimelinePanel)

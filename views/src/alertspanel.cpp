@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/views/alertspanel.hpp"
 
+#include "expectedpattern.hpp"
 #include "healthstyle.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/fromstd.hpp"
@@ -581,34 +582,7 @@ QString AlertsPanel::expectedPatternForRow(int row) const
     const auto& snapshot = m_model->snapshot();
     if (source < 0 || !snapshot)
         return {};
-    // One alert and its event's digest: O(1).
-    const core::EventRef event = snapshot->alert(static_cast<quint64>(source)).event;
-    std::string type;
-    core::HealthDigest health;
-    if (event.source == core::EventSource::Graph) {
-        const auto trace = snapshot->trace(event.index);
-        health = trace.health;
-        if (trace.op != core::kNoOp)
-            type = snapshot->graphs().op(trace.op).type;
-    } else {
-        const auto execution = snapshot->execution(event.index);
-        health = execution.health;
-        type = execution.opType;
-    }
-    if (type.empty())
-        return {};
-    namespace h = core::health;
-    namespace nf = core::nonfinite;
-    const std::uint8_t kinds = (health.has(h::NegInf) ? nf::NegInf : 0) |
-                               (health.has(h::PosInf) ? nf::PosInf : 0) |
-                               (health.has(h::NaN) ? nf::NaN : 0);
-    // Without counts the record tells no kind: any of them.
-    std::string pattern = type;
-    if (kinds != 0)
-        pattern += ':' + core::nonFiniteKindsText(kinds);
-    if (!core::ExpectedPattern::parse(pattern, nullptr))
-        return {};
-    return fromStd(pattern);
+    return expectedPatternFor(*snapshot, snapshot->alert(static_cast<quint64>(source)).event);
 }
 
 void AlertsPanel::treatRowAsExpected(int row)

@@ -4,6 +4,7 @@
 #include "executiondescription.hpp"
 #include "executiondetailsview.hpp"
 #include "executionstripsource.hpp"
+#include "expectedpattern.hpp"
 #include "legend.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
@@ -15,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -143,6 +145,11 @@ void ExecutionTimelinePanel::setLaneCount(std::size_t count)
             lane.strip->setTimeAxis(m_timeAxis->isChecked());
         connect(lane.strip, &widgets::TimelineStrip::itemActivated, this,
                 [this, host](quint64 item) { activate(host, item); });
+        if (host == 0) { // TensorFlow's executions: the ones patterns apply to
+            lane.strip->setContextMenuPolicy(Qt::CustomContextMenu);
+            connect(lane.strip, &QWidget::customContextMenuRequested, this,
+                    &ExecutionTimelinePanel::showContextMenu);
+        }
         m_lanesBox->layout()->addWidget(lane.name);
         m_lanesBox->layout()->addWidget(lane.strip);
         m_lanes.push_back(std::move(lane));
@@ -234,6 +241,36 @@ void ExecutionTimelinePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     if (!showOtherHostExecution())
         showFocus(navigator()->focus());
     analyse(snapshot);
+}
+
+QString ExecutionTimelinePanel::expectedPatternForExecution(std::uint64_t item) const
+{
+    const items::SnapshotPtr& snapshot = m_lanes.front().source->snapshot();
+    return snapshot ? expectedPatternFor(*snapshot, {core::EventSource::Eager, item}) : QString();
+}
+
+void ExecutionTimelinePanel::treatExecutionAsExpected(std::uint64_t item)
+{
+    const QString pattern = expectedPatternForExecution(item);
+    if (!pattern.isEmpty())
+        Q_EMIT treatAsExpectedRequested(pattern);
+}
+
+// `position` in the strip's viewport (a scroll area maps its context menu events there).
+void ExecutionTimelinePanel::showContextMenu(const QPoint& position)
+{
+    widgets::TimelineStrip* strip = m_lanes.front().strip;
+    const auto item = strip->itemAt(position);
+    const QString pattern = item ? expectedPatternForExecution(*item) : QString();
+    if (pattern.isEmpty())
+        return;
+    QMenu menu(this);
+    QAction* expected = menu.addAction(tr("Treat as Expected: %1").arg(pattern));
+    expected->setToolTip(tr("Set aside values like these from now on (this logdir): they no "
+                            "longer count, and the origin is looked for elsewhere"));
+    connect(expected, &QAction::triggered, this,
+            [this, i = *item] { treatExecutionAsExpected(i); });
+    menu.exec(strip->viewport()->mapToGlobal(position));
 }
 
 // As the Alerts panel, only a finished read is analysed: a partial one would walk the whole

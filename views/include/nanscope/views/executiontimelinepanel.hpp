@@ -51,6 +51,14 @@ public:
     QString detailsText() const;
     // Whether the details' facts and outputs stand side by side (a wide pane) or stacked.
     bool detailsSideBySide() const;
+    // What "Treat as Expected" in the first lane's context menu adds for an execution
+    // ("aten::log:-inf"); empty for one with no non-finite output.
+    QString expectedPatternForExecution(std::uint64_t item) const;
+    // The menu's action: asks for the execution's pattern to be expected.
+    void treatExecutionAsExpected(std::uint64_t item);
+
+Q_SIGNALS:
+    void treatAsExpectedRequested(const QString& pattern);
 
 protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
@@ -71,6 +79,7 @@ private:
     bool showOtherHostExecution();
     void updateSummary();
     void analyse(const items::SnapshotPtr& snapshot);
+    void showContextMenu(const QPoint& position);
 
     // The first lane's alert markers without the executions whose values were set aside, worked
     // out with the snapshot's propagation off the GUI thread.
