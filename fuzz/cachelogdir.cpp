@@ -142,6 +142,8 @@ std::string savedIndexOfCacheLogdir()
     if (!reader.saveIndex())
         return {};
     for (const auto& entry : fs::directory_iterator(cache)) {
+        if (entry.path().extension() != ".nsidx") // not its trust record (.checked) beside it
+            continue;
         std::ifstream in(entry.path(), std::ios::binary);
         return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     }

@@ -8,6 +8,7 @@
 #include "focusreport.hpp"
 #include "gototarget.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/core/filesystem.hpp"
 #include "nanscope/core/intent.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
@@ -210,6 +211,8 @@ int main(int argc, char* argv[])
     if (!line)
         return status;
 
+    // A logdir of many hosts keeps a file or two open per host, past a soft limit of 1024.
+    nanscope::core::raiseOpenFileLimit();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("NaNscope"));
     QApplication::setOrganizationName(QStringLiteral("NaNscope"));

@@ -178,6 +178,8 @@ ordered_json toJson(const core::Report& r)
     j["alerts"] = {{"total", r.alertTotal},
                    {"by_type", std::move(byType)},
                    {"tensorboard_total", r.tensorBoardAlertTotal},
+                   // NaNscope's alone: FULL_TENSOR values TensorBoard does not check (bfloat16 …)
+                   {"not_checked_by_tensorboard", r.alertsTensorBoardSkips},
                    {"counted", r.countedAlerts},
                    {"intended", r.intendedAlerts},
                    {"uninitialised", r.uninitialisedAlerts}};

@@ -4,6 +4,7 @@
 // 1 alerts that count, 2 the logdir could not be read (or bad arguments), 3 reading was
 // incomplete (an error diagnostic) unless --allow-partial.
 #include "jsonreport.hpp"
+#include "nanscope/core/filesystem.hpp"
 #include "nanscope/core/intent.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/plaintext.hpp"
@@ -156,6 +157,8 @@ int run(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    // A logdir of hundreds of hosts needs more open files than the usual soft limit of 1024.
+    nanscope::core::raiseOpenFileLimit();
     // The reader turns bad input into diagnostics; what may still throw (memory running out, a
     // failing output stream) ends the run with a message and exit 2 rather than std::terminate.
     try {

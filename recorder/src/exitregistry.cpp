@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
 
 namespace nanscope::detail {
 namespace {
@@ -32,11 +35,34 @@ void closeAllAtExit()
     registry().entries.clear();
 }
 
+#if defined(__unix__) || defined(__APPLE__)
+// fork(): the registry is held across it, so that the child gets it unlocked and whole. The
+// child's copies of the recorders are the parent's: their flusher threads stayed in the parent and
+// their files are the parent's, so closing them at the child's exit would join threads that do
+// not exist (a hang) and write into the parent's files. The child forgets them.
+void lockBeforeFork()
+{
+    registry().mutex.lock();
+}
+void unlockInParent()
+{
+    registry().mutex.unlock();
+}
+void forgetInChild()
+{
+    registry().entries.clear(); // raw pointers: nothing is closed or destroyed
+    registry().mutex.unlock();
+}
+#endif
+
 } // namespace
 
 ExitToken registerAtExit(std::function<void()> closeFn)
 {
     static const bool installed = [] {
+#if defined(__unix__) || defined(__APPLE__)
+        ::pthread_atfork(lockBeforeFork, unlockInParent, forgetInChild);
+#endif
         return std::atexit(closeAllAtExit) == 0;
     }();
     (void)installed;

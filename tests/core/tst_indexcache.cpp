@@ -2,6 +2,7 @@
 // The saved index: a reader that finds one shows exactly what a reader of the whole logdir shows,
 // reads only what was appended since, and throws away (reading the logdir from the start) one
 // that no longer fits the logdir or is damaged in any byte or at any length.
+#include "childrun.hpp"
 #include "hostlogdirs.hpp"
 #include "indexcache.hpp"
 #include "indexcachetrust.hpp"
@@ -200,11 +201,13 @@ TEST_CASE("graphs that read otherwise than when the index was saved make it a mi
     readCached(dir.path(), cache.path());
 
     // The middle op renamed (same length, so every offset stays), and one more op appended so
-    // that the file grew: its ends match, only reading it again tells.
+    // that the file grew: its ends match; the checksums of what was read tell (and reading the
+    // graphs again would).
     test::writeBytes(set.file("graphs"),
                      opsFile("xp12000") + test::framed(ev::op("g", "Exp", "late", {}, {0})));
     const CachedRead read = readCached(dir.path(), cache.path());
-    CHECK(read.status == "not used: its graphs read differently");
+    CHECK(read.status ==
+          "not used: " + set.file("graphs").filename().string() + " holds other data");
     CHECK(read.shown == readFresh(dir.path()));
 }
 
@@ -556,4 +559,111 @@ TEST_CASE("a saved origin is the origin of its expected patterns only", "[indexc
     CHECK(originWith({}) == std::make_pair(std::string("used"), true));
     test::writeBytes(dir.path() / std::string(kExpectedFileName), "aten::log\n");
     CHECK(originWith({}).second == false);
+}
+
+TEST_CASE("a record forged for an edited index vouches for no out-of-range entry", "[indexcache]")
+{
+    // An op id past the ops, written into the saved index, and a record written for the edited
+    // file as a check would: the record spares the checksums, never the bounds.
+    test::TempDir dir;
+    test::TempDir cache;
+    oneOpTraces(dir.path(), 3);
+    readCached(dir.path(), cache.path());
+    const fs::path saved = onlySavedIndex(cache.path());
+    std::string bytes = test::readBytes(saved);
+    const std::size_t opColumn = 64 + 3 * 8 + 3 * 8; // see "the checks behind the checksums"
+    REQUIRE(bytes[opColumn] == 0);
+    bytes[opColumn + 3] = static_cast<char>(0x7f); // op 0x7f000000
+    test::writeBytes(saved, bytes);
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    struct stat st
+    {};
+    REQUIRE(::stat(saved.c_str(), &st) == 0);
+    noteChecked(saved, st);
+    REQUIRE(checkedBefore(saved, st));
+    const std::string fresh = readFresh(dir.path());
+    const auto result = test::runInChild(60, [&] {
+        LogdirReader reader(dir.path(), cachedIn(cache.path()));
+        const auto s = reader.update();
+        if (reader.indexCacheStatus() !=
+            "not used: it is damaged (a checksum does not match, or an entry is out of range)")
+            return 10;
+        return fingerprint(*s) == fresh ? 0 : 11;
+    });
+    CHECK(result.signal == 0);
+    CHECK(result.code == 0);
+}
+
+namespace {
+
+// Overwrites `bytes.size()` bytes of `file` at `offset`, in place (the inode stays).
+void overwriteAt(const fs::path& file, std::uint64_t offset, const std::string& bytes)
+{
+    FILE* f = std::fopen(file.c_str(), "r+b");
+    REQUIRE(f != nullptr);
+    REQUIRE(std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0);
+    REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size());
+    std::fclose(f);
+}
+
+} // namespace
+
+TEST_CASE("a logdir file rewritten in the middle is never taken for the one that was indexed",
+          "[indexcache]")
+{
+    // 20 000 traces (several MiB, past the 64 KiB compared at each end); one in the middle is
+    // rewritten with a record of the same length and a valid CRC, whose NaN count is 1.
+    test::TempDir dir;
+    test::TempDir cache;
+    test::FileSetWriter set = test::runWithOneOp(dir.path());
+    std::string traces;
+    std::uint64_t middle = 0;
+    for (int i = 0; i < 20'000; ++i) {
+        if (i == 10'000)
+            middle = traces.size();
+        traces += test::framed(ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
+    }
+    set.appendBytes("graph_execution_traces", traces);
+    const std::string nan =
+        test::framed(ev::trace(10'000, "g", "r", 0, 2, ev::curtHealth(1, true)));
+    const std::string finite = traces.substr(middle, nan.size());
+    REQUIRE(nan.size() ==
+            test::framed(ev::trace(10'000, "g", "r", 0, 2, ev::curtHealth(1, false))).size());
+    const fs::path file = [&] {
+        for (const auto& e : fs::directory_iterator(dir.path()))
+            if (e.path().extension() == ".graph_execution_traces")
+                return e.path();
+        return fs::path();
+    }();
+    const std::uint64_t header = fs::file_size(file) - traces.size();
+    const CachedRead first = readCached(dir.path(), cache.path());
+    REQUIRE(first.status == "none saved");
+
+    SECTION("and a record appended: the size grew")
+    {
+        overwriteAt(file, header + middle, nan);
+        test::appendBytes(
+            file, test::framed(ev::trace(20'000, "g", "r", 0, 2, ev::curtHealth(1, false))));
+        const CachedRead read = readCached(dir.path(), cache.path());
+        CHECK(read.status == "not used: " + file.filename().string() + " holds other data");
+        CHECK(read.shown == readFresh(dir.path()));
+    }
+    SECTION("with the same size and its modification time put back")
+    {
+        const auto modified = fs::last_write_time(file);
+        overwriteAt(file, header + middle, nan);
+        fs::last_write_time(file, modified);
+        const CachedRead read = readCached(dir.path(), cache.path());
+        CHECK_THAT(read.status, Catch::StartsWith("not used: " + file.filename().string()));
+        CHECK(read.shown == readFresh(dir.path()));
+    }
+    SECTION("with the same bytes again: still the index of the file")
+    {
+        overwriteAt(file, header + middle, finite);
+        test::appendBytes(
+            file, test::framed(ev::trace(20'000, "g", "r", 0, 2, ev::curtHealth(1, false))));
+        const CachedRead read = readCached(dir.path(), cache.path());
+        CHECK(read.status == "used");
+        CHECK(read.shown == readFresh(dir.path()));
+    }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chunkarena.hpp"
 
+#include "cachefiles.hpp"
 #include "filepages.hpp"
 
 #include <algorithm>
@@ -78,6 +79,10 @@ void* ChunkArena::store(const void* data, std::size_t bytes)
     const std::size_t slot = roundUp(std::max<std::size_t>(bytes, 1), pageSize());
     if (m_segments.empty() || m_segments.back().size - m_used < slot) {
         const std::size_t size = std::max(kSegmentBytes, slot);
+        // Past RLIMIT_FSIZE the kernel would answer with SIGXFSZ, which ends the process: a
+        // spill that may not grow is refused like a full disk.
+        if (!fitsFileSizeLimit(m_fileSize + size))
+            return nullptr;
         // Blocks first: a mapped page whose block cannot be allocated would fault (SIGBUS).
         if (::posix_fallocate(m_fd, static_cast<off_t>(m_fileSize), static_cast<off_t>(size)) != 0)
             return nullptr;

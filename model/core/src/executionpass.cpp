@@ -10,6 +10,7 @@
 #include "recordscan.hpp"
 #include "wirereader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <deque>
@@ -164,6 +165,17 @@ struct ExecutionJob
     void run(const IndexState& index, bool compatible);
 };
 
+// Whether TensorBoard raises an alert for output `slot` (NaNscope's alerts less its own).
+bool tensorBoardAlerts(const DecodedExecution& e, std::size_t slot)
+{
+    const auto has = [slot](const auto& list, auto slotOf) {
+        return std::any_of(list.begin(), list.end(),
+                           [&](const auto& item) { return slotOf(item) == slot; });
+    };
+    return has(e.alerts, [](const Alert& a) { return a.outputSlot; }) &&
+           !has(e.notTensorBoardAlerts, [](std::uint32_t s) { return s; });
+}
+
 void ExecutionJob::run(const IndexState& index, bool compatible)
 {
     intact = chunk.firstCorruptPayload();
@@ -201,12 +213,14 @@ void ExecutionJob::run(const IndexState& index, bool compatible)
             x.unknownFrame = references.unknownFrame(e.codeLocation);
         }
         HealthDigest all;
-        for (const auto& h : e.outputHealth) {
-            const HealthDigest digest = h.digest();
+        for (std::size_t slot = 0; slot < e.outputHealth.size(); ++slot) {
+            HealthDigest digest = e.outputHealth[slot].digest();
             all.bits |= digest.bits;
+            if (digest.nonFinite() && !tensorBoardAlerts(e, slot))
+                digest.bits |= health::NoAlert; // TensorBoard's counts skip its alert
             outputHealth.push_back(digest.bits);
         }
-        x.health = all.bits;
+        x.health = all.bits; // without NoAlert: the execution is one of NaNscope's alerts
         x.inputCount = static_cast<std::uint32_t>(e.inputIds.size());
         x.outputCount = static_cast<std::uint32_t>(e.outputIds.size());
         x.healthCount = static_cast<std::uint32_t>(e.outputHealth.size());

@@ -27,6 +27,10 @@ public:
 
     std::uint64_t size() const { return m_file ? m_file->size() : 0; } // now; 0 on error
     std::int64_t modificationTime() const { return m_file ? m_file->modificationTime() : 0; }
+    OpenFile::Identity identity() const
+    {
+        return m_file ? m_file->identity() : OpenFile::Identity{};
+    }
 
     // Reads up to `size` bytes at `offset`; returns how many were read (fewer at the end of the
     // file or on an I/O error).

@@ -200,8 +200,14 @@ bool summaryAlert(DebugMode mode, std::span<const double> v, Alert& alert)
 
 bool fullTensorAlert(const TensorHealth& health, Alert& alert)
 {
-    if (health.detail != TensorHealth::Detail::Full || !health.nonFinite ||
-        !isAlertFloating(health.dtype))
+    if (health.detail != TensorHealth::Detail::Full || !isAlertFloating(health.dtype))
+        return false;
+    return fullTensorNonFiniteAlert(health, alert);
+}
+
+bool fullTensorNonFiniteAlert(const TensorHealth& health, Alert& alert)
+{
+    if (!health.known() || !health.nonFinite)
         return false;
     alert.counts = Alert::Counts::Integer;
     alert.size = health.size;

@@ -39,8 +39,12 @@ std::string countsProblem(double size, double negativeInfinity, double positiveI
 // TensorBoard's summary check: true (and `alert`'s slot-independent fields set) when it alerts.
 bool summaryAlert(DebugMode mode, std::span<const double> values, Alert& alert);
 
-// TensorBoard's full-tensor check on a value's health (float16/32/64 only).
+// TensorBoard's full-tensor check on a value's health (float16/32/64 only: its reader makes
+// numpy arrays, and bfloat16, float8 and complex ones are not np.floating).
 bool fullTensorAlert(const TensorHealth& health, Alert& alert);
+// NaNscope's: any non-finite value of any floating or complex type. Every alert of
+// fullTensorAlert is one of these; the others mark their output health::NoAlert.
+bool fullTensorNonFiniteAlert(const TensorHealth& health, Alert& alert);
 
 // "12", "1.5", "1e+20": numbers from summary vectors, printed as people count.
 std::string formatCount(double value);

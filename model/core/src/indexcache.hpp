@@ -2,16 +2,18 @@
 // The saved index ("sidecar"): a reader's state written to the user's cache directory, so that
 // opening the same logdir again takes the time to map a file, not the time to read the logdir.
 //
-// A saved index is never trusted blindly. Every logdir file it read must still start and end,
-// where it was read, with the same bytes (a checksum of up to 64 KiB at each end), be no shorter
-// than what was read, and not have been rewritten in place (same size, other modification
-// time). The small files (source files, stack frames, graphs) are read again up to where the
-// index stopped, so their tables are those of the files as they are now; the graphs must then
-// come out with the same graphs and ops as saved. The big arrays (one entry per trace and per
-// execution) are mapped from the saved file, each checked against its checksum and every index
-// it holds against the size of what it indexes. Anything else is a cache miss: the logdir is
-// read from the start, as if nothing had been saved. Data appended since the index was saved is
-// read by the reader's next update, from where the index ends.
+// A saved index is never trusted blindly. Every logdir file it read must be no shorter than what
+// was read, and start and end, where it was read, with the same bytes (a checksum of up to 64 KiB
+// at each end). A file that is not provably the one indexed (the same size, modification and
+// change times, device and inode) must also hold the same bytes in every 1 MiB piece of what was
+// read (their checksums are saved): an append is then told from a rewrite, at the cost of
+// reading what was read once more. The small files (source files, stack frames, graphs) are read
+// again up to where the index stopped, so their tables are those of the files as they are now; the
+// graphs must then come out with the same graphs and ops as saved. The big arrays (one entry per
+// trace and per execution) are mapped from the saved file, each checked against its checksum and
+// every index it holds against the size of what it indexes. Anything else is a cache miss: the
+// logdir is read from the start, as if nothing had been saved. Data appended since the index was
+// saved is read by the reader's next update, from where the index ends.
 //
 // Layout: a 64-byte header (magic, version, byte order, where the description is and its
 // checksum), then each array (at a page boundary when it has whole chunks, which are mapped in
@@ -47,12 +49,13 @@ std::filesystem::path indexCacheFile(const std::filesystem::path& directory,
                                      const IndexCacheKey& key);
 
 // Writes `state` to `file` (through a temporary file renamed over it, so that a reader that
-// maps the old one keeps a whole file). False with `error` set when it cannot.
+// maps the old one keeps a whole file). False with `error` set when it cannot. What was read of
+// each logdir file is read again, on `pool`, for its checksums (indexcacheformat.hpp).
 // `origin`: the index's origin as its snapshot computed it (null: not known), found with the
 // expected patterns `patterns`.
 bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
                     const std::optional<Origin>* origin, const std::vector<std::string>& patterns,
-                    const std::filesystem::path& file, std::string& error);
+                    const std::filesystem::path& file, ThreadPool& pool, std::string& error);
 
 // Reads a saved index of the logdir at `logdir` (the path the reader was given) into `state`: a
 // reader's state before its first update, with its settings (IndexState::files and the limits).

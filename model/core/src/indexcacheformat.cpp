@@ -4,6 +4,8 @@
 #include "nanscope/format/crc32c.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 
 namespace nanscope::core::indexfile {
 namespace {
@@ -53,7 +55,61 @@ EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo)
     return sums;
 }
 
-void putFile(ArchiveWriter& w, const FileState& f, const EndChecksums& sums)
+std::optional<std::vector<std::uint32_t>> contentChecksums(const FileHandle& handle,
+                                                           std::uint64_t readTo, ThreadPool& pool)
+{
+    const std::size_t chunks =
+        static_cast<std::size_t>((readTo + kContentChunk - 1) / kContentChunk);
+    std::vector<std::uint32_t> sums(chunks);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> bad{false};
+    const auto work = [&] {
+        std::vector<std::byte> buffer(static_cast<std::size_t>(std::min(readTo, kContentChunk)));
+        for (std::size_t k;
+             !bad.load(std::memory_order_relaxed) && (k = next.fetch_add(1)) < chunks;) {
+            const std::uint64_t begin = k * kContentChunk;
+            const auto bytes = static_cast<std::size_t>(std::min(kContentChunk, readTo - begin));
+            if (handle.readAt(begin, buffer.data(), bytes) != bytes)
+                bad = true;
+            else
+                sums[k] = format::crc32c(buffer.data(), bytes);
+        }
+    };
+    if (chunks > 1)
+        for (unsigned t = 0; t < pool.size(); ++t)
+            pool.submit(work);
+    work();
+    if (chunks > 1)
+        pool.wait();
+    if (bad)
+        return std::nullopt;
+    return sums;
+}
+
+FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& pool)
+{
+    FileStamp stamp;
+    stamp.size = handle.size();
+    stamp.modified = handle.modificationTime();
+    stamp.identity = handle.identity();
+    // A write within the tick of the file's last change would leave its times as they are (see
+    // indexcachetrust.hpp): a change time that recent vouches for nothing.
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+    const std::int64_t margin =
+        stamp.identity.changeTime % 1'000'000'000 != 0 ? 50'000'000 : 2'000'000'000;
+    if (stamp.identity.known() && now - stamp.identity.changeTime < margin)
+        stamp.identity.changeTime = 0;
+    stamp.ends = endChecksums(handle, readTo);
+    if (auto content = contentChecksums(handle, readTo, pool))
+        stamp.content = std::move(*content);
+    else
+        stamp.ends.ok = false;
+    return stamp;
+}
+
+void putFile(ArchiveWriter& w, const FileState& f, const FileStamp& stamp)
 {
     w.put<std::uint8_t>(f.missing);
     w.put(f.openError);
@@ -75,10 +131,16 @@ void putFile(ArchiveWriter& w, const FileState& f, const EndChecksums& sums)
     w.put<std::uint8_t>(f.resyncGaveUp);
     w.put(f.resyncOffset);
     w.put(f.resyncSearchedTo);
-    w.put(f.handle.size());
-    w.put(f.handle.modificationTime());
-    w.put(sums.head);
-    w.put(sums.tail);
+    w.put(stamp.size);
+    w.put(stamp.modified);
+    w.put(stamp.identity.device);
+    w.put(stamp.identity.inode);
+    w.put(stamp.identity.changeTime);
+    w.put(stamp.ends.head);
+    w.put(stamp.ends.tail);
+    w.count(stamp.content.size());
+    for (const std::uint32_t c : stamp.content)
+        w.put(c);
 }
 
 SavedFile getFile(ArchiveReader& r)
@@ -115,10 +177,19 @@ SavedFile getFile(ArchiveReader& r)
     f.resyncGaveUp = r.getBool();
     f.resyncOffset = r.get<std::uint64_t>();
     f.resyncSearchedTo = r.get<std::uint64_t>();
-    f.stampSize = r.get<std::uint64_t>();
-    f.stampTime = r.get<std::int64_t>();
-    f.headChecksum = r.get<std::uint32_t>();
-    f.tailChecksum = r.get<std::uint32_t>();
+    FileStamp& stamp = f.stamp;
+    stamp.size = r.get<std::uint64_t>();
+    stamp.modified = r.get<std::int64_t>();
+    stamp.identity.device = r.get<std::uint64_t>();
+    stamp.identity.inode = r.get<std::uint64_t>();
+    stamp.identity.changeTime = r.get<std::int64_t>();
+    stamp.ends.head = r.get<std::uint32_t>();
+    stamp.ends.tail = r.get<std::uint32_t>();
+    const std::size_t chunks = r.count(4);
+    if (chunks != (f.offset + kContentChunk - 1) / kContentChunk && f.wasRead())
+        r.fail();
+    for (std::size_t i = 0; i < chunks && r.ok(); ++i)
+        stamp.content.push_back(r.get<std::uint32_t>());
     return f;
 }
 

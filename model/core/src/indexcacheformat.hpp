@@ -6,6 +6,7 @@
 
 #include "indexarchive.hpp"
 #include "indexcache.hpp"
+#include "threadpool.hpp"
 
 #include <array>
 #include <cstdint>
@@ -16,7 +17,8 @@
 namespace nanscope::core::indexfile {
 
 inline constexpr std::array<char, 8> kMagic{'N', 'a', 'N', 's', 'c', 'I', 'd', 'x'};
-inline constexpr std::uint32_t kVersion = 2; // 2: origins set intended values aside
+inline constexpr std::uint32_t kVersion = 3; // 2: origins set intended values aside; 3: files'
+                                             // identities and content checksums
 inline constexpr std::uint32_t kByteOrder =
     0x01020304; // reads otherwise on a machine of the other order
 inline constexpr std::uint64_t kPage = 4096;
@@ -24,6 +26,9 @@ inline constexpr std::uint64_t kHeaderBytes = 64;
 // How much of each end of a logdir file is compared: enough to tell another run's file, little
 // enough to read in microseconds.
 inline constexpr std::uint64_t kEndWindow = 64u << 10;
+// What was read of each logdir file is checksummed in pieces of this size: checked on reopen
+// whenever the file is not provably the one indexed (another size, times or inode).
+inline constexpr std::uint64_t kContentChunk = 1u << 20;
 // Arrays are checksummed in blocks of this size, so that checking spreads over the cores.
 inline constexpr std::uint64_t kBlockBytes = 16u << 20;
 
@@ -90,19 +95,34 @@ struct EndChecksums
 
 EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo);
 
+// CRC-32C of each kContentChunk bytes of the first `readTo` bytes of a file, read on `pool`'s
+// threads and this one; nullopt when they cannot all be read.
+std::optional<std::vector<std::uint32_t>> contentChecksums(const FileHandle& handle,
+                                                           std::uint64_t readTo, ThreadPool& pool);
+
+// A logdir file as a saved index describes it: what it was when saved, and the checksums of
+// what was read of it.
+struct FileStamp
+{
+    std::uint64_t size = 0;
+    std::int64_t modified = 0;
+    OpenFile::Identity identity; // changeTime 0: too recent to tell another write by
+    EndChecksums ends;
+    std::vector<std::uint32_t> content; // contentChecksums
+};
+
+// `handle`'s stamp, with the checksums of its first `readTo` bytes.
+FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& pool);
+
 // One logdir file as the index left it, and how to tell it is still the same file.
 struct SavedFile : FileProgress
 {
-    // The file when the index was saved.
-    std::uint64_t stampSize = 0;
-    std::int64_t stampTime = 0;
-    std::uint32_t headChecksum = 0;
-    std::uint32_t tailChecksum = 0;
+    FileStamp stamp; // the file when the index was saved
 
     bool wasRead() const { return !missing && openError.empty(); }
 };
 
-void putFile(ArchiveWriter& w, const FileState& f, const EndChecksums& sums);
+void putFile(ArchiveWriter& w, const FileState& f, const FileStamp& stamp);
 SavedFile getFile(ArchiveReader& r);
 void restoreFile(FileState& f, const SavedFile& s);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading saved indexes back, and every check that decides whether one can be used.
+#include "cachefiles.hpp"
 #include "filepages.hpp"
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
@@ -37,12 +38,13 @@ public:
 
     bool load(std::shared_ptr<const void> owner, std::string& why)
     {
-        // A file checked whole before and unchanged since (indexcachetrust.hpp) skips the checks
-        // that read its arrays.
-        const bool ok =
-            readHeader() && readKey() && readLayout() && readFiles() && replaySmallFiles() &&
-            readGraphPlaceholders() && readIndexTables() && readOrigin() && readColumns(owner) &&
-            (m_checkedBefore || (checkExecutions() && checkAlerts())) && checkOrigin() && finish();
+        // A file checked whole before and unchanged since (indexcachetrust.hpp) skips its arrays'
+        // checksums, never the checks of what their entries index: a record can be forged, and
+        // an index out of range would be read out of bounds.
+        const bool ok = readHeader() && readKey() && readLayout() && readFiles() &&
+                        replaySmallFiles() && readGraphPlaceholders() && readIndexTables() &&
+                        readOrigin() && readColumns(owner) && checkExecutions() && checkAlerts() &&
+                        releaseChecked() && checkOrigin() && finish();
         if (!ok)
             why = m_why.empty() ? "it is damaged (an impossible value)" : m_why;
         return ok;
@@ -155,18 +157,28 @@ private:
         return same;
     }
 
+    // A file whose size, times, device and inode are as saved was not written since (a write
+    // through the file system changes the change time, which no user can set back): its ends are
+    // compared. Any other must hold, in every piece of what was read, the bytes it held: a file
+    // rewritten in the middle and appended to differs from an append by its bytes alone.
     bool stillTheSame(FileState& f, const SavedFile& saved)
     {
         const std::string name = f.path.filename().string();
         if (!f.ensureOpen(*m_state.index.files))
             return fail(name + " can no longer be read");
+        const FileStamp& was = saved.stamp;
         const std::uint64_t size = f.handle.size();
         if (size < saved.offset)
             return fail(name + " is shorter than what was read of it");
-        if (size == saved.stampSize && f.handle.modificationTime() != saved.stampTime)
-            return fail(name + " was rewritten");
         const EndChecksums sums = endChecksums(f.handle, saved.offset);
-        if (!sums.ok || sums.head != saved.headChecksum || sums.tail != saved.tailChecksum)
+        if (!sums.ok || sums.head != was.ends.head || sums.tail != was.ends.tail)
+            return fail(name + " holds other data");
+        const OpenFile::Identity identity = f.handle.identity();
+        if (identity.known() && was.identity.changeTime != 0 && identity == was.identity &&
+            size == was.size && f.handle.modificationTime() == was.modified)
+            return true;
+        const auto content = contentChecksums(f.handle, saved.offset, m_pool);
+        if (!content || *content != was.content)
             return fail(name + " holds other data");
         return true;
     }
@@ -314,7 +326,7 @@ private:
 
     bool checkBlock(const Block& b) const
     {
-        if (m_checksums && format::crc32c(b.data, b.bytes) != b.checksum)
+        if (m_checksums && !m_checkedBefore && format::crc32c(b.data, b.bytes) != b.checksum)
             return false;
         if (b.bound > 0) {
             const auto below = [&](auto type) {
@@ -356,19 +368,22 @@ private:
                 ok = false;
                 return;
             }
+            entries.push_back(e);
             const std::uint64_t bytes = e.count * sizeof(T);
+            if (m_checkedBefore && bound == Bound::None)
+                return; // its checksums are spared, and nothing else is checked block by block
             for (std::size_t k = 0; k < e.blockChecksums.size(); ++k) {
                 const std::uint64_t begin = k * kBlockBytes;
                 blocks.push_back({m_bytes.data() + e.offset + begin,
                                   static_cast<std::size_t>(std::min(kBlockBytes, bytes - begin)),
                                   e.blockChecksums[k], sizeof(T), boundOf(bound)});
             }
-            entries.push_back(e);
         });
         if (!ok || !checked())
             return damaged();
-        if (!m_checkedBefore && !checkBlocks(blocks))
+        if (!checkBlocks(blocks))
             return fail("it is damaged (a checksum does not match, or an entry is out of range)");
+        m_entries = entries;
         std::size_t i = 0;
         visitColumns(m_state, [&](auto& column, Bound) {
             using T = std::remove_cvref_t<decltype(column[0])>;
@@ -437,12 +452,30 @@ private:
         return true;
     }
 
+    // The pages the checks of executions and alerts read leave this process as the blocks' do.
+    bool releaseChecked()
+    {
+        if (m_mapped)
+            for (const ColumnEntry& e : m_entries)
+                releaseFilePages(m_bytes.data() + e.offset,
+                                 static_cast<std::size_t>(e.count * e.elementBytes));
+        return true;
+    }
+
     bool checkAlerts()
     {
-        const auto check = [](const ChunkedArray<Alert, 12>& alerts, EventSource source,
-                              std::uint64_t events) {
+        // Pages read leave this process as they go (see checkBlock): a million alerts are 48 MB.
+        const std::size_t perRelease = kBlockBytes / sizeof(Alert);
+        // The alert arrays are the last two the file lists; released by their place in the
+        // mapping (an array's last chunk is a copy on the heap).
+        const auto check = [&](const ChunkedArray<Alert, 12>& alerts, EventSource source,
+                               std::uint64_t events, const ColumnEntry& entry) {
             for (std::size_t i = 0; i < alerts.size(); ++i) {
                 const Alert& a = alerts[i];
+                if (m_mapped && i % perRelease == 0 && i > 0)
+                    releaseFilePages(m_bytes.data() + entry.offset +
+                                         (i - perRelease) * sizeof(Alert),
+                                     perRelease * sizeof(Alert));
                 std::uint8_t flag = 0; // read as a byte: a bool holding 2 may not be loaded
                 std::memcpy(&flag, &a.invalidSummary, 1);
                 if (a.event.source != source || a.event.index >= events || flag > 1 ||
@@ -453,8 +486,11 @@ private:
             return true;
         };
         const IndexState& index = m_state.index;
-        if (!check(index.traceAlerts, EventSource::Graph, index.traces.size()) ||
-            !check(index.executionAlerts, EventSource::Eager, index.executions.size()))
+        const std::size_t n = m_entries.size();
+        if (n < 2 ||
+            !check(index.traceAlerts, EventSource::Graph, index.traces.size(), m_entries[n - 2]) ||
+            !check(index.executionAlerts, EventSource::Eager, index.executions.size(),
+                   m_entries[n - 1]))
             return damaged();
         return true;
     }
@@ -484,6 +520,7 @@ private:
     bool m_checkedBefore;
     ArchiveReader m_meta{{}};
     std::vector<SavedFile> m_files;
+    std::vector<ColumnEntry> m_entries;  // the arrays, once read
     std::optional<SavedOrigin> m_origin; // nullopt: not saved
     std::string m_why;
 };
@@ -515,10 +552,10 @@ bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::pa
                     const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
                     std::string& why, bool checksums)
 {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    int error = 0;
+    const int fd = openCacheFile(file, error);
     if (fd < 0) {
-        why =
-            errno == ENOENT ? "none saved" : std::string("cannot open it: ") + std::strerror(errno);
+        why = error == ENOENT ? "none saved" : "cannot open it: " + cacheFileError(error);
         return false;
     }
     struct stat st
@@ -553,7 +590,7 @@ void checkSavedIndexCache(const fs::path& file, const IndexCacheKey& key, const 
 {
     struct stat st
     {};
-    if (::stat(file.c_str(), &st) != 0)
+    if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
         return;
     const auto wait = untilOldEnough(st);
     if (wait > std::chrono::milliseconds(100))

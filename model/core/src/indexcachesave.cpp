@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Writing saved indexes, naming them, and pruning the cache directory.
+#include "cachefiles.hpp"
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
 #include "indexcachetrust.hpp"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,12 +23,12 @@ namespace {
 namespace fs = std::filesystem;
 using namespace indexfile;
 
-// Writes the file: header space, the arrays, the description, then the header.
+// Writes the file: header space, the arrays, the description, then the header. The file is
+// created new (cachefiles.hpp): whatever already lies at its name is left alone.
 class SidecarFile
 {
 public:
-    explicit SidecarFile(const fs::path& path)
-        : m_fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600))
+    explicit SidecarFile(const fs::path& path) : m_fd(createCacheFile(path))
     {
         if (m_fd < 0)
             m_error = std::strerror(errno);
@@ -39,25 +41,20 @@ public:
     SidecarFile(const SidecarFile&) = delete;
     SidecarFile& operator=(const SidecarFile&) = delete;
 
+    bool created() const { return m_fd >= 0; }
     bool ok() const { return m_error.empty(); }
     const std::string& error() const { return m_error; }
     std::uint64_t position() const { return m_position; }
 
     void write(const void* data, std::size_t size)
     {
-        const auto* p = static_cast<const char*>(data);
-        while (size > 0 && ok()) {
-            const ssize_t n = ::write(m_fd, p, size);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                m_error = n < 0 ? std::strerror(errno) : "nothing written";
-                return;
-            }
-            p += n;
-            size -= static_cast<std::size_t>(n);
-            m_position += static_cast<std::uint64_t>(n);
+        if (!ok())
+            return; // the first error is the one to report
+        if (const int error = writeCacheBytes(m_fd, m_position, data, size); error != 0) {
+            m_error = std::strerror(error);
+            return;
         }
+        m_position += size;
     }
 
     void padTo(std::uint64_t alignment)
@@ -114,10 +111,13 @@ public:
         h.put(describeBytes);
         h.put(describeChecksum);
         h.put(format::crc32c(h.bytes()));
+        if (!ok())
+            return; // a failed write's error stands (an lseek of no file would replace it)
         if (::lseek(m_fd, 0, SEEK_SET) != 0) {
             m_error = std::strerror(errno);
             return;
         }
+        m_position = 0;
         write(h.bytes().data(), h.bytes().size());
     }
 
@@ -127,7 +127,8 @@ private:
     std::string m_error;
 };
 
-void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheKey& key)
+void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheKey& key,
+                   ThreadPool& pool)
 {
     w.put(key.logdir);
     w.put(key.runId);
@@ -143,7 +144,7 @@ void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheK
     w.count(files);
     state.forEachFile([&](const FileState& f) {
         const bool read = !f.missing && f.openError.empty() && f.handle.isOpen();
-        putFile(w, f, read ? endChecksums(f.handle, f.offset) : EndChecksums{});
+        putFile(w, f, read ? stampOf(f.handle, f.offset, pool) : FileStamp{});
     });
 
     const IndexState& index = state.index;
@@ -244,18 +245,20 @@ fs::path indexCacheFile(const fs::path& directory, const IndexCacheKey& key)
 
 bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
                     const std::optional<Origin>* origin, const std::vector<std::string>& patterns,
-                    const fs::path& file, std::string& error)
+                    const fs::path& file, ThreadPool& pool, std::string& error)
 {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     const fs::path temporary = file.string() + ".tmp" + std::to_string(::getpid());
     bool written = false;
+    bool created = false;
     {
         SidecarFile out(temporary);
+        created = out.created();
         const std::array<char, kHeaderBytes> blank{}; // the header, once the rest is written
         out.write(blank.data(), blank.size());
         ArchiveWriter describe;
-        describeState(describe, state, key);
+        describeState(describe, state, key, pool);
         putKnownOrigin(describe, origin, patterns);
         visitColumns(state, [&](const auto& column, Bound) {
             putColumnEntry(describe, out.column(column));
@@ -268,6 +271,11 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
         if (!written)
             error = "cannot write " + temporary.string() + ": " + out.error();
     }
+    // Renamed over a saved index only: a link, a FIFO or a directory there is not the cache's.
+    if (written && !regularOrAbsent(file)) {
+        error = "cannot write " + file.string() + ": something other than a saved index is there";
+        written = false;
+    }
     if (written) {
         fs::rename(temporary, file, ec);
         if (ec) {
@@ -275,23 +283,72 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
             written = false;
         }
     }
-    if (!written)
-        fs::remove(temporary, ec);
+    if (!written && created) // what lay at the name before is not ours to remove
+        removeRegularFile(temporary);
     return written;
 }
 
+namespace {
+
+// Whether `name` is a saved index's name as indexCacheFile makes it (16 hex digits, ".nsidx")
+// with `suffix` after it.
+bool savedIndexName(const std::string& name, std::string_view suffix)
+{
+    constexpr std::size_t kDigits = 16;
+    const std::string_view ext = ".nsidx";
+    if (name.size() != kDigits + ext.size() + suffix.size() ||
+        name.compare(kDigits, ext.size(), ext) != 0 ||
+        name.compare(kDigits + ext.size(), suffix.size(), suffix) != 0)
+        return false;
+    return std::all_of(name.begin(), name.begin() + kDigits,
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// Whether `name` is a temporary of a saved index or of its record (".tmp" and a process id).
+bool temporaryName(const std::string& name)
+{
+    for (const std::string_view suffix : {".tmp", ".checked.tmp"}) {
+        const std::size_t digits =
+            name.size() > 22 + suffix.size() ? name.size() - 22 - suffix.size() : 0;
+        if (digits > 0 && digits <= 10 && savedIndexName(name.substr(0, 22), "") &&
+            name.compare(22, suffix.size(), suffix) == 0 &&
+            std::all_of(name.end() - static_cast<std::ptrdiff_t>(digits), name.end(),
+                        [](char c) { return c >= '0' && c <= '9'; }))
+            return true;
+    }
+    return false;
+}
+
+bool isRegular(const fs::directory_entry& entry)
+{
+    std::error_code ec;
+    return entry.symlink_status(ec).type() == fs::file_type::regular && !ec;
+}
+
+} // namespace
+
 void pruneIndexCache(const fs::path& directory, std::size_t keepFiles, const fs::path& keep)
 {
+    // Only regular files named as this code names them: the directory may hold anything.
     std::error_code ec;
     std::vector<std::pair<fs::file_time_type, fs::path>> saved;
     for (const auto& entry : fs::directory_iterator(directory, ec)) {
         std::error_code entryError;
         const fs::path& path = entry.path();
-        if (path.extension() == ".checked" && !fs::exists(path.parent_path() / path.stem(), ec)) {
-            fs::remove(path, ec); // the record of a pruned index
+        const std::string name = path.filename().string();
+        if (savedIndexName(name, ".checked") && isRegular(entry) &&
+            !fs::exists(fs::symlink_status(path.parent_path() / path.stem(), ec))) {
+            removeRegularFile(path); // the record of a pruned index
             continue;
         }
-        if (path.extension() != ".nsidx" || !entry.is_regular_file(entryError) || path == keep)
+        if (temporaryName(name) && isRegular(entry)) {
+            // Left by a saver that was killed; one younger than an hour may be being written.
+            const auto written = entry.last_write_time(entryError);
+            if (!entryError && fs::file_time_type::clock::now() - written > std::chrono::hours(1))
+                removeRegularFile(path);
+            continue;
+        }
+        if (!savedIndexName(name, "") || !isRegular(entry) || path == keep)
             continue;
         // Last used: a load marks its index's record (see noteUsed), never the index itself.
         auto time = entry.last_write_time(entryError);
@@ -305,8 +362,8 @@ void pruneIndexCache(const fs::path& directory, std::size_t keepFiles, const fs:
         return;
     std::sort(saved.begin(), saved.end(), std::greater<>());
     for (std::size_t i = keepFiles > 0 ? keepFiles - 1 : 0; i < saved.size(); ++i) {
-        fs::remove(saved[i].second, ec);
-        fs::remove(checkedRecord(saved[i].second), ec);
+        removeRegularFile(saved[i].second);
+        removeRegularFile(checkedRecord(saved[i].second));
     }
 }
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "indexcachetrust.hpp"
 
+#include "cachefiles.hpp"
 #include "nanscope/format/crc32c.hpp"
 
 #include <array>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <string>
 #include <unistd.h>
 
@@ -63,10 +63,14 @@ std::filesystem::path checkedRecord(const std::filesystem::path& index)
 bool checkedBefore(const std::filesystem::path& index, const struct stat& st)
 {
     const std::string expected = encode(identityOf(st));
-    std::ifstream in(checkedRecord(index), std::ios::binary);
+    int error = 0;
+    const int fd = openCacheFile(checkedRecord(index), error);
+    if (fd < 0)
+        return false;
     std::string found(expected.size() + 1, '\0');
-    in.read(found.data(), static_cast<std::streamsize>(found.size()));
-    return in.gcount() == static_cast<std::streamsize>(expected.size()) &&
+    const ssize_t n = ::read(fd, found.data(), found.size());
+    ::close(fd);
+    return n == static_cast<ssize_t>(expected.size()) &&
            found.compare(0, expected.size(), expected) == 0;
 }
 
@@ -89,29 +93,34 @@ std::chrono::nanoseconds untilOldEnough(const struct stat& st)
 void noteChecked(const std::filesystem::path& index, const struct stat& st)
 {
     const std::filesystem::path record = checkedRecord(index);
-    std::error_code ec;
     if (untilOldEnough(st) > std::chrono::nanoseconds(0)) {
-        std::filesystem::remove(record, ec); // too young to vouch for
+        removeRegularFile(record); // too young to vouch for
         return;
     }
+    if (!regularOrAbsent(record))
+        return; // not ours to replace
     const std::filesystem::path temporary = record.string() + ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        const std::string bytes = encode(identityOf(st));
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!out) {
-            std::filesystem::remove(temporary, ec);
-            return;
-        }
-    }
-    std::filesystem::rename(temporary, record, ec);
-    if (ec)
-        std::filesystem::remove(temporary, ec);
+    const int fd = createCacheFile(temporary);
+    if (fd < 0)
+        return; // something lies there: not ours to remove either
+    const std::string bytes = encode(identityOf(st));
+    const bool written = writeCacheBytes(fd, 0, bytes.data(), bytes.size()) == 0;
+    const bool closed = ::close(fd) == 0;
+    std::error_code ec;
+    if (written && closed)
+        std::filesystem::rename(temporary, record, ec);
+    if (!written || !closed || ec)
+        removeRegularFile(temporary);
 }
 
 void noteUsed(const std::filesystem::path& index)
 {
-    ::utimensat(AT_FDCWD, checkedRecord(index).c_str(), nullptr, 0);
+    int error = 0;
+    const int fd = openCacheFile(checkedRecord(index), error);
+    if (fd < 0)
+        return;
+    ::futimens(fd, nullptr);
+    ::close(fd);
 }
 
 } // namespace nanscope::core

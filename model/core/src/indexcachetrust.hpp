@@ -6,15 +6,16 @@
 // the 3 GB index of 10^8 traces, where reopening is meant to take milliseconds. Once a load has
 // checked a saved index whole, a small record beside it (`<index>.checked`) notes the file's
 // identity: device, inode, size, modification and change times. A later load of a file with that
-// identity skips the arrays' checks; everything else is checked as ever (the header, the
-// description, the logdir's files). Any change to the file through the file system (a write, a
-// truncation, a rename over it) gives it another change time or inode, so it is checked whole
-// again. File systems keep times in ticks (a few milliseconds; whole seconds on some), and a
-// write in the same tick as the file's last change would leave its times as they were: the
-// record is only written when the check began a safe margin after that change (50 ms, or 2 s
-// where times have no fraction of a second). Saving an index waits out the margin and checks the
-// new file at once (LogdirReader::saveIndex), so that even the first reopen need not. What this
-// does not see is a disk that corrupts data silently, below the file system.
+// identity skips the arrays' checksums; everything else is checked as ever (the header, the
+// description, the logdir's files, and every id in the arrays against what it indexes: a record
+// is easily forged, and an id out of range would be read out of bounds). Any change to the file
+// through the file system (a write, a truncation, a rename over it) gives it another change time or
+// inode, so it is checked whole again. File systems keep times in ticks (a few milliseconds; whole
+// seconds on some), and a write in the same tick as the file's last change would leave its times as
+// they were: the record is only written when the check began a safe margin after that change (50
+// ms, or 2 s where times have no fraction of a second). Saving an index waits out the margin and
+// checks the new file at once (LogdirReader::saveIndex), so that even the first reopen need not.
+// What this does not see is a disk that corrupts data silently, below the file system.
 #pragma once
 
 #include <chrono>

@@ -517,6 +517,7 @@ bool LogdirReader::saveIndex(std::string* error)
     if (cache.directory.empty() || d.layout.fileSets.empty() || progress == d.savedProgress ||
         d.bytesRead() < cache.minLogdirBytes)
         return true;
+    d.ensurePool();
     const IndexCacheKey key = d.indexCacheKey();
     const auto file = indexCacheFile(cache.directory, key);
     // The origin goes along (see IndexState::knownOrigin), when the latest snapshot is of the
@@ -527,7 +528,8 @@ bool LogdirReader::saveIndex(std::string* error)
         snapshot->executionCount() == d.index.executions.size())
         origin = &snapshot->origin();
     std::string why;
-    if (!saveIndexCache(d, key, origin, patternTexts(snapshot->data().expected), file, why)) {
+    if (!saveIndexCache(d, key, origin, patternTexts(snapshot->data().expected), file, *d.pool,
+                        why)) {
         if (error)
             *error = why;
         return false;

@@ -54,16 +54,21 @@ bool plainFullHealth(std::string_view tensorBytes, TensorHealth& health, bool& a
     return true;
 }
 
-// Health and TensorBoard's alert for one payload tensor of `mode`.
+// Health and NaNscope's alert for one payload tensor of `mode`. `tensorBoard`: TensorBoard raises
+// it too. Only a FULL_TENSOR value that its reader does not check (bfloat16, float8, complex)
+// makes an alert of NaNscope's alone.
 void tensorHealth(DebugMode mode, std::string_view tensorBytes, bool present, TensorHealth& health,
-                  bool& malformed, bool& alerts, Alert& alert)
+                  bool& malformed, bool& alerts, bool& tensorBoard, Alert& alert)
 {
     health.invalid.clear();
     malformed = false;
     alerts = false;
+    tensorBoard = false;
     if (present && mode == DebugMode::FullHealth &&
-        plainFullHealth(tensorBytes, health, alerts, alert))
+        plainFullHealth(tensorBytes, health, alerts, alert)) {
+        tensorBoard = alerts;
         return;
+    }
     health = {};
     if (!present || mode == DebugMode::NoTensor)
         return;
@@ -72,7 +77,8 @@ void tensorHealth(DebugMode mode, std::string_view tensorBytes, bool present, Te
         return;
     if (mode == DebugMode::FullTensor) {
         health = fullTensorHealth(view);
-        alerts = fullTensorAlert(health, alert); // float16/32/64 only, as TensorBoard
+        tensorBoard = fullTensorAlert(health, alert); // float16/32/64 only, as TensorBoard
+        alerts = tensorBoard || fullTensorNonFiniteAlert(health, alert);
         return;
     }
     std::array<double, 16> values;
@@ -82,6 +88,7 @@ void tensorHealth(DebugMode mode, std::string_view tensorBytes, bool present, Te
     const auto used = std::span<const double>(values.data(), n < 16 ? std::size_t(n) : 16);
     health = healthFromSummary(mode, used, view.elementCount, malformed);
     alerts = summaryAlert(mode, used, alert);
+    tensorBoard = alerts;
     alert.invalidSummary = !health.invalid.empty();
 }
 
@@ -181,7 +188,7 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
     if (reader.failed())
         return DecodeStatus::Malformed;
     tensorHealth(out.mode, tensor, hasTensor, out.health, out.malformedSummary, out.alerts,
-                 out.alert);
+                 out.tensorBoardAlert, out.alert);
     out.alert.outputSlot = out.outputSlot;
     return DecodeStatus::Ok;
 }
@@ -213,6 +220,7 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
     out.outputIds.clear();
     out.outputHealth.clear();
     out.alerts.clear();
+    out.notTensorBoardAlerts.clear();
     out.malformedSummary = false;
     out.modulePath = {};
     out.codeLocation = {};
@@ -289,13 +297,16 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
     for (std::size_t slot = 0; slot < tensors.size(); ++slot) {
         bool malformed = false;
         bool alerts = false;
+        bool tensorBoard = false;
         Alert alert;
         tensorHealth(out.mode, tensors[slot], true, out.outputHealth[slot], malformed, alerts,
-                     alert);
+                     tensorBoard, alert);
         out.malformedSummary |= malformed;
         if (alerts) {
             alert.outputSlot = static_cast<std::uint32_t>(slot);
             out.alerts.push_back(alert);
+            if (!tensorBoard)
+                out.notTensorBoardAlerts.push_back(alert.outputSlot);
         }
     }
     return DecodeStatus::Ok;

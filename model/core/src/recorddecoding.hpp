@@ -29,7 +29,8 @@ struct DecodedTrace
     std::string_view deviceName; // the device the op ran on; may be empty
     TensorHealth health;
     bool malformedSummary = false; // a summary vector too short for its mode
-    bool alerts = false;           // TensorBoard raises an InfNanAlert (fields in `alert`)
+    bool alerts = false;           // NaNscope raises an InfNanAlert (fields in `alert`)
+    bool tensorBoardAlert = false; // and TensorBoard does too (not for a bfloat16 FULL_TENSOR)
     Alert alert;
 };
 
@@ -46,6 +47,9 @@ struct DecodedExecution
     std::vector<std::int64_t> outputIds;
     std::vector<TensorHealth> outputHealth; // one per tensor_protos entry
     std::vector<Alert> alerts;              // outputSlot set; event left to the caller
+    // The output slots of the alerts above that TensorBoard does not raise (a bfloat16, float8 or
+    // complex FULL_TENSOR value): NaNscope's alone.
+    std::vector<std::uint32_t> notTensorBoardAlerts;
     bool malformedSummary = false;
     std::string_view modulePath;   // NaNscope's framework context (PyTorch); empty otherwise
     std::string_view codeLocation; // the CodeLocation's bytes (host name, stack frame ids)

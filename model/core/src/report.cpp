@@ -89,6 +89,8 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
     r.counts.sourceFiles = snapshot.code().files().size();
     r.alertTotal = snapshot.alertCount();
     r.tensorBoardAlertTotal = snapshot.tensorBoardAlertCount();
+    for (std::uint64_t k = 0; k < r.alertTotal; ++k)
+        r.alertsTensorBoardSkips += snapshot.tensorBoardRaises(snapshot.alert(k)) ? 0 : 1;
     r.tensorBoardExecutions = snapshot.tensorBoardExecutionCount();
     r.tensorBoardTraces = snapshot.tensorBoardTraceCount();
     r.tensorBoardStops = snapshot.tensorBoardStops();

@@ -181,7 +181,10 @@ std::string renderText(const Report& r)
             << " graph ops, " << c.stackFrames << " stack frames, " << c.sourceFiles
             << " source files\n";
         out << "Alerts:       " << r.alertTotal << " InfNanAlert";
-        if (r.tensorBoardAlertTotal != r.alertTotal)
+        if (r.alertsTensorBoardSkips > 0)
+            out << " (" << r.alertsTensorBoardSkips
+                << " of bfloat16, float8 or complex values, which TensorBoard does not check)";
+        if (r.tensorBoardAlertTotal != r.alertTotal - r.alertsTensorBoardSkips)
             out << " (TensorBoard stops counting at " << r.tensorBoardAlertTotal << ")";
         if (r.intendedAlerts + r.uninitialisedAlerts > 0) {
             out << ": " << r.countedAlerts << " counted, " << r.intendedAlerts

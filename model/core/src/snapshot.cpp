@@ -315,10 +315,28 @@ std::uint64_t Snapshot::tensorBoardExecutionCount() const
     return low;
 }
 
+bool Snapshot::tensorBoardRaises(const Alert& alert) const
+{
+    const Data& d = *m_data;
+    const std::uint64_t i = alert.event.index;
+    std::uint8_t bits = 0;
+    if (alert.event.source == EventSource::Graph) {
+        if (i >= d.traces.size())
+            return false;
+        bits = d.traces.health[i];
+    } else {
+        const auto& x = d.executions;
+        if (i >= x.size() || alert.outputSlot >= x.healthCount[i])
+            return false;
+        bits = x.outputHealth[x.healthBegin[i] + alert.outputSlot];
+    }
+    return (bits & health::NoAlert) == 0;
+}
+
 std::optional<Alert> Snapshot::tensorBoardFirstAlert() const
 {
     for (std::uint64_t k = 0; k < alertCount(); ++k)
-        if (const Alert a = alert(k); visibleToTensorBoard(a.event))
+        if (const Alert a = alert(k); visibleToTensorBoard(a.event) && tensorBoardRaises(a))
             return a;
     return std::nullopt;
 }
@@ -330,13 +348,13 @@ std::uint64_t Snapshot::tensorBoardAlertCount() const
     std::uint64_t count = 0;
     const auto& traces = m_data->traceAlerts;
     for (std::uint64_t k = 0; k < traces.size() && count < kLimit; ++k)
-        count += visibleToTensorBoard(traces[k].event) ? 1 : 0;
+        count += visibleToTensorBoard(traces[k].event) && tensorBoardRaises(traces[k]) ? 1 : 0;
     const auto& alerts = m_data->executionAlerts;
     for (std::uint64_t k = 0; k < alerts.size() && count < kLimit;) {
         const std::uint64_t execution = alerts[k].event.index;
         const bool visible = visibleToTensorBoard(alerts[k].event);
         while (k < alerts.size() && alerts[k].event.index == execution) {
-            count += visible ? 1 : 0;
+            count += visible && tensorBoardRaises(alerts[k]) ? 1 : 0;
             ++k;
         }
     }

@@ -28,9 +28,56 @@ T load(const char* p)
     return v;
 }
 
+// TensorFlow's float8 types (DataType 24 to 28). They are newer than the shared vocabulary
+// (nanscope/dtype.hpp), which the recorder also reads as the types it accepts: only the reader
+// knows them, to read the values TensorFlow writes of them.
+enum class Float8 : std::uint8_t {
+    None,
+    E5M2,     // IEEE-like: infinities, NaN with the exponent all ones
+    E4M3FN,   // no infinities; NaN is S.1111.111
+    E4M3FNUZ, // no infinities, no -0: NaN is 0x80 (the three "fnuz" types)
+    E4M3B11FNUZ,
+    E5M2FNUZ,
+};
+
+Float8 float8Of(DType type)
+{
+    const int value = static_cast<int>(type);
+    return value >= 24 && value <= 28 ? static_cast<Float8>(value - 23) : Float8::None;
+}
+
+// A float8 value, exactly (every one is a double): sign, exponent bits, exponent bias.
+double decodeFloat8(std::uint8_t b, Float8 format)
+{
+    const bool negative = (b & 0x80u) != 0;
+    const bool fnuz =
+        format == Float8::E4M3FNUZ || format == Float8::E4M3B11FNUZ || format == Float8::E5M2FNUZ;
+    if ((fnuz && b == 0x80u) || (format == Float8::E4M3FN && (b & 0x7fu) == 0x7fu))
+        return std::numeric_limits<double>::quiet_NaN();
+    const bool wide = format == Float8::E5M2 || format == Float8::E5M2FNUZ; // 5 exponent bits
+    const int mantissaBits = wide ? 2 : 3;
+    const int bias = format == Float8::E5M2       ? 15
+                     : format == Float8::E5M2FNUZ ? 16
+                     : format == Float8::E4M3FN   ? 7
+                     : format == Float8::E4M3FNUZ ? 8
+                                                  : 11;
+    const int exponent = (b & 0x7fu) >> mantissaBits;
+    const int mantissa = b & ((1u << mantissaBits) - 1);
+    if (format == Float8::E5M2 && exponent == 0x1f)
+        return mantissa != 0 ? std::numeric_limits<double>::quiet_NaN()
+                             : (negative ? -std::numeric_limits<double>::infinity()
+                                         : std::numeric_limits<double>::infinity());
+    const double fraction = static_cast<double>(mantissa) / (1 << mantissaBits);
+    const double magnitude = exponent == 0 ? std::ldexp(fraction, 1 - bias)
+                                           : std::ldexp(1.0 + fraction, exponent - bias);
+    return negative ? -magnitude : magnitude;
+}
+
 // The element at `p` of a tensor_content buffer of `dtype`, as a double.
 double contentElement(DType type, const char* p)
 {
+    if (const Float8 format = float8Of(type); format != Float8::None)
+        return decodeFloat8(load<std::uint8_t>(p), format);
     switch (type) {
     case DType::Float32:
         return load<float>(p);
@@ -237,6 +284,8 @@ void countBits(const char* p, std::size_t n, Bits expMask, Bits mantMask, Bits s
 
 std::size_t numericElementSize(DType dtype)
 {
+    if (float8Of(dtype) != Float8::None)
+        return 1;
     return dtype == DType::Complex64 || dtype == DType::Complex128 ? 0 : elementSize(dtype);
 }
 
@@ -405,14 +454,114 @@ bool readAllDoubles(const TensorProtoView& view, std::vector<double>& out, std::
     return true;
 }
 
+namespace {
+
+// One float8 class per byte value, by the type's rules (decodeFloat8's).
+void countFloat8(const char* p, std::size_t n, Float8 format, ClassCounts& counts)
+{
+    ValueClass table[256];
+    for (unsigned b = 0; b < 256; ++b)
+        table[b] = classify(decodeFloat8(static_cast<std::uint8_t>(b), format));
+    for (std::size_t i = 0; i < n; ++i)
+        counts.add(table[static_cast<unsigned char>(p[i])]);
+}
+
+// A complex element's class: NaN when a part is NaN, else infinite when a part is (the sign of
+// the first infinite part), else finite (Zero stands for every finite value).
+ValueClass classifyComplex(double re, double im)
+{
+    if (std::isnan(re) || std::isnan(im))
+        return ValueClass::NaN;
+    if (std::isinf(re) || std::isinf(im))
+        return (std::isinf(re) ? re : im) < 0 ? ValueClass::NegInf : ValueClass::PosInf;
+    return ValueClass::Zero;
+}
+
+// Calls f(re, im) for every element of a complex tensor: tensor_content, or scomplex_val (9) /
+// dcomplex_val (12) with TensorFlow's fill rule (the last element repeats; none given: zeros),
+// which the recorder writes for eager complex tensors. False when malformed.
+template <typename F>
+bool visitComplex(const TensorProtoView& view, F&& f)
+{
+    const bool single = view.dtype == DType::Complex64;
+    const std::size_t width = single ? 4 : 8;
+    const auto part = [&](const char* p) {
+        return single ? static_cast<double>(load<float>(p)) : load<double>(p);
+    };
+    if (!view.content.empty()) {
+        if (view.content.size() % (2 * width) != 0 ||
+            view.content.size() / (2 * width) != view.elementCount)
+            return false;
+        for (std::size_t i = 0; i < view.content.size(); i += 2 * width)
+            f(part(view.content.data() + i), part(view.content.data() + i + width));
+        return true;
+    }
+    std::vector<double> parts;
+    wire::Reader reader(view.message);
+    Field field;
+    const std::uint32_t number = single ? 9 : 12;
+    while (reader.next(field)) {
+        if (field.number != number)
+            continue;
+        if (field.type == WireType::LengthDelimited && field.bytes.size() % width == 0) {
+            for (std::size_t i = 0; i < field.bytes.size(); i += width)
+                parts.push_back(part(field.bytes.data() + i));
+        } else if (field.type == (single ? WireType::Fixed32 : WireType::Fixed64)) {
+            char raw[8];
+            std::memcpy(raw, &field.value, 8);
+            parts.push_back(part(raw));
+        } else {
+            return false;
+        }
+        if (parts.size() > 2 * view.elementCount)
+            return false;
+    }
+    if (reader.failed() || parts.size() % 2 != 0)
+        return false;
+    for (std::size_t i = 0; i < parts.size(); i += 2)
+        f(parts[i], parts[i + 1]);
+    const std::uint64_t given = parts.size() / 2;
+    const double re = given ? parts[parts.size() - 2] : 0;
+    const double im = given ? parts.back() : 0;
+    // One call for the repeated rest is enough to classify it; the count is added by the caller.
+    if (given < view.elementCount)
+        f(re, im, view.elementCount - given);
+    return true;
+}
+
+// A complex tensor's health: counts of non-finite elements only (Detail::Counts, as CONCISE_HEALTH
+// tells): a complex value is neither negative nor positive.
+TensorHealth complexHealth(const TensorProtoView& view, TensorHealth h)
+{
+    ClassCounts counts;
+    const bool ok = visitComplex(view, [&](double re, double im, std::uint64_t n = 1) {
+        counts.add(classifyComplex(re, im), n);
+    });
+    if (!ok)
+        return h;
+    h.detail = TensorHealth::Detail::Counts;
+    h.size = static_cast<double>(view.elementCount);
+    h.negativeInfinity = static_cast<double>(counts.c[0]);
+    h.positiveInfinity = static_cast<double>(counts.c[1]);
+    h.nan = static_cast<double>(counts.c[2]);
+    h.nonFinite = counts.c[0] + counts.c[1] + counts.c[2] > 0;
+    return h;
+}
+
+} // namespace
+
 TensorHealth fullTensorHealth(const TensorProtoView& view)
 {
     TensorHealth h;
     h.dtype = view.dtype;
     h.rank = view.rank;
-    const bool floating = isFloating(view.dtype);
-    if (!floating || !view.shapeValid || view.elementCount == 0)
+    const Float8 float8 = float8Of(view.dtype);
+    const bool complex = view.dtype == DType::Complex64 || view.dtype == DType::Complex128;
+    if (!(isFloating(view.dtype) || float8 != Float8::None || complex) || !view.shapeValid ||
+        view.elementCount == 0)
         return h;
+    if (complex)
+        return complexHealth(view, h);
     ClassCounts counts;
     if (!view.content.empty()) {
         const std::size_t width = numericElementSize(view.dtype);
@@ -431,8 +580,11 @@ TensorHealth fullTensorHealth(const TensorProtoView& view)
         case DType::Float16:
             countBits<std::uint16_t>(p, n, 0x7c00u, 0x03ffu, 0x8000u, counts);
             break;
-        default: // bfloat16
+        case DType::BFloat16:
             countBits<std::uint16_t>(p, n, 0x7f80u, 0x007fu, 0x8000u, counts);
+            break;
+        default:
+            countFloat8(p, n, float8, counts);
             break;
         }
     } else {

@@ -16,7 +16,7 @@
 namespace nanscope::core {
 
 // Bytes per element of the types whose values NaNscope converts to numbers (complex ones have
-// none); 0 for the others.
+// none; TensorFlow's float8 types, DataType 24 to 28, have 1); 0 for the others.
 std::size_t numericElementSize(DType dtype);
 
 struct TensorProtoView
@@ -51,8 +51,9 @@ bool readAllDoubles(const TensorProtoView& view, std::vector<double>& out, std::
                     std::uint64_t maxElements = std::uint64_t{1} << 27);
 
 // Counts -inf, +inf, NaN, negative, zero and positive values of a floating tensor (float16,
-// bfloat16, float32, float64); Detail::None for other types, for empty tensors and when the values
-// cannot be parsed.
+// bfloat16, float32, float64, TensorFlow's five float8 types); the non-finite elements of a complex
+// one (Detail::Counts: a complex value has no sign); Detail::None for other types, for empty
+// tensors and when the values cannot be parsed.
 TensorHealth fullTensorHealth(const TensorProtoView& view);
 
 // The dtype, the shape and the first `maxValues` values: what a person reads of a tensor. Linear

@@ -24,6 +24,10 @@ constexpr std::size_t kChunkBytes = 1u << 20;
 // one declared gets a placeholder op); chunks are cut to a 128th of the room left under the
 // memory limit, so the chunks in flight cannot take the index far past it.
 constexpr std::uint64_t kRoomPerChunkByte = 128;
+// The memory limit is weighed, before each chunk is cut, on the index as it was once the chunks
+// up to this many before it were joined in: not on whichever chunks the threads happened to have
+// finished, so that where reading stops is the same in every run and with any number of threads.
+constexpr std::size_t kWeighedLag = 16;
 // Ops a worker could not find get this bit plus an index into its own list of unknown names.
 constexpr OpId kLocalUnknown = 0x80000000u;
 
@@ -192,8 +196,8 @@ void TraceJob::run(const GraphTable& graphs, const std::string& path)
         mode[i] = static_cast<std::uint8_t>(t.mode);
         device[i] = localDevice(t.deviceName);
         HealthDigest h = t.health.digest();
-        if (h.nonFinite() && !t.alerts)
-            h.bits |= health::NoAlert;
+        if (h.nonFinite() && !t.tensorBoardAlert)
+            h.bits |= health::NoAlert; // TensorBoard's counts skip its alert (a bfloat16 value)
         health[i] = h.bits;
         modes |= modeBit(t.mode);
         if (t.alerts)
@@ -356,11 +360,42 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
     BufferPool buffers(pool.size() + 3);
     const bool singleChunk = size - std::min(size, start) <= kChunkBytes;
     std::deque<std::unique_ptr<TraceJob>> jobs; // submitted, not yet stitched
+    std::size_t submitted = 0;
+    std::size_t stitched = 0;
+    // Signalled as each job is done. Owned here, not by the job, which may be gone (stitched and
+    // freed) as soon as it is marked done.
+    std::mutex doneMutex;
+    std::condition_variable doneSignal;
+    // What joining each of the last chunks added to memoryBytes(), by job number.
+    std::deque<std::pair<std::size_t, std::uint64_t>> recentGrowth;
+    auto stitchFront = [&] {
+        const std::uint64_t before = index.memoryBytes();
+        stitcher.stitch(*jobs.front());
+        jobs.pop_front();
+        recentGrowth.emplace_back(stitched++, index.memoryBytes() - before);
+    };
     auto stitchFinished = [&] {
-        while (!jobs.empty() && jobs.front()->done.load(std::memory_order_acquire)) {
-            stitcher.stitch(*jobs.front());
-            jobs.pop_front();
+        while (!jobs.empty() && jobs.front()->done.load(std::memory_order_acquire))
+            stitchFront();
+    };
+    // memoryBytes() as it is with the jobs before `cutoff` joined in and none after: the jobs
+    // before it are waited for, the growth of those after it taken off.
+    auto weighedMemory = [&](std::size_t cutoff) {
+        while (stitched < cutoff) {
+            TraceJob& front = *jobs.front();
+            if (!front.done.load(std::memory_order_acquire) && !pool.runOne()) {
+                std::unique_lock lock(doneMutex);
+                doneSignal.wait(lock, [&] { return front.done.load(std::memory_order_acquire); });
+            }
+            if (front.done.load(std::memory_order_acquire))
+                stitchFront();
         }
+        while (!recentGrowth.empty() && recentGrowth.front().first < cutoff)
+            recentGrowth.pop_front();
+        std::uint64_t used = index.memoryBytes();
+        for (const auto& [job, growth] : recentGrowth)
+            used -= growth;
+        return used;
     };
     std::uint64_t provisional = base;
     // Workers write through raw chunk pointers while this loop grows the columns: room for every
@@ -375,7 +410,8 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
         auto job = std::make_unique<TraceJob>();
         job->buffer = buffers.take(pool);
         stitchFinished(); // frees the finished jobs' results while the file is still read
-        const std::uint64_t used = index.memoryBytes();
+        const std::uint64_t used =
+            weighedMemory(submitted > kWeighedLag ? submitted - kWeighedLag : 0);
         if (used >= index.maxMemoryBytes) {
             memoryLimited = reader.position() < size;
             buffers.give(std::move(job->buffer));
@@ -400,10 +436,14 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
         job->device = columns.device.writer(job->firstIndex, provisional);
         TraceJob* raw = job.get();
         const GraphTable& graphs = index.graphs;
-        auto decode = [raw, &graphs, &path, &buffers] {
+        auto decode = [raw, &graphs, &path, &buffers, &doneMutex, &doneSignal] {
             raw->run(graphs, path);
             buffers.give(std::move(raw->buffer));
-            raw->done.store(true, std::memory_order_release);
+            {
+                std::lock_guard lock(doneMutex);
+                raw->done.store(true, std::memory_order_release);
+            }
+            doneSignal.notify_all();
         };
         // A range that is one chunk has nothing to overlap with: it is decoded here, and a small
         // logdir never starts the pool's threads.
@@ -412,6 +452,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
         else
             pool.submit(std::move(decode));
         jobs.push_back(std::move(job));
+        ++submitted;
     }
     pool.wait();
     for (auto& job : jobs)

@@ -86,20 +86,54 @@ def _dtype_numbers(tensor_dtypes):
     if isinstance(tensor_dtypes, (str, torch.dtype)):
         tensor_dtypes = [tensor_dtypes]
     numbers = []
-    for d in tensor_dtypes:
+    for given in tensor_dtypes:
+        d = given
         if isinstance(d, str):
             name = d[len("torch."):] if d.startswith("torch.") else d
             d = getattr(torch, name, None)
         if not isinstance(d, torch.dtype) or d not in _DTYPES:
-            raise ValueError(f"tensor_dtypes: {d!r} is not a dtype that can be recorded")
+            # Named as given: a name that is no torch attribute would read as None.
+            raise ValueError(f"tensor_dtypes: {given!r} is not a dtype that can be recorded")
         numbers.append(_DTYPES[d])
     return numbers
 
 
+# Escapes that Python's re reads one way and the recorder's matcher (C++'s std::regex,
+# ECMAScript) another: ECMAScript takes an unknown letter escape for the letter itself, so
+# r"\Aaten::log" would select nothing. The anchors become ECMAScript's; \N{…} and \U have no
+# ECMAScript spelling and are refused. Syntax that ECMAScript lacks altogether ((?P<name>…),
+# (?i), lookbehind) is refused by the recorder's own compilation, with its message.
+_ESCAPES_TO_ECMASCRIPT = {"A": "^", "Z": "$", "a": r"\x07"}
+_PYTHON_ONLY_ESCAPES = "NU"
+
+
+def _ecmascript_regex(op_regex):
+    out = []
+    i = 0
+    while i < len(op_regex):
+        if op_regex[i] == "\\" and i + 1 < len(op_regex):
+            escape = op_regex[i + 1]
+            if escape in _PYTHON_ONLY_ESCAPES:
+                raise ValueError(f"op_regex {op_regex!r}: \\{escape} is Python-only syntax that "
+                                 "the recorder's matcher (ECMAScript) does not know; write the "
+                                 "character itself")
+            out.append(_ESCAPES_TO_ECMASCRIPT.get(escape, op_regex[i:i + 2]))
+            i += 2
+        else:
+            out.append(op_regex[i])
+            i += 1
+    return "".join(out)
+
+
 def _op_regex_text(op_regex):
+    """The pattern as the recorder matches it (ECMAScript, from the op type's start), after
+    Python's re has checked it: both must read it alike."""
     if op_regex is None:
         return ""
     if isinstance(op_regex, re.Pattern):
+        if op_regex.flags & ~re.UNICODE:  # re.I, re.X …: the recorder sees the text alone
+            raise ValueError(f"op_regex {op_regex!r}: its flags cannot be passed to the "
+                             "recorder's matcher; spell the pattern without them")
         op_regex = op_regex.pattern
     if not isinstance(op_regex, str):
         raise TypeError("op_regex must be a str or a compiled pattern")
@@ -107,7 +141,21 @@ def _op_regex_text(op_regex):
         re.compile(op_regex)
     except re.error as e:
         raise ValueError(f"op_regex {op_regex!r} is not a valid regular expression: {e}") from e
-    return op_regex
+    translated = _ecmascript_regex(op_regex)
+    _nanscope.check_op_regex(translated)
+    return translated
+
+
+_INT_MIN, _INT_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def _dump_root_bytes(dump_root):
+    """The dump root as the file system's bytes: a name that is not UTF-8 (which Python spells
+    with surrogate escapes) is a file name all the same."""
+    try:
+        return os.fsencode(dump_root)
+    except UnicodeError as e:
+        raise ValueError(f"dump_root {dump_root!r} is not a file name: {e}") from e
 
 
 # The side file the report reads the expected patterns from (model/core's intent.hpp):
@@ -259,8 +307,8 @@ class DumpDebugInfo:
         self.expected_nonfinite = tuple(expected_nonfinite)
         self._key = (self.dump_root, tensor_debug_mode, circular_buffer_size, op_regex,
                      tuple(tensor_dtypes), self.expected_nonfinite)
-        recorder = _nanscope.Recorder(self.dump_root, tensor_debug_mode, circular_buffer_size,
-                                      op_regex, tensor_dtypes)
+        recorder = _nanscope.Recorder(_dump_root_bytes(self.dump_root), tensor_debug_mode,
+                                      circular_buffer_size, op_regex, tensor_dtypes)
         # After the recorder opened: a dump root it refuses gets no side file either.
         try:
             _write_expected(self.dump_root, self.expected_nonfinite)
@@ -409,6 +457,20 @@ class DumpDebugInfo:
 
     # ---- the end ----------------------------------------------------------------------------
 
+    def _abandon_in_child(self):
+        """After os.fork(), in the child: the recording is the parent's. Its threads did not come
+        along and its files are the parent's, so the child neither closes, flushes nor destroys
+        the recorder (a join or a condition variable another thread held would hang it); it lets
+        go of it and runs unrecorded."""
+        recorder, self.recorder = self.recorder, None
+        for h in self._hooks:
+            h.remove()
+        self._hooks = []
+        if recorder is not None:
+            self._final_skipped = {}
+            self._final_stats = {}
+            recorder.abandon()
+
     def _close(self):
         recorder, self.recorder = self.recorder, None
         for h in self._hooks:
@@ -473,6 +535,10 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_
         raise TypeError("tensor_debug_mode must be a str such as \"FULL_HEALTH\"")
     if not isinstance(circular_buffer_size, int):
         raise TypeError("circular_buffer_size must be an int")
+    if not _INT_MIN <= circular_buffer_size <= _INT_MAX:
+        raise ValueError(f"circular_buffer_size must be below 2**31 (and above -2**31), not "
+                         f"{circular_buffer_size}")
+    _dump_root_bytes(os.fspath(dump_root))
     regex = _op_regex_text(op_regex)
     dtypes = _dtype_numbers(tensor_dtypes)
     expected = _expected_patterns(expected_nonfinite)
@@ -517,4 +583,15 @@ class record_thread:
         return False
 
 
+def _after_fork_in_child():
+    global _session, _lock
+    # The lock may have been held by another thread of the parent at the fork.
+    _lock = threading.Lock()
+    session, _session = _session, None
+    if session is not None:
+        session._abandon_in_child()
+
+
 atexit.register(disable_dump_debug_info)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,8 @@ public:
                       py::handle outputs, py::handle moduleNames, py::handle forward,
                       bool wantForward)
     {
+        if (!m_recorder)
+            return py::none(); // abandoned in a forked child
         std::vector<PyObject*> inputs;
         collectTensors(args.ptr(), g_torch.tensorType, inputs);
         collectTensors(kwargs.ptr(), g_torch.tensorType, inputs);
@@ -142,25 +145,50 @@ public:
         return py::cast(std::move(f));
     }
 
+    // The errors are raised once the GIL is back: setting a Python error without it crashed the
+    // interpreter (a dump root deleted while recording).
     void flush()
     {
-        py::gil_scoped_release release;
-        if (Status s = m_recorder->flush(); !s.ok())
+        if (!m_recorder)
+            return;
+        Status s;
+        {
+            py::gil_scoped_release release;
+            s = m_recorder->flush();
+        }
+        if (!s.ok())
             raise(s);
     }
 
     void close()
     {
+        if (!m_recorder)
+            return;
         m_ids->clear();
-        py::gil_scoped_release release;
-        if (Status s = m_recorder->close(); !s.ok() && s.code() != ErrorCode::Closed)
+        Status s;
+        {
+            py::gil_scoped_release release;
+            s = m_recorder->close();
+        }
+        if (!s.ok() && s.code() != ErrorCode::Closed)
             raise(s);
+    }
+
+    // In a child made by fork(): the recorder is the parent's, its threads stayed there, and a
+    // mutex or condition variable may have been held by one of them. Closing it would join
+    // threads that do not exist and write the parent's files; destroying it would destroy
+    // primitives in an unknown state. It is left as it is, never freed.
+    void abandon()
+    {
+        static_cast<void>(m_recorder.release()); // deliberately leaked
     }
 
     std::map<std::string, std::uint64_t> skipped() const { return m_skipped; }
 
     py::dict stats() const
     {
+        if (!m_recorder)
+            return {};
         const auto s = m_recorder->stats();
         py::dict d;
         d["executions_recorded"] = s.executionsRecorded;
@@ -170,8 +198,14 @@ public:
         return d;
     }
 
-    std::string firstError() const { return m_recorder->firstError().message(); }
-    std::string filePrefix() const { return m_recorder->filePrefix().string(); }
+    std::string firstError() const
+    {
+        return m_recorder ? m_recorder->firstError().message() : std::string();
+    }
+    std::string filePrefix() const
+    {
+        return m_recorder ? m_recorder->filePrefix().string() : std::string();
+    }
 
 private:
     static bool anyRequiresGrad(const std::vector<PyObject*>& tensors)
@@ -208,6 +242,21 @@ private:
     bool m_deviceSupported = false;
 };
 
+// Whether the recorder's matcher (std::regex, ECMAScript) compiles an op_regex, so that Python
+// refuses what it would refuse, with the matcher's words.
+void checkOpRegex(const std::string& pattern)
+{
+    try {
+        const std::regex compiled(pattern, std::regex::ECMAScript);
+        static_cast<void>(compiled);
+    } catch (const std::regex_error& e) {
+        throw py::value_error("op_regex \"" + pattern +
+                              "\" is not a regular expression the recorder can match (ECMAScript, "
+                              "as C++'s std::regex reads it): " +
+                              e.what());
+    }
+}
+
 void configure(py::handle tensorType, py::handle strided, const py::dict& dtypes,
                py::handle currentStream, const std::string& skipPrefix, py::handle moduleCallCode)
 {
@@ -230,6 +279,7 @@ PYBIND11_MODULE(_nanscope, m)
     using namespace nanscope::python;
     m.doc() = "NaNscope's recorder for Python frameworks (use nanscope.torch)";
     m.def("configure", &configure);
+    m.def("check_op_regex", &checkOpRegex);
     m.def("recorder_version", [] { return std::string(nanscope::recorderVersion()); });
     m.def("device_tensors_supported", &nanscope::deviceTensorsSupported);
     m.def("module_call_depth", [] { return moduleCallDepth(g_stack.moduleCallCode); });
@@ -244,6 +294,7 @@ PYBIND11_MODULE(_nanscope, m)
         .def("record", &PyRecorder::record)
         .def("flush", &PyRecorder::flush)
         .def("close", &PyRecorder::close)
+        .def("abandon", &PyRecorder::abandon)
         .def("skipped", &PyRecorder::skipped)
         .def("stats", &PyRecorder::stats)
         .def("first_error", &PyRecorder::firstError)

@@ -29,7 +29,25 @@ public:
     // number for files in memory): with the size, how a saved index tells that a file it read
     // was rewritten in place. 0 when unknown.
     virtual std::int64_t modificationTime() const = 0;
+    // What else a write through the file system changes: the change time (which, unlike the
+    // modification time, no user can set back) and the inode (a file renamed over it). All 0
+    // when unknown (files in memory): a saved index then checks the file's bytes.
+    struct Identity
+    {
+        std::uint64_t device = 0;
+        std::uint64_t inode = 0;
+        std::int64_t changeTime = 0;
+        bool known() const { return device != 0 || inode != 0; }
+        friend bool operator==(const Identity&, const Identity&) = default;
+    };
+    virtual Identity identity() const { return {}; }
 };
+
+// Raises this process's soft limit of open files (`ulimit -Sn`, often 1024) to its hard limit.
+// A reader keeps about three files of each host open: a logdir of hundreds of hosts needs more.
+// For programs that read logdirs (the report, the app), once at startup: a library does not
+// change its process's limits by itself.
+void raiseOpenFileLimit();
 
 class FileSystem
 {

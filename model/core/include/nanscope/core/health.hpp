@@ -20,7 +20,8 @@ constexpr std::uint8_t PosInf = 1u << 3;
 constexpr std::uint8_t NaN = 1u << 4;
 constexpr std::uint8_t Zero = 1u << 5;     // FULL_HEALTH and FULL_TENSOR only
 constexpr std::uint8_t Negative = 1u << 6; // negative finite values (FULL_HEALTH, FULL_TENSOR)
-// Non-finite, but TensorBoard's rules raise no alert for it (a bfloat16 FULL_TENSOR value).
+// Per output: non-finite, but TensorBoard's rules raise no alert for it (a bfloat16, float8 or
+// complex FULL_TENSOR value; NaNscope's alerts do). Never on an execution's digest of all outputs.
 constexpr std::uint8_t NoAlert = 1u << 7;
 } // namespace health
 

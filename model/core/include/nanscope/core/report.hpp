@@ -83,6 +83,9 @@ struct Report
     ReportCounts counts;
     std::uint64_t alertTotal = 0;            // no cap
     std::uint64_t tensorBoardAlertTotal = 0; // with TensorBoard's cap and its stops
+    // Of alertTotal, NaNscope's alone: FULL_TENSOR values TensorBoard does not check (bfloat16,
+    // float8, complex).
+    std::uint64_t alertsTensorBoardSkips = 0;
     // alertTotal by what the alert's event is: a NaN/inf that counts, or values set aside.
     std::uint64_t countedAlerts = 0;
     std::uint64_t intendedAlerts = 0;

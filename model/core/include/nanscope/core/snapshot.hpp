@@ -90,7 +90,9 @@ public:
 
     // --- Alerts --------------------------------------------------------------------------------
     // Every InfNanAlert by TensorBoard's rules (§9.4) without its cap of 1000, in the order a
-    // single full update of TensorBoard records them: graph traces by index, then executions.
+    // single full update of TensorBoard records them: graph traces by index, then executions;
+    // and, in their places, NaNscope's own for the FULL_TENSOR values that TensorBoard's reader
+    // does not check (bfloat16, float8, complex: see tensorBoardRaises).
     std::uint64_t alertCount() const;
     Alert alert(std::uint64_t k) const;
     // Indices into the alerts above, sorted by wall time (stable).
@@ -101,6 +103,8 @@ public:
     bool visibleToTensorBoard(EventRef event) const;
     std::uint64_t tensorBoardTraceCount() const;
     std::uint64_t tensorBoardExecutionCount() const;
+    // Whether TensorBoard's rules raise this alert too (its output's health has no NoAlert).
+    bool tensorBoardRaises(const Alert& alert) const;
     // Its answer: alerts[0] of its capped list, and its alert count.
     std::optional<Alert> tensorBoardFirstAlert() const;
     std::uint64_t tensorBoardAlertCount() const;
