@@ -599,10 +599,7 @@ void AlertsPanel::showContextMenu(const QPoint& position)
     if (pattern.isEmpty())
         return;
     QMenu menu(this);
-    QAction* expected = menu.addAction(tr("Treat as Expected: %1").arg(pattern));
-    expected->setToolTip(tr("Set aside values like these from now on (this logdir): they no "
-                            "longer count, and the origin is looked for elsewhere"));
-    connect(expected, &QAction::triggered, this,
+    connect(addTreatAsExpectedAction(menu, pattern), &QAction::triggered, this,
             [this, row = index.row()] { treatRowAsExpected(row); });
     if (m_setAsideAlerts > 0) {
         QAction* show = menu.addAction(tr("Show Intended Alerts"));

@@ -265,10 +265,7 @@ void ExecutionTimelinePanel::showContextMenu(const QPoint& position)
     if (pattern.isEmpty())
         return;
     QMenu menu(this);
-    QAction* expected = menu.addAction(tr("Treat as Expected: %1").arg(pattern));
-    expected->setToolTip(tr("Set aside values like these from now on (this logdir): they no "
-                            "longer count, and the origin is looked for elsewhere"));
-    connect(expected, &QAction::triggered, this,
+    connect(addTreatAsExpectedAction(menu, pattern), &QAction::triggered, this,
             [this, i = *item] { treatExecutionAsExpected(i); });
     menu.exec(strip->viewport()->mapToGlobal(position));
 }

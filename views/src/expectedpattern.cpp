@@ -4,6 +4,8 @@
 #include "nanscope/core/intent.hpp"
 #include "nanscope/items/fromstd.hpp"
 
+#include <QMenu>
+
 namespace nanscope::views {
 
 QString expectedPatternFor(const core::Snapshot& snapshot, core::EventRef event)
@@ -38,6 +40,14 @@ QString expectedPatternFor(const core::Snapshot& snapshot, core::EventRef event)
     if (!core::ExpectedPattern::parse(pattern, nullptr))
         return {};
     return items::fromStd(pattern);
+}
+
+QAction* addTreatAsExpectedAction(QMenu& menu, const QString& pattern)
+{
+    QAction* action = menu.addAction(QMenu::tr("Treat as Expected: %1").arg(pattern));
+    action->setToolTip(QMenu::tr("Set aside values like these from now on (this logdir): they "
+                                 "no longer count, and the origin is looked for elsewhere"));
+    return action;
 }
 
 } // namespace nanscope::views

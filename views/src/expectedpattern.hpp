@@ -7,9 +7,15 @@
 
 #include <QString>
 
+class QAction;
+class QMenu;
+
 namespace nanscope::views {
 
 // Empty when the event's op has no type, or its type makes no valid pattern. O(1): one digest.
 QString expectedPatternFor(const core::Snapshot& snapshot, core::EventRef event);
+
+// The menu entry "Treat as Expected: <pattern>", its tooltip said once for every menu.
+QAction* addTreatAsExpectedAction(QMenu& menu, const QString& pattern);
 
 } // namespace nanscope::views
