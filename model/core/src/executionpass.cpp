@@ -13,8 +13,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace nanscope::core {
@@ -356,6 +358,10 @@ void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns
     std::vector<std::vector<std::byte>> buffers(maxJobs);
     std::deque<std::unique_ptr<ExecutionJob>> jobs; // submitted, not yet stitched
     bool stopped = false;
+    // Signalled as each job is done. Owned here, not by the job, which may be gone (stitched and
+    // freed) as soon as it is marked done: notifying through the job raced with that.
+    std::mutex doneMutex;
+    std::condition_variable doneSignal;
     // Stitches the finished jobs at the front; with `wait`, the first one at least.
     auto stitchFinished = [&](bool wait) {
         while (!jobs.empty()) {
@@ -363,8 +369,10 @@ void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns
             if (!job.done.load(std::memory_order_acquire)) {
                 if (!wait)
                     return;
-                if (!pool.runOne())
-                    job.done.wait(false, std::memory_order_acquire);
+                if (!pool.runOne()) {
+                    std::unique_lock lock(doneMutex);
+                    doneSignal.wait(lock, [&] { return job.done.load(std::memory_order_acquire); });
+                }
                 continue;
             }
             wait = false;
@@ -385,10 +393,13 @@ void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns
         if (!reader.next(job->buffer, job->chunk))
             break;
         ExecutionJob* raw = job.get();
-        auto decode = [raw, &index, compatible] {
+        auto decode = [raw, &index, compatible, &doneMutex, &doneSignal] {
             raw->run(index, compatible);
-            raw->done.store(true, std::memory_order_release);
-            raw->done.notify_one();
+            {
+                std::lock_guard lock(doneMutex);
+                raw->done.store(true, std::memory_order_release);
+            }
+            doneSignal.notify_all();
         };
         // A range that is one chunk has nothing to overlap with: it is decoded here, and a small
         // logdir never starts the pool's threads.
