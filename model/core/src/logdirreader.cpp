@@ -13,6 +13,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 namespace nanscope::core {
 namespace {
@@ -376,7 +377,19 @@ std::vector<Diagnostic> LogdirReader::Impl::diagnostics() const
             fileDiagnostics(f, index, out);
         for (const auto& f : otherExecutionFiles)
             fileDiagnostics(f, index, out);
-        for (auto& d : index.recordProblems.list())
+        // In the files' reading order, then by offset: where a reader found them (this update or
+        // an earlier one, or a saved index's) must not change the order they are shown in.
+        std::unordered_map<std::string, std::size_t> rank;
+        forEachFile([&](const FileState& f) { rank.emplace(f.path.string(), rank.size()); });
+        std::vector<Diagnostic> problems = index.recordProblems.list();
+        const auto key = [&](const Diagnostic& d) {
+            const auto it = rank.find(d.file);
+            return std::make_pair(it == rank.end() ? rank.size() : it->second,
+                                  d.offset.value_or(UINT64_MAX));
+        };
+        std::stable_sort(problems.begin(), problems.end(),
+                         [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
+        for (auto& d : problems)
             out.push_back(std::move(d));
         indexDiagnostics(index, graphs.path.string(), stackFrames.path.string(), out);
         unknownsDiagnostics(index, graphs.path.string(), executions.path.string(), out);
