@@ -498,6 +498,11 @@ struct IntentWalk::Impl
             out->traceHops.assign(d.traces.size(), kFinite);
             out->executionHops.assign(d.executions.size(), kFinite);
             out->expectedPatterns = patterns;
+        } else {
+            // Every id an execution outputs, at most: growing the table step by step rehashed
+            // it a dozen times on a million executions. Capped, as a hostile file may claim more.
+            constexpr std::size_t kMaxReserved = std::size_t{1} << 24;
+            tensors.reserve(std::min<std::size_t>(d.executions.tensorIds.size(), kMaxReserved));
         }
         EventOrder order(d);
         EventRun run;
