@@ -9,6 +9,7 @@
 #include "nanscope/format/crc32c.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -190,17 +191,19 @@ private:
         IndexState& index = m_state.index;
         DiagnosticList saved = std::move(index.recordProblems);
         index.recordProblems = DiagnosticList(0);
-        const auto replay = [&](FileState& f, const SavedFile& s, auto&& load) {
+        const auto replay = [&](FileState& f, std::size_t k, auto&& load) {
+            const SavedFile& s = m_files[k];
             if (!s.wasRead())
                 return true;
             f.readLimit = s.offset;
             load(f, index);
             f.readLimit = UINT64_MAX;
+            m_replayedStops[k] = f.tensorBoardStop;
             return f.offset == s.offset;
         };
-        const bool same = replay(m_state.sourceFiles, m_files[0], loadSourceFiles) &&
-                          replay(m_state.stackFrames, m_files[1], loadStackFrames) &&
-                          replay(m_state.graphs, m_files[2], loadGraphs);
+        const bool same = replay(m_state.sourceFiles, 0, loadSourceFiles) &&
+                          replay(m_state.stackFrames, 1, loadStackFrames) &&
+                          replay(m_state.graphs, 2, loadGraphs);
         index.recordProblems = std::move(saved);
         return same || fail("its source files, stack frames or graphs read differently");
     }
@@ -501,6 +504,13 @@ private:
             return damaged();
         std::size_t i = 0;
         m_state.forEachFile([&](FileState& f) { restoreFile(f, m_files[i++]); });
+        // Where TensorBoard stops in the files read again is where it stops in them now: a
+        // corrupt record at the end that became a torn one (cut in the middle) is no stop.
+        const std::array<FileState*, 3> replayed{&m_state.sourceFiles, &m_state.stackFrames,
+                                                 &m_state.graphs};
+        for (std::size_t k = 0; k < replayed.size(); ++k)
+            if (m_replayedStops[k])
+                replayed[k]->tensorBoardStop = *m_replayedStops[k];
         IndexState& index = m_state.index;
         if (m_origin)
             index.knownOrigin = IndexState::KnownOrigin{
@@ -522,6 +532,9 @@ private:
     std::vector<SavedFile> m_files;
     std::vector<ColumnEntry> m_entries;  // the arrays, once read
     std::optional<SavedOrigin> m_origin; // nullopt: not saved
+    // TensorBoard's stops in the source-file, stack-frame and graph files as read again (outer
+    // nullopt: not read again).
+    std::array<std::optional<std::optional<std::uint64_t>>, 3> m_replayedStops;
     std::string m_why;
 };
 
