@@ -65,11 +65,12 @@ bool loadIndexCache(const std::filesystem::path& file, const IndexCacheKey& key,
                     ReaderState& state, ThreadPool& pool, std::string& why, bool checksums = true);
 
 // The same from bytes held by `owner`; `mapped`: the bytes are a file mapping whose pages may be
-// released once checked. `checksums` false: see IndexCacheOptions::checksums.
+// released once checked. `checksums` false: see IndexCacheOptions::checksums. `trusted`: its
+// trust record vouches for the bytes (indexcachetrust.hpp), so their checksums are not checked.
 bool loadIndexCache(std::span<const std::byte> bytes, std::shared_ptr<const void> owner,
                     bool mapped, const IndexCacheKey& key, const std::filesystem::path& logdir,
                     const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
-                    std::string& why, bool checksums = true);
+                    std::string& why, bool checksums = true, bool trusted = false);
 
 // After saving `file`: waits until its times are safely past the save, then checks it whole as a
 // load would, into `scratch` (a fresh state with the reader's settings, thrown away), so that it

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tensorproto.hpp"
 
+#include "float8.hpp"
 #include "wirereader.hpp"
 
 #include <algorithm>
@@ -26,51 +27,6 @@ T load(const char* p)
     T v;
     std::memcpy(&v, p, sizeof v);
     return v;
-}
-
-// TensorFlow's float8 types (DataType 24 to 28). They are newer than the shared vocabulary
-// (nanscope/dtype.hpp), which the recorder also reads as the types it accepts: only the reader
-// knows them, to read the values TensorFlow writes of them.
-enum class Float8 : std::uint8_t {
-    None,
-    E5M2,     // IEEE-like: infinities, NaN with the exponent all ones
-    E4M3FN,   // no infinities; NaN is S.1111.111
-    E4M3FNUZ, // no infinities, no -0: NaN is 0x80 (the three "fnuz" types)
-    E4M3B11FNUZ,
-    E5M2FNUZ,
-};
-
-Float8 float8Of(DType type)
-{
-    const int value = static_cast<int>(type);
-    return value >= 24 && value <= 28 ? static_cast<Float8>(value - 23) : Float8::None;
-}
-
-// A float8 value, exactly (every one is a double): sign, exponent bits, exponent bias.
-double decodeFloat8(std::uint8_t b, Float8 format)
-{
-    const bool negative = (b & 0x80u) != 0;
-    const bool fnuz =
-        format == Float8::E4M3FNUZ || format == Float8::E4M3B11FNUZ || format == Float8::E5M2FNUZ;
-    if ((fnuz && b == 0x80u) || (format == Float8::E4M3FN && (b & 0x7fu) == 0x7fu))
-        return std::numeric_limits<double>::quiet_NaN();
-    const bool wide = format == Float8::E5M2 || format == Float8::E5M2FNUZ; // 5 exponent bits
-    const int mantissaBits = wide ? 2 : 3;
-    const int bias = format == Float8::E5M2       ? 15
-                     : format == Float8::E5M2FNUZ ? 16
-                     : format == Float8::E4M3FN   ? 7
-                     : format == Float8::E4M3FNUZ ? 8
-                                                  : 11;
-    const int exponent = (b & 0x7fu) >> mantissaBits;
-    const int mantissa = b & ((1u << mantissaBits) - 1);
-    if (format == Float8::E5M2 && exponent == 0x1f)
-        return mantissa != 0 ? std::numeric_limits<double>::quiet_NaN()
-                             : (negative ? -std::numeric_limits<double>::infinity()
-                                         : std::numeric_limits<double>::infinity());
-    const double fraction = static_cast<double>(mantissa) / (1 << mantissaBits);
-    const double magnitude = exponent == 0 ? std::ldexp(fraction, 1 - bias)
-                                           : std::ldexp(1.0 + fraction, exponent - bias);
-    return negative ? -magnitude : magnitude;
 }
 
 // The element at `p` of a tensor_content buffer of `dtype`, as a double.
