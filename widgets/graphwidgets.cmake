@@ -9,4 +9,6 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/plaintooltip.cpp
     src/segmentbar.cpp
     src/timelinescale.cpp
-    src/timelinestrip.cpp)
+    src/timelinestrip.cpp
+    src/timelinestrippaint.cpp
+    src/timelinestriprows.hpp)
