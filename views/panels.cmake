@@ -12,6 +12,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     include/nanscope/views/stacktracepanel.hpp
     include/nanscope/views/rowlistproxymodel.hpp
     src/alertspanel.cpp
+    src/alertspanelprivate.hpp
+    src/alertspanelrows.cpp
     src/expectedpattern.cpp
     src/expectedpattern.hpp
     src/graphexecutionpanel.cpp
