@@ -3,43 +3,25 @@
 
 #include "codelocations.hpp"
 #include "devicepayloads.hpp"
+#include "dumppolicy.hpp"
 #include "eventwriter.hpp"
 #include "existingruns.hpp"
 #include "exitregistry.hpp"
 #include "ids.hpp"
-#include "nanscope/summary.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
 #include "nanscope/version.hpp"
-#include "nativestack.hpp"
+#include "opstate.hpp"
 #include "pendingevents.hpp"
-#include "regexrepeats.hpp"
 #include "tensornames.hpp"
-#include "tensorproto.hpp"
-#include "unwrittenoutputs.hpp"
+#include "tensorpayloads.hpp"
 #include "utf8text.hpp"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <mutex>
-#include <optional>
-#include <regex>
 #include <unordered_map>
 
 namespace nanscope {
-
-namespace detail {
-struct OpState
-{
-    std::string graphId;
-    std::string name;
-    std::string type;
-    std::string device;
-    int numOutputs = 0;
-    std::vector<std::int32_t> outputTensorIds;
-    bool typeSelected = true; // by the op-type filter
-};
-} // namespace detail
 
 namespace {
 
@@ -56,47 +38,13 @@ Status closedStatus()
     return {ErrorCode::Closed, "the recorder is closed"};
 }
 
-bool isValidMode(TensorDebugMode mode)
-{
-    switch (mode) {
-    case TensorDebugMode::NoTensor:
-    case TensorDebugMode::CurtHealth:
-    case TensorDebugMode::ConciseHealth:
-    case TensorDebugMode::FullHealth:
-    case TensorDebugMode::Shape:
-    case TensorDebugMode::FullTensor:
-        return true;
-    }
-    return false;
-}
-
-bool isValidDType(DType dtype)
-{
-    return dtype != DType::Invalid && dtypeName(dtype) != "unknown";
-}
-
 // The first non-Ok of two statuses.
 Status either(Status first, Status second)
 {
     return first.ok() ? std::move(second) : std::move(first);
 }
 
-const std::string& emptyString()
-{
-    static const std::string empty;
-    return empty;
-}
-
 } // namespace
-
-CodeLocation::CodeLocation(std::source_location where)
-    : file(where.file_name()), line(static_cast<int>(where.line())),
-      function(detail::shortFunctionName(where.function_name()))
-{}
-
-CodeLocation::CodeLocation(std::string file_, int line_, std::string function_)
-    : file(std::move(file_)), line(line_), function(std::move(function_))
-{}
 
 std::string_view recorderVersion()
 {
@@ -109,32 +57,6 @@ bool deviceTensorsSupported()
     return detail::deviceTensorSupport().ok();
 }
 
-const std::string& OpHandle::graphId() const
-{
-    return m_state ? m_state->graphId : emptyString();
-}
-
-const std::string& OpHandle::name() const
-{
-    return m_state ? m_state->name : emptyString();
-}
-
-const std::string& OpHandle::type() const
-{
-    return m_state ? m_state->type : emptyString();
-}
-
-int OpHandle::numOutputs() const
-{
-    return m_state ? m_state->numOutputs : 0;
-}
-
-const std::vector<std::int32_t>& OpHandle::outputTensorIds() const
-{
-    static const std::vector<std::int32_t> none;
-    return m_state ? m_state->outputTensorIds : none;
-}
-
 struct Recorder::Impl
 {
     RecorderOptions options;
@@ -142,7 +64,7 @@ struct Recorder::Impl
     detail::EventWriter writer;
     detail::PendingEvents pending{writer}; // events waiting for device summaries
     std::unique_ptr<detail::CodeLocations> locations;
-    std::optional<std::regex> opTypeRegex;
+    detail::DumpPolicy policy;
 
     std::mutex graphMutex;
     // The ops of each declared graph, by name, with their number of outputs.
@@ -150,9 +72,6 @@ struct Recorder::Impl
 
     std::mutex deviceMutex;
     std::unordered_map<std::string, std::int32_t> deviceIds;
-
-    std::mutex opTypeMutex;
-    std::unordered_map<std::string, bool> opTypeSelected; // selectsOpType's answers, with a regex
 
     std::atomic<std::int32_t> nextSymbolicId{1};
     std::atomic<std::int64_t> nextEagerId{1};
@@ -164,129 +83,6 @@ struct Recorder::Impl
     std::atomic<std::uint64_t> tracesRecorded{0};
     std::atomic<std::uint64_t> tracesSkipped{0};
     std::atomic<std::uint64_t> executionsRecorded{0};
-
-    // Whether an op's outputs are summarised: the op-type filter, and never the values of an
-    // op that allocates without writing (their bits are no value; see unwrittenoutputs.hpp).
-    bool selectsOpType(const std::string& type) const
-    {
-        if (detail::summariesWouldReadGarbage(type, options.mode))
-            return false;
-        return !opTypeRegex ||
-               std::regex_search(type, *opTypeRegex, std::regex_constants::match_continuous);
-    }
-
-    bool executionTypeSelected(const std::string& type)
-    {
-        if (!opTypeRegex)
-            return selectsOpType(type); // no regex to cache
-        std::lock_guard lock(opTypeMutex);
-        auto [it, inserted] = opTypeSelected.try_emplace(type, false);
-        if (inserted)
-            it->second = selectsOpType(type);
-        return it->second;
-    }
-
-    // TensorFlow's "should dump" rule: the op-type and dtype filters, and a type with values.
-    bool shouldDump(bool typeSelected, DType dtype) const
-    {
-        if (!typeSelected || dtype == DType::Resource || dtype == DType::Variant ||
-            dtype == DType::Invalid)
-            return false;
-        const auto& only = options.tensorDtypes;
-        return only.empty() || std::find(only.begin(), only.end(), dtype) != only.end();
-    }
-
-    // The mode's own dtype condition (format §6.4).
-    bool modeCovers(DType dtype) const
-    {
-        switch (options.mode) {
-        case TensorDebugMode::CurtHealth:
-        case TensorDebugMode::ConciseHealth:
-        case TensorDebugMode::FullHealth:
-            return isFloating(dtype);
-        case TensorDebugMode::Shape:
-            return isFloating(dtype) || isInteger(dtype) || dtype == DType::Bool;
-        case TensorDebugMode::NoTensor:
-        case TensorDebugMode::FullTensor:
-            return true;
-        }
-        return false;
-    }
-
-    // Reads the tensor as the mode requires and fills `payload`; but a device tensor of a
-    // mode that counts classes is added to `device` (when given), whose batch fills the
-    // payload once the counts are back.
-    Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, double tensorId,
-                        bool eager, detail::DeviceSummaries* device)
-    {
-        const bool onDevice = tensor.space == MemorySpace::Device;
-        if (onDevice) {
-            if (Status s = detail::deviceTensorSupport(); !s.ok())
-                return s;
-        }
-        const auto count = elementCount(tensor.shape);
-        if (!count)
-            return {ErrorCode::InvalidArgument,
-                    "the tensor's shape has a negative dimension or too many elements"};
-        const TensorDebugMode mode = options.mode;
-        if (mode == TensorDebugMode::NoTensor) {
-            detail::setNoTensorPayload(payload);
-            return {};
-        }
-        if (mode == TensorDebugMode::FullTensor) {
-            TensorView values = tensor;
-            std::vector<unsigned char> copy;
-            if (onDevice) {
-                auto host = detail::copyToHost(tensor, *count, copy);
-                if (!host)
-                    return host.status();
-                values = *host;
-            }
-            return eager ? detail::setFullTensorEager(payload, values, *count)
-                         : detail::setFullTensorContent(payload, values, *count);
-        }
-        if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)
-            return {ErrorCode::InvalidArgument, "the tensor has elements but no data"};
-        // SHAPE reads no values, so it is computed here wherever the tensor lives.
-        if (onDevice && mode != TensorDebugMode::Shape) {
-            if (!device)
-                return {ErrorCode::InvalidArgument, "a device tensor needs a summary batch"};
-            if (!device->batch)
-                device->batch = pending.takeBatch();
-            auto index = device->batch->add({.data = tensor.data,
-                                             .dtype = tensor.dtype,
-                                             .count = static_cast<std::uint64_t>(*count),
-                                             .stream = tensor.stream},
-                                            mode);
-            if (!index)
-                return index.status();
-            device->slots.push_back({.payload = &payload,
-                                     .index = *index,
-                                     .shape = {tensor.shape.begin(), tensor.shape.end()},
-                                     .tensorId = tensorId});
-            return {};
-        }
-        std::array<double, 11> summary{};
-        const auto length = static_cast<std::size_t>(summaryLength(mode));
-        summarize(mode, tensor.data, tensor.dtype, tensor.shape, tensorId,
-                  std::span(summary.data(), length));
-        detail::setSummaryPayload(payload, std::span<const double>(summary.data(), length));
-        return {};
-    }
-
-    // Launches the summaries of a call's device tensors, if it has any; the batch goes back to
-    // the pool when the launch fails (then nothing of the call may be recorded).
-    Status launch(detail::DeviceSummaries& device)
-    {
-        if (device.empty()) {
-            pending.giveBack(std::move(device.batch));
-            return {};
-        }
-        Status s = device.batch->submit();
-        if (!s.ok())
-            pending.giveBack(std::move(device.batch));
-        return s;
-    }
 
     // Queues a call's events behind its launched summaries, or writes them (queued behind
     // earlier ones, if any wait) when it has none.
@@ -324,25 +120,7 @@ struct Recorder::Impl
         if (slot < 0 || slot >= state.numOutputs)
             return {ErrorCode::InvalidArgument,
                     "op " + state.name + " has no output slot " + std::to_string(slot)};
-        skip = !shouldDump(state.typeSelected, tensor.dtype) || !modeCovers(tensor.dtype);
-        return {};
-    }
-
-    // The trace event of a checked, selected tensor; its payload may wait in `device`.
-    Status buildTrace(tfdbg::DebugEvent& event, const detail::OpState& state, int slot,
-                      const TensorView& tensor, detail::DeviceSummaries* device)
-    {
-        event.set_wall_time(detail::wallTimeSeconds());
-        auto* trace = event.mutable_graph_execution_trace();
-        const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
-        if (Status s = buildPayload(*trace->mutable_tensor_proto(), tensor, id, false, device);
-            !s.ok())
-            return s;
-        trace->set_tfdbg_context_id(state.graphId);
-        trace->set_op_name(state.name);
-        trace->set_output_slot(slot);
-        trace->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(options.mode));
-        trace->set_device_name(state.device);
+        skip = !policy.tracesTensor(state.typeSelected, tensor.dtype);
         return {};
     }
 
@@ -399,32 +177,16 @@ Recorder::~Recorder()
 
 Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
 {
-    if (!isValidMode(options.mode))
-        return Status{ErrorCode::InvalidArgument,
-                      "unknown tensor debug mode " +
-                          std::to_string(static_cast<int>(options.mode))};
-    for (const DType d : options.tensorDtypes)
-        if (!isValidDType(d))
-            return Status{ErrorCode::InvalidArgument, "unknown dtype " +
-                                                          std::to_string(static_cast<int>(d)) +
-                                                          " in the dtype filter"};
+    if (Status s = detail::DumpPolicy::checkOptions(options.mode, options.tensorDtypes); !s.ok())
+        return s;
     if (options.flushInterval.count() < 0)
         return Status{ErrorCode::InvalidArgument, "the flush interval is negative"};
     options.flushInterval = std::max(options.flushInterval, std::chrono::milliseconds(1));
 
     auto impl = std::make_unique<Impl>();
-    if (!options.opTypeRegex.empty()) {
-        if (const auto unsafe = detail::unsafeRepeat(options.opTypeRegex))
-            return Status{ErrorCode::InvalidArgument,
-                          "the op type filter \"" + options.opTypeRegex + "\" " + unsafe->reason};
-        try {
-            impl->opTypeRegex.emplace(options.opTypeRegex, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            return Status{ErrorCode::InvalidArgument,
-                          "the op type filter \"" + options.opTypeRegex +
-                              "\" is not a valid regular expression: " + e.what()};
-        }
-    }
+    if (Status s = impl->policy.configure(options.mode, options.tensorDtypes, options.opTypeRegex);
+        !s.ok())
+        return s;
     if (!detail::isValidUtf8(options.runId) || !detail::isValidUtf8(options.hostName))
         return Status{ErrorCode::InvalidArgument,
                       "the run id and the host name must be UTF-8 " + std::string(kUtf8Reason)};
@@ -576,7 +338,7 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
     state->type = spec.type;
     state->device = spec.device.empty() ? std::string(kDefaultDevice) : spec.device;
     state->numOutputs = spec.numOutputs;
-    state->typeSelected = d.selectsOpType(spec.type);
+    state->typeSelected = d.policy.selectsOpType(spec.type);
     const std::int32_t first = d.nextSymbolicId.fetch_add(spec.numOutputs);
     for (int i = 0; i < spec.numOutputs; ++i)
         state->outputTensorIds.push_back(first + i);
@@ -622,7 +384,9 @@ Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& ten
     }
     thread_local tfdbg::DebugEvent event;
     event.Clear();
-    if (Status s = d.buildTrace(event, *op.m_state, slot, tensor, nullptr); !s.ok())
+    if (Status s = detail::buildTrace(event, *op.m_state, slot, tensor, d.options.mode, nullptr,
+                                      d.pending);
+        !s.ok())
         return s;
     ++d.tracesRecorded;
     return d.emit(detail::FileKind::GraphExecutionTraces, event);
@@ -646,14 +410,15 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
         }
         auto event = std::make_unique<tfdbg::DebugEvent>();
         if (s.ok())
-            s = d.buildTrace(*event, *t.op.m_state, t.slot, t.tensor, &device);
+            s = detail::buildTrace(*event, *t.op.m_state, t.slot, t.tensor, d.options.mode, &device,
+                                   d.pending);
         if (!s.ok()) {
             d.pending.giveBack(std::move(device.batch));
             return s;
         }
         events.push_back({detail::FileKind::GraphExecutionTraces, std::move(event)});
     }
-    if (Status s = d.launch(device); !s.ok())
+    if (Status s = detail::launchSummaries(device, d.pending); !s.ok())
         return s;
     d.tracesSkipped += skipped;
     d.tracesRecorded += events.size();
@@ -695,7 +460,7 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
     auto owned = std::make_unique<tfdbg::DebugEvent>();
     tfdbg::DebugEvent& event = *owned;
     auto* execution = event.mutable_execution();
-    const bool typeSelected = d.executionTypeSelected(spec.opType);
+    const bool typeSelected = d.policy.executionTypeSelected(spec.opType);
     detail::DeviceSummaries device{.mode = d.options.mode};
     // Gives an unsubmitted batch back on every early return.
     struct BatchGuard
@@ -705,24 +470,10 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
         ~BatchGuard() { pending.giveBack(std::move(device.batch)); }
     } guard{d.pending, device};
     // Payloads first: a tensor the recorder cannot read must not leave a half-written event.
-    // A device tensor needs device support even where the mode reads nothing of it, so that a
-    // program learns at once that this build or machine cannot record its GPU tensors.
-    for (const auto& tensor : spec.outputs)
-        if (tensor.space == MemorySpace::Device)
-            if (Status s = detail::deviceTensorSupport(); !s.ok())
-                return s;
-    for (const auto& tensor : spec.outputs) {
-        if (!d.shouldDump(typeSelected, tensor.dtype) ||
-            d.options.mode == TensorDebugMode::NoTensor)
-            continue;
-        if (!d.modeCovers(tensor.dtype)) {
-            execution->add_tensor_protos(); // TensorFlow's empty placeholder (format §7.2)
-            continue;
-        }
-        if (Status s = d.buildPayload(*execution->add_tensor_protos(), tensor, -1.0, true, &device);
-            !s.ok())
-            return s;
-    }
+    if (Status s = detail::buildExecutionPayloads(*execution, spec.outputs, d.policy, typeSelected,
+                                                  d.options.mode, device, d.pending);
+        !s.ok())
+        return s;
 
     std::int32_t deviceId = 0;
     if (!spec.outputs.empty()) {
@@ -753,7 +504,7 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
         location->add_stack_frame_ids(std::move(id));
     for (std::size_t i = 0; i < spec.outputs.size(); ++i)
         execution->add_output_tensor_device_ids(deviceId);
-    if (Status s = d.launch(device); !s.ok())
+    if (Status s = detail::launchSummaries(device, d.pending); !s.ok())
         return s;
     ++d.executionsRecorded;
     if (device.empty())

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// What an OpHandle holds: an op declared with Recorder::declareOp, as its traces need it. Shared
+// by the recorder, which creates it, and the handle's accessors and the trace builder, which read
+// it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nanscope::detail {
+
+struct OpState
+{
+    std::string graphId;
+    std::string name;
+    std::string type;
+    std::string device;
+    int numOutputs = 0;
+    std::vector<std::int32_t> outputTensorIds;
+    bool typeSelected = true; // by the op-type filter
+};
+
+} // namespace nanscope::detail

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tensorpayloads.hpp"
+
+#include "devicepayloads.hpp"
+#include "ids.hpp"
+#include "nanscope/summary.hpp"
+#include "nanscope/tfdbg/debug_event.pb.h"
+#include "tensorproto.hpp"
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace nanscope::detail {
+
+Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
+                    double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending)
+{
+    const bool onDevice = tensor.space == MemorySpace::Device;
+    if (onDevice) {
+        if (Status s = deviceTensorSupport(); !s.ok())
+            return s;
+    }
+    const auto count = elementCount(tensor.shape);
+    if (!count)
+        return {ErrorCode::InvalidArgument,
+                "the tensor's shape has a negative dimension or too many elements"};
+    if (mode == TensorDebugMode::NoTensor) {
+        setNoTensorPayload(payload);
+        return {};
+    }
+    if (mode == TensorDebugMode::FullTensor) {
+        TensorView values = tensor;
+        std::vector<unsigned char> copy;
+        if (onDevice) {
+            auto host = copyToHost(tensor, *count, copy);
+            if (!host)
+                return host.status();
+            values = *host;
+        }
+        return eager ? setFullTensorEager(payload, values, *count)
+                     : setFullTensorContent(payload, values, *count);
+    }
+    if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)
+        return {ErrorCode::InvalidArgument, "the tensor has elements but no data"};
+    // SHAPE reads no values, so it is computed here wherever the tensor lives.
+    if (onDevice && mode != TensorDebugMode::Shape) {
+        if (!device)
+            return {ErrorCode::InvalidArgument, "a device tensor needs a summary batch"};
+        if (!device->batch)
+            device->batch = pending.takeBatch();
+        auto index = device->batch->add({.data = tensor.data,
+                                         .dtype = tensor.dtype,
+                                         .count = static_cast<std::uint64_t>(*count),
+                                         .stream = tensor.stream},
+                                        mode);
+        if (!index)
+            return index.status();
+        device->slots.push_back({.payload = &payload,
+                                 .index = *index,
+                                 .shape = {tensor.shape.begin(), tensor.shape.end()},
+                                 .tensorId = tensorId});
+        return {};
+    }
+    std::array<double, 11> summary{};
+    const auto length = static_cast<std::size_t>(summaryLength(mode));
+    summarize(mode, tensor.data, tensor.dtype, tensor.shape, tensorId,
+              std::span(summary.data(), length));
+    setSummaryPayload(payload, std::span<const double>(summary.data(), length));
+    return {};
+}
+
+Status buildTrace(tfdbg::DebugEvent& event, const OpState& state, int slot,
+                  const TensorView& tensor, TensorDebugMode mode, DeviceSummaries* device,
+                  PendingEvents& pending)
+{
+    event.set_wall_time(wallTimeSeconds());
+    auto* trace = event.mutable_graph_execution_trace();
+    const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
+    if (Status s =
+            buildPayload(*trace->mutable_tensor_proto(), tensor, mode, id, false, device, pending);
+        !s.ok())
+        return s;
+    trace->set_tfdbg_context_id(state.graphId);
+    trace->set_op_name(state.name);
+    trace->set_output_slot(slot);
+    trace->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(mode));
+    trace->set_device_name(state.device);
+    return {};
+}
+
+Status buildExecutionPayloads(tfdbg::Execution& execution, std::span<const TensorView> outputs,
+                              const DumpPolicy& policy, bool typeSelected, TensorDebugMode mode,
+                              DeviceSummaries& device, PendingEvents& pending)
+{
+    for (const auto& tensor : outputs)
+        if (tensor.space == MemorySpace::Device)
+            if (Status s = deviceTensorSupport(); !s.ok())
+                return s;
+    for (const auto& tensor : outputs) {
+        switch (policy.executionOutput(typeSelected, tensor.dtype)) {
+        case ExecutionOutput::Omitted:
+            break;
+        case ExecutionOutput::Placeholder:
+            execution.add_tensor_protos(); // TensorFlow's empty placeholder (format §7.2)
+            break;
+        case ExecutionOutput::Summarised:
+            if (Status s = buildPayload(*execution.add_tensor_protos(), tensor, mode, -1.0, true,
+                                        &device, pending);
+                !s.ok())
+                return s;
+            break;
+        }
+    }
+    return {};
+}
+
+Status launchSummaries(DeviceSummaries& device, PendingEvents& pending)
+{
+    if (device.empty()) {
+        pending.giveBack(std::move(device.batch));
+        return {};
+    }
+    Status s = device.batch->submit();
+    if (!s.ok())
+        pending.giveBack(std::move(device.batch));
+    return s;
+}
+
+} // namespace nanscope::detail

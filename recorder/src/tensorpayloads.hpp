@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// How a recorded tensor becomes the payload of its event, apart from the recorder that checks the
+// calls and queues the events: a host tensor is summarised (or copied, in FULL_TENSOR) at once; a
+// device tensor of a mode that counts classes joins the call's summary batch, one kernel launch
+// for the whole call, whose counts fill the payload later (pendingevents.hpp).
+#pragma once
+
+#include "dumppolicy.hpp"
+#include "nanscope/status.hpp"
+#include "nanscope/tensordebugmode.hpp"
+#include "nanscope/tensorview.hpp"
+#include "opstate.hpp"
+#include "pendingevents.hpp"
+
+#include <span>
+
+namespace nanscope::tfdbg {
+class DebugEvent;
+class Execution;
+} // namespace nanscope::tfdbg
+
+namespace nanscope::detail {
+
+// Reads the tensor as `mode` requires and fills `payload`; but a device tensor of a mode that
+// counts classes is added to `device` (when given; its batch is taken from `pending`), whose batch
+// fills the payload once the counts are back.
+Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
+                    double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending);
+
+// The trace event of a checked, selected output of `state`; its payload may wait in `device`.
+Status buildTrace(tfdbg::DebugEvent& event, const OpState& state, int slot,
+                  const TensorView& tensor, TensorDebugMode mode, DeviceSummaries* device,
+                  PendingEvents& pending);
+
+// The payloads of an execution's outputs, as `policy` selects them. A device tensor needs device
+// support even where the mode reads nothing of it, so that a program learns at once that this
+// build or machine cannot record its GPU tensors.
+Status buildExecutionPayloads(tfdbg::Execution& execution, std::span<const TensorView> outputs,
+                              const DumpPolicy& policy, bool typeSelected, TensorDebugMode mode,
+                              DeviceSummaries& device, PendingEvents& pending);
+
+// Launches the summaries of a call's device tensors, if it has any; the batch goes back to
+// the pool when the launch fails (then nothing of the call may be recorded).
+Status launchSummaries(DeviceSummaries& device, PendingEvents& pending);
+
+} // namespace nanscope::detail
