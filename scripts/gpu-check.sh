@@ -1,81 +1,186 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# What a session with a CUDA GPU runs in one go: a release build with CUDA, the GPU tests
-# (which must run, not skip), the GPU demo with its report, and the overhead benchmark. Every
-# output goes to the folder given as $1 (default gpu-results/); the summary is its README.txt.
+# The GPU checks, in two places: a Debian machine with our build dependencies and a CUDA
+# toolkit builds them into one folder; a GPU machine with only a driver, a CUDA toolkit, CMake,
+# a compiler and Python with torch runs them from that folder.
 #
-#   scripts/gpu-check.sh [OUTPUT_DIR]
+#   scripts/gpu-check.sh --build BUNDLE          # here: Release build with CUDA, then BUNDLE/
+#   scripts/gpu-check.sh --run BUNDLE [OUTPUT]   # there, in a checkout of the same commit
+#   scripts/gpu-check.sh [OUTPUT]                # both, on one machine
+#
+# BUNDLE holds bin/ (tests, demos, report, benchmark), lib/ (every shared library they need
+# beyond the C and C++ runtimes and the CUDA driver) and sdk/ (the recorder SDK, for building
+# the Python extension there for that machine's Python and torch). --run writes every output to
+# OUTPUT (default gpu-results/), its summary to OUTPUT/README.txt:
+#   GPU and recorder tests (the GPU ones must run, not skip), the GPU demo and its report,
+#   nanscope_bench_gpu, compute-sanitizer's memcheck over the device tests when present, the
+#   Python extension built there, the CUDA Python tests, and the PyTorch overhead benchmark.
 #
 # The build goes to build/gpu-release, or to $NANSCOPE_GPU_BUILD_DIR.
-#
 # Exit status: 0 all passed; 1 a build, test or demo failed, or no device was seen.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+repo="$(pwd)"
 
-out="${1:-gpu-results}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-build="${NANSCOPE_GPU_BUILD_DIR:-build/gpu-release}"
-status=0
+binaries=(tests/gpu/nanscope_gpu_tests tests/recorder/nanscope_recorder_tests
+          tests/bench/nanscope_bench_gpu recorder/examples/nanscope-demo-mlp
+          recorder/examples/nanscope-demo-mlp-gpu app/report/nanscope-report)
 
-# nvcc's usual home, for machines where it is installed but not on PATH.
-if ! command -v nvcc >/dev/null 2>&1 && [ -d /usr/local/cuda/bin ]; then
-  export PATH="/usr/local/cuda/bin:$PATH"
-fi
+# The libraries every Linux machine with a CUDA driver and toolkit has: never carried.
+system_library() {
+  case "$1" in
+    linux-vdso.so* | ld-linux* | libc.so* | libm.so* | libpthread.so* | libdl.so* | librt.so* | \
+      libstdc++.so* | libgcc_s.so* | libcuda.so* | libnvidia* | libcudart.so* | libcublas*) return 0 ;;
+  esac
+  return 1
+}
 
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-  uname -a
-  nvidia-smi 2>&1 || echo "nvidia-smi: not available"
-  nvcc --version 2>&1 || echo "nvcc: not on PATH"
-} > "$out/environment.txt"
+build_bundle() {
+  local bundle="$1" build="${NANSCOPE_GPU_BUILD_DIR:-build/gpu-release}"
+  export PATH="$PATH:/usr/local/cuda/bin" # nvcc's usual home
+  echo "== configure ($build, Release, CUDA on)"
+  # Warnings stay warnings: GCC 12 has -O3 false positives, and this build is about the GPU.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNANSCOPE_WITH_CUDA=ON \
+    -DNANSCOPE_BUILD_GUI=OFF -DNANSCOPE_WARNINGS_AS_ERRORS=OFF > "$build.configure.txt" 2>&1 ||
+    { echo "configure FAILED (see $build.configure.txt)"; return 1; }
+  grep -q "CUDA, summaries" "$build.configure.txt" ||
+    { echo "no CUDA compiler found: put nvcc on PATH or pass -DCMAKE_CUDA_COMPILER"; return 1; }
+  echo "== build"
+  local targets=() b
+  for b in "${binaries[@]}"; do targets+=("$(basename "$b")"); done
+  cmake --build "$build" --target "${targets[@]}" nanscope_recorder_shared ||
+    { echo "build FAILED"; return 1; }
+  echo "== bundle into $bundle"
+  rm -rf "$bundle"
+  mkdir -p "$bundle/bin" "$bundle/lib"
+  for b in "${binaries[@]}"; do
+    cp "$build/$b" "$bundle/bin/" && strip --strip-debug "$bundle/bin/$(basename "$b")"
+  done
+  cmake --install "$build" --prefix "$bundle/sdk" --component recorder > /dev/null &&
+    cmake --install "$build" --prefix "$bundle/sdk" --component recorder_dev > /dev/null ||
+    { echo "installing the SDK FAILED"; return 1; }
+  local lib name path
+  for lib in "$bundle"/bin/* "$bundle"/sdk/lib*/libnanscope-recorder.so.*; do
+    ldd "$lib" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }'
+  done | sort -u | while read -r name path; do
+    system_library "$name" || cp -L "$path" "$bundle/lib/$name"
+  done
+  git rev-parse HEAD > "$bundle/commit.txt" 2>/dev/null || echo unknown > "$bundle/commit.txt"
+  du -sh "$bundle"
+}
 
-step() { echo "== $*" | tee -a "$out/README.txt"; }
-: > "$out/README.txt"
+run_bundle() {
+  local bundle out status=0
+  bundle="$(cd "$1" && pwd)" || { echo "no bundle at $1"; return 1; }
+  out="${2:-gpu-results}"
+  mkdir -p "$out" && out="$(cd "$out" && pwd)"
+  : > "$out/README.txt"
+  step() { echo "== $*" | tee -a "$out/README.txt"; }
 
-step "configure ($build, Release, CUDA on)"
-# Warnings stay warnings: GCC 12 has -O3 false positives, and this run is about the GPU.
-if ! cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNANSCOPE_WITH_CUDA=ON \
-    -DNANSCOPE_BUILD_GUI=OFF -DNANSCOPE_WARNINGS_AS_ERRORS=OFF > "$out/configure.txt" 2>&1; then
-  step "configure FAILED (see configure.txt)"; exit 1
-fi
-if ! grep -q "CUDA, summaries" "$out/configure.txt"; then
-  step "no CUDA compiler found: put nvcc on PATH or pass -DCMAKE_CUDA_COMPILER"; exit 1
-fi
+  if ! command -v nvcc > /dev/null 2>&1 && [ -d /usr/local/cuda/bin ]; then
+    export PATH="/usr/local/cuda/bin:$PATH"
+  fi
+  {
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "bundle built from commit: $(cat "$bundle/commit.txt")"
+    uname -a
+    nvidia-smi 2>&1 || echo "nvidia-smi: not available"
+    nvcc --version 2>&1 | tail -n 2 || echo "nvcc: not on PATH"
+  } > "$out/environment.txt"
 
-step "build"
-targets=(nanscope_gpu_tests nanscope_recorder_tests nanscope_bench_gpu nanscope-demo-mlp
-         nanscope-demo-mlp-gpu nanscope-report)
-if ! cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" > "$out/build.txt" 2>&1; then
-  step "build FAILED (see build.txt)"; exit 1
-fi
+  # Only the carried libraries this machine lacks: its own are newer or match its drivers.
+  local missing="$out/.libs" lib name
+  mkdir -p "$missing"
+  for lib in "$bundle"/lib/*; do
+    [ -e "$lib" ] || continue
+    name="$(basename "$lib")"
+    ldconfig -p | grep -q "^[[:space:]]*$name " || ln -sf "$lib" "$missing/$name"
+  done
+  export LD_LIBRARY_PATH="$missing${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  step "carried libraries used: $(ls "$missing" | tr '\n' ' ')"
+  export NANSCOPE_DEMO_MLP="$bundle/bin/nanscope-demo-mlp"
+  export NANSCOPE_DEMO_MLP_GPU="$bundle/bin/nanscope-demo-mlp-gpu"
 
-step "tests: gpu and recorder (ctest)"
-(cd "$build" && ctest -R '^(gpu|recorder):' --output-on-failure) > "$out/tests.txt" 2>&1 ||
-  status=1
-tail -n 30 "$out/tests.txt" | grep -E "tests passed|tests failed|Skipped|Failed" |
-  tee -a "$out/README.txt"
-if grep -q "Skipped" "$out/tests.txt"; then
-  step "GPU tests were SKIPPED: this machine has no usable CUDA device (see tests.txt)"
-  status=1
-fi
+  step "tests: gpu"
+  timeout 300 "$bundle/bin/nanscope_gpu_tests" > "$out/tests-gpu.txt" 2>&1 || status=1
+  tail -n 3 "$out/tests-gpu.txt" | tee -a "$out/README.txt"
+  if grep -q "SKIPPED: no CUDA device" "$out/tests-gpu.txt"; then
+    step "GPU tests were SKIPPED: this machine has no usable CUDA device"
+    status=1
+  fi
+  step "tests: recorder"
+  timeout 300 "$bundle/bin/nanscope_recorder_tests" > "$out/tests-recorder.txt" 2>&1 || status=1
+  tail -n 2 "$out/tests-recorder.txt" | tee -a "$out/README.txt"
 
-step "GPU demo: the tutorial's MLP with FULL_HEALTH, and its report"
-logdir="$out/demo-logdir"
-rm -rf "$logdir"
-"$build/recorder/examples/nanscope-demo-mlp-gpu" --dump_dir "$logdir" \
-  --dump_tensor_debug_mode FULL_HEALTH > "$out/demo.txt" 2>&1 || status=1
-tail -n 3 "$out/demo.txt" | tee -a "$out/README.txt"
-# nanscope-report exits with 1 when it finds alerts, as it should here.
-"$build/app/report/nanscope-report" "$logdir" > "$out/demo-report.txt" 2>&1
-[ $? -le 1 ] || status=1
+  step "GPU demo: the tutorial's MLP with FULL_HEALTH, and its report"
+  local logdir
+  logdir="$(mktemp -d)/demo-logdir"
+  timeout 120 "$bundle/bin/nanscope-demo-mlp-gpu" --dump_dir "$logdir" \
+    --dump_tensor_debug_mode FULL_HEALTH > "$out/demo.txt" 2>&1 || status=1
+  tail -n 3 "$out/demo.txt" | tee -a "$out/README.txt"
+  # nanscope-report exits with 1 when it finds alerts, as it should here.
+  timeout 120 "$bundle/bin/nanscope-report" "$logdir" > "$out/demo-report.txt" 2>&1
+  [ $? -le 1 ] || status=1
+  head -n 12 "$out/demo-report.txt" >> "$out/README.txt"
 
-step "benchmark: nanscope_bench_gpu (bandwidth, batches, training-step overhead)"
-"$build/tests/bench/nanscope_bench_gpu" > "$out/bench-gpu.txt" 2>&1 || status=1
-"$build/tests/bench/nanscope_bench_gpu" --tf32 > "$out/bench-gpu-tf32.txt" 2>&1 || status=1
-cat "$out/bench-gpu.txt" >> "$out/README.txt"
+  step "benchmark: nanscope_bench_gpu"
+  timeout 240 "$bundle/bin/nanscope_bench_gpu" > "$out/bench-gpu.txt" 2>&1 || status=1
+  cat "$out/bench-gpu.txt" >> "$out/README.txt"
 
-if [ $status -eq 0 ]; then step "all passed"; else step "something FAILED or was skipped"; fi
-echo "Outputs: $out"
-exit $status
+  step "Python extension for $(python3 --version 2>&1), torch $(python3 -c \
+    'import torch; print(torch.__version__)' 2>&1 | tail -n 1)"
+  local pybuild pybind
+  pybuild="$(mktemp -d)"
+  pybind="$(python3 -m pybind11 --cmakedir 2>/dev/null)"
+  if cmake -S "$repo/recorder/python" -B "$pybuild" -DCMAKE_BUILD_TYPE=Release \
+      -DPython3_EXECUTABLE="$(command -v python3)" \
+      -DCMAKE_PREFIX_PATH="$bundle/sdk;$pybind" > "$out/python-build.txt" 2>&1 &&
+    cmake --build "$pybuild" -j "$(nproc)" >> "$out/python-build.txt" 2>&1; then
+    export PYTHONPATH="$pybuild/python:$repo/tests/python"
+    # torch's wheels export symbols of the protobuf they link in; loaded into such a process,
+    # the recorder's libprotobuf aborted ("free(): invalid pointer") at the first source file
+    # it wrote (torch 2.11, CPython 3.12). Preloaded, its own symbols come first.
+    local protobuf
+    protobuf="$(ldd "$bundle"/sdk/lib*/libnanscope-recorder.so.* | awk '/libprotobuf/ { print $3 }')"
+    [ -n "$protobuf" ] && export LD_PRELOAD="$protobuf"
+    export NANSCOPE_REPORT="$bundle/bin/nanscope-report"
+    export NANSCOPE_TORCH_EXAMPLE="$repo/recorder/python/examples/debug_mnist_torch.py"
+    local test
+    for test in cuda recording intended; do
+      step "Python tests: test_torch_$test.py"
+      timeout 240 python3 "$repo/tests/python/test_torch_$test.py" \
+        > "$out/python-$test.txt" 2>&1 || status=1
+      tail -n 3 "$out/python-$test.txt" | tee -a "$out/README.txt"
+    done
+    step "benchmark: PyTorch recording overhead on CUDA"
+    PYTHONUNBUFFERED=1 timeout 300 python3 "$repo/tests/bench/torch_overhead.py" --device cuda \
+      --rounds 2 --no-anomaly > "$out/bench-torch-cuda.txt" 2>&1 || status=1
+    cat "$out/bench-torch-cuda.txt" >> "$out/README.txt"
+  else
+    step "Python extension build FAILED (see python-build.txt)"
+    tail -n 20 "$out/python-build.txt"
+    status=1
+  fi
+
+  # Last: memcheck slows kernels many times, so it only spends what time is left.
+  if command -v compute-sanitizer > /dev/null 2>&1; then
+    step "compute-sanitizer memcheck: the device tests"
+    timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$bundle/bin/nanscope_gpu_tests" "[gpu]" > "$out/sanitizer.txt" 2>&1 || status=1
+    tail -n 3 "$out/sanitizer.txt" | tee -a "$out/README.txt"
+  fi
+
+  if [ $status -eq 0 ]; then step "all passed"; else step "something FAILED or was skipped"; fi
+  echo "Outputs: $out"
+  return $status
+}
+
+case "${1:-}" in
+  --build) [ $# -eq 2 ] || { echo "usage: $0 --build BUNDLE" >&2; exit 2; }
+           build_bundle "$2" ;;
+  --run) [ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: $0 --run BUNDLE [OUTPUT]" >&2; exit 2; }
+         run_bundle "$2" "${3:-}" ;;
+  -*) echo "usage: $0 [--build BUNDLE | --run BUNDLE [OUTPUT] | OUTPUT]" >&2; exit 2 ;;
+  *) bundle="$(mktemp -d)/bundle"
+     build_bundle "$bundle" && run_bundle "$bundle" "${1:-}" ;;
+esac

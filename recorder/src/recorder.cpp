@@ -8,6 +8,7 @@
 #include "existingruns.hpp"
 #include "exitregistry.hpp"
 #include "ids.hpp"
+#include "internedstacks.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
 #include "nanscope/version.hpp"
 #include "opstate.hpp"
@@ -64,6 +65,7 @@ struct Recorder::Impl
     detail::EventWriter writer;
     detail::PendingEvents pending{writer}; // events waiting for device summaries
     std::unique_ptr<detail::CodeLocations> locations;
+    detail::InternedStacks stacks; // of interpreters, by StackId
     detail::DumpPolicy policy;
 
     std::mutex graphMutex;
@@ -134,14 +136,16 @@ struct Recorder::Impl
         c->set_module_path(context.modulePath);
         c->set_forward_op_type(context.forwardOpType);
         c->set_forward_module_path(context.forwardModulePath);
-        if (!context.forwardStack.empty()) {
-            auto frames = locations->frameIds(std::span(context.forwardStack));
+        if (context.forwardStackId || !context.forwardStack.empty()) {
+            auto frames = context.forwardStackId
+                              ? stacks.frameIds(*context.forwardStackId)
+                              : stacks.shared(locations->frameIds(std::span(context.forwardStack)));
             if (!frames)
                 return frames.status();
             auto* location = c->mutable_forward_code_location();
             location->set_host_name(options.hostName);
-            for (auto& id : *frames)
-                location->add_stack_frame_ids(std::move(id));
+            for (const auto& id : **frames)
+                location->add_stack_frame_ids(id);
         }
         return {};
     }
@@ -427,16 +431,29 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
 
 Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& where)
 {
-    return recordExecution(spec, std::span(&where, 1), true);
+    return recordExecution(spec, std::span(&where, 1), true, nullptr);
 }
 
 Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack)
 {
-    return recordExecution(spec, stack, false);
+    return recordExecution(spec, stack, false, nullptr);
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, StackId stack)
+{
+    return recordExecution(spec, {}, false, &stack);
+}
+
+Result<StackId> Recorder::internStack(std::span<const CodeLocation> stack)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    return d.stacks.intern(*d.locations, stack);
 }
 
 Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack,
-                                 bool callerOnly)
+                                 bool callerOnly, const StackId* interned)
 {
     auto& d = *m_impl;
     if (d.closed)
@@ -482,7 +499,9 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
             return id.status();
         deviceId = *id;
     }
-    auto frames = callerOnly ? d.locations->frameIds(stack.front()) : d.locations->frameIds(stack);
+    auto frames = interned     ? d.stacks.frameIds(*interned)
+                  : callerOnly ? d.stacks.shared(d.locations->frameIds(stack.front()))
+                               : d.stacks.shared(d.locations->frameIds(stack));
     if (!frames)
         return frames.status();
     if (Status s = d.setContext(*execution, spec.context); !s.ok())
@@ -500,8 +519,8 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
     execution->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(d.options.mode));
     auto* location = execution->mutable_code_location();
     location->set_host_name(d.options.hostName);
-    for (auto& id : *frames)
-        location->add_stack_frame_ids(std::move(id));
+    for (const auto& id : **frames)
+        location->add_stack_frame_ids(id);
     for (std::size_t i = 0; i < spec.outputs.size(); ++i)
         execution->add_output_tensor_device_ids(deviceId);
     if (Status s = detail::launchSummaries(device, d.pending); !s.ok())

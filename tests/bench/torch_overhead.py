@@ -1,37 +1,63 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The cost of recording a PyTorch program with nanscope.torch, per tensor debug mode, against a
-plain run and against torch.autograd.detect_anomaly, on the same models in one run.
+plain run, an empty Python dispatch mode and torch.autograd.detect_anomaly, in one run.
 
-Models (CPU, float32, training steps: forward, backward, Adam):
-  tiny         eight 64×64 linear layers, batch 64 (small ops: the per-op cost shows)
-  mlp          the tutorial's MLP: 784-500-10, batch 100
-  transformer  one nn.TransformerEncoderLayer: d_model 256, 4 heads, feed-forward 1024,
-               batch 8 x 128 tokens
+Models (training steps: forward, backward, optimizer):
+  CPU (float32, Adam)
+    tiny         eight 64×64 linear layers, batch 64 (small ops: the per-op cost shows)
+    mlp          the tutorial's MLP: 784-500-10, batch 100
+    transformer  one nn.TransformerEncoderLayer: d_model 256, 4 heads, feed-forward 1024,
+                 batch 8 x 128 tokens
+  CUDA (--device cuda)
+    gpt          a GPT-style stack: nn.TransformerEncoder, d_model 768, 12 heads, 6 layers,
+                 causal -inf mask, batch 16 x 256 tokens, bfloat16 autocast, AdamW
+    mlp4096      eight Linear(4096, 4096) with ReLU, batch 1024, AdamW (large ops)
 
-For each: the median wall time of a step (the best of interleaved rounds), its ratio to the
-plain step and to detect_anomaly's, the number of aten ops a step runs (as recorded), the plain
-time per op, and the overhead per op in µs.
+For each: the median wall time of a step (the best of interleaved rounds; CUDA steps end with a
+synchronisation), its ratio to the plain step, the aten ops a step runs (as recorded), the
+overhead per op in µs, and the goal where there is one. Then, per recording mode, where the
+added time per op goes: the Python dispatch mode itself (the empty mode's cost), the recorder's
+phases (timed inside it) and the Python glue around them.
 
-    PYTHONPATH=build/ci/python python3 tests/bench/torch_overhead.py [--steps N]
+    PYTHONPATH=build/ci/python python3 tests/bench/torch_overhead.py [--device cuda] [--steps N]
 """
 
 import argparse
-import warnings
 import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+import warnings
 
 import torch
 from torch import nn
 import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import nanscope.torch
 
 MODES = ["NO_TENSOR", "CURT_HEALTH", "CONCISE_HEALTH", "FULL_HEALTH", "SHAPE", "FULL_TENSOR"]
+CUDA_MODES = ["NO_TENSOR", "CURT_HEALTH", "FULL_HEALTH"]
+
+# (case, configuration): ("µs/op" or "× plain", most allowed). The CPU goals are per op on the
+# tiny model; the GPU goals are step-time ratios (TensorFlow's recorder: +15 % and +50 %).
+GOALS = {
+    ("tiny", "NO_TENSOR"): ("µs/op", 10.0),
+    ("tiny", "FULL_HEALTH"): ("µs/op", 15.0),
+    ("gpt", "NO_TENSOR"): ("× plain", 1.10),
+    ("gpt", "FULL_HEALTH"): ("× plain", 1.25),
+    ("mlp4096", "FULL_HEALTH"): ("× plain", 1.05),
+}
+
+
+class EmptyMode(TorchDispatchMode):
+    """What any Python dispatch mode costs: it only runs the op."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
 
 
 class MLP(nn.Module):
@@ -44,98 +70,172 @@ class MLP(nn.Module):
         return self.logits(torch.relu(self.hidden(x)))
 
 
-def mlp_case():
+def mlp_case(device):
     torch.manual_seed(0)
-    model = MLP()
-    x = torch.rand(100, 784)
-    y = torch.randint(0, 10, (100,))
-    return model, lambda m: F.cross_entropy(m(x), y)
+    model = MLP().to(device)
+    x = torch.rand(100, 784, device=device)
+    y = torch.randint(0, 10, (100,), device=device)
+    return model, lambda m: F.cross_entropy(m(x), y), torch.optim.Adam
 
 
-def tiny_case():
+def tiny_case(device):
     """Small ops (64×64), where the per-op cost of recording shows most."""
     torch.manual_seed(0)
-    model = nn.Sequential(*[nn.Linear(64, 64) for _ in range(8)])
-    x = torch.randn(64, 64)
-    return model, lambda m: m(x).square().mean()
+    model = nn.Sequential(*[nn.Linear(64, 64) for _ in range(8)]).to(device)
+    x = torch.randn(64, 64, device=device)
+    return model, lambda m: m(x).square().mean(), torch.optim.Adam
 
 
-def transformer_case():
+def transformer_case(device):
     torch.manual_seed(0)
     model = nn.TransformerEncoderLayer(d_model=256, nhead=4, dim_feedforward=1024, dropout=0.0,
-                                       batch_first=True)
-    x = torch.randn(8, 128, 256)
-    return model, lambda m: m(x).square().mean()
+                                       batch_first=True).to(device)
+    x = torch.randn(8, 128, 256, device=device)
+    return model, lambda m: m(x).square().mean(), torch.optim.Adam
 
 
-def timed_steps(model, loss_of, steps, warmup=2):
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+def gpt_case(device):
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(d_model=768, nhead=12, dim_feedforward=3072, dropout=0.0,
+                                       batch_first=True, norm_first=True)
+    with warnings.catch_warnings():  # the nested-tensor fast path is off with norm_first
+        warnings.simplefilter("ignore")
+        model = nn.TransformerEncoder(layer, num_layers=6).to(device)
+    x = torch.randn(16, 256, 768, device=device)
+    mask = torch.triu(torch.full((256, 256), float("-inf"), device=device), diagonal=1)
+    autocast_dtype = torch.bfloat16 if device == "cuda" else torch.float32
+
+    def loss_of(m):
+        with torch.autocast(device_type=device, dtype=autocast_dtype, enabled=device == "cuda"):
+            return m(x, mask=mask).float().square().mean()
+
+    return model, loss_of, torch.optim.AdamW
+
+
+def mlp4096_case(device):
+    torch.manual_seed(0)
+    layers = []
+    for _ in range(8):
+        layers += [nn.Linear(4096, 4096), nn.ReLU()]
+    model = nn.Sequential(*layers).to(device)
+    x = torch.randn(1024, 4096, device=device)
+    return model, lambda m: m(x).square().mean(), torch.optim.AdamW
+
+
+CASES = {"tiny": tiny_case, "mlp": mlp_case, "transformer": transformer_case, "gpt": gpt_case,
+         "mlp4096": mlp4096_case}
+
+
+def synchronize(device):
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def timed_steps(model, loss_of, optimizer_type, steps, device, warmup=3):
+    optimizer = optimizer_type(model.parameters(), lr=1e-4)
     times = []
     for i in range(warmup + steps):
+        synchronize(device)
         begin = time.perf_counter()
         loss = loss_of(model)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+        synchronize(device)
         elapsed = time.perf_counter() - begin
         if i >= warmup:
             times.append(elapsed)
     return statistics.median(times)
 
 
-def timed_run(make, steps, mode=None, anomaly=False):
-    """The median step time of one run; with `mode`, recorded (and the ops per step)."""
-    model, loss_of = make()
-    if anomaly:
+def timed_run(case, device, steps, config, profile=False):
+    """The median step time of one run of `config` ("plain", "empty_mode", "detect_anomaly" or a
+    tensor debug mode); for a mode also the ops per step and, with `profile`, the recorder's
+    phase times."""
+    model, loss_of, optimizer_type = CASES[case](device)
+    if config == "detect_anomaly":
         with torch.autograd.detect_anomaly():
-            return timed_steps(model, loss_of, steps), None
-    if mode is None:
-        return timed_steps(model, loss_of, steps), None
+            return timed_steps(model, loss_of, optimizer_type, steps, device), None, None
+    if config == "empty_mode":
+        with EmptyMode():
+            return timed_steps(model, loss_of, optimizer_type, steps, device), None, None
+    if config == "plain":
+        return timed_steps(model, loss_of, optimizer_type, steps, device), None, None
     root = tempfile.mkdtemp(prefix="nanscope-bench-")
     try:
-        session = nanscope.torch.enable_dump_debug_info(root, tensor_debug_mode=mode)
-        t = timed_steps(model, loss_of, steps)
+        session = nanscope.torch.enable_dump_debug_info(root, tensor_debug_mode=config)
+        if profile:
+            session._profile_phases(True)
+        t = timed_steps(model, loss_of, optimizer_type, steps, device)
         recorded = session.stats()["executions_recorded"]
+        phases = session._phase_times() if profile else None
         nanscope.torch.disable_dump_debug_info()
-        return t, recorded / (steps + 2)  # the warm-up steps are recorded too
+        return t, recorded / (steps + 3), phases  # the warm-up steps are recorded too
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def measure(name, make, steps, rounds):
+def goal_text(case, config, ratio, added):
+    goal = GOALS.get((case, config))
+    if goal is None:
+        return ""
+    unit, limit = goal
+    value = added if unit == "µs/op" else ratio
+    return f"  goal ≤ {limit:g} {unit}: {'met' if value <= limit else 'MISSED'}"
+
+
+def measure(case, device, modes, steps, rounds, anomaly):
     """Every configuration once per round, interleaved, so that a machine whose load drifts
     affects them alike; each configuration's best round counts."""
-    configs = ["plain", "detect_anomaly"] + MODES
+    configs = ["plain", "empty_mode"] + (["detect_anomaly"] if anomaly else []) + modes
     best = {c: float("inf") for c in configs}
     ops_per_step = None
     for _ in range(rounds):
         for c in configs:
-            t, ops = timed_run(make, steps, mode=c if c in MODES else None,
-                               anomaly=c == "detect_anomaly")
+            t, ops, _ = timed_run(case, device, steps, c)
             best[c] = min(best[c], t)
             ops_per_step = ops_per_step or ops
-    plain, anomaly = best["plain"], best["detect_anomaly"]
-    print(f"\n{name}: {ops_per_step:.0f} aten ops per step; plain step {plain * 1e3:.2f} ms, "
-          f"{plain / ops_per_step * 1e6:.1f} µs per op")
-    print(f"  {'run':<16}{'step ms':>10}{'× plain':>10}{'× anomaly':>11}{'µs/op added':>13}")
+    plain = best["plain"]
+    print(f"\n{case} ({device}): {ops_per_step:.0f} aten ops per step; plain step "
+          f"{plain * 1e3:.2f} ms, {plain / ops_per_step * 1e6:.1f} µs per op")
+    print(f"  {'run':<16}{'step ms':>10}{'× plain':>10}{'µs/op added':>13}")
     for c in configs:
         t = best[c]
         added = (t - plain) / ops_per_step * 1e6
-        print(f"  {c:<16}{t * 1e3:>10.2f}{t / plain:>10.2f}{t / anomaly:>11.2f}{added:>13.1f}")
+        print(f"  {c:<16}{t * 1e3:>10.2f}{t / plain:>10.2f}{added:>13.1f}"
+              f"{goal_text(case, c, t / plain, added)}")
+    dispatch = (best["empty_mode"] - plain) / ops_per_step * 1e6
+    for mode in [m for m in ("NO_TENSOR", "FULL_HEALTH") if m in modes]:
+        _, ops, phases = timed_run(case, device, steps, mode, profile=True)
+        calls = max(phases.pop("calls", 0), 1)
+        added = (best[mode] - plain) / ops_per_step * 1e6
+        inside = sum(phases.values()) / calls / 1e3
+        parts = ", ".join(f"{name} {ns / calls / 1e3:.1f}" for name, ns in phases.items())
+        print(f"  {mode} µs/op: dispatch mode {dispatch:.1f}; recorder {inside:.1f} ({parts}); "
+              f"Python glue and hooks {added - dispatch - inside:.1f}")
 
 
 def main():
     warnings.filterwarnings("ignore", message="Anomaly Detection has been enabled")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--steps", type=int, default=10, help="timed steps per run (median)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (best counts)")
-    parser.add_argument("--models", default="tiny,mlp,transformer")
+    parser.add_argument("--models", help="comma-separated (default: the device's set)")
+    parser.add_argument("--modes", help="comma-separated tensor debug modes")
+    parser.add_argument("--no-anomaly", action="store_true", help="leave detect_anomaly out")
     flags = parser.parse_args()
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
-          f"recorder {nanscope.__version__}, circular_buffer_size 1000 (the default)")
-    cases = {"tiny": tiny_case, "mlp": mlp_case, "transformer": transformer_case}
-    for name in flags.models.split(","):
-        measure(name, cases[name], flags.steps, flags.rounds)
+    if flags.device == "cuda" and not torch.cuda.is_available():
+        print("no CUDA device: nothing measured")
+        return 0
+    cuda = flags.device == "cuda"
+    models = flags.models or ("gpt,mlp4096" if cuda else "tiny,mlp,transformer")
+    modes = flags.modes.split(",") if flags.modes else (CUDA_MODES if cuda else MODES)
+    device_name = torch.cuda.get_device_name() if cuda else f"{torch.get_num_threads()} threads"
+    print(f"torch {torch.__version__}, {device_name}, recorder {nanscope.__version__}, "
+          f"circular_buffer_size 1000 (the default)")
+    for case in models.split(","):
+        measure(case, flags.device, modes, flags.steps, flags.rounds, not flags.no_anomaly)
     return 0
 
 

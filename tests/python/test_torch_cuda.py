@@ -29,6 +29,31 @@ class TestCuda(RecordingCase):
         self.assertEqual(log.tensors[0].values[2:], [1, 1, 3, 1, 0, 1, 0, 1, 0])
         self.assertEqual(session.skipped(), {})
 
+    def test_non_contiguous_device_tensors_are_summarised(self):
+        """Transposed and sliced views are summarised like the dense tensors they show, never
+        skipped: a NaN in one is seen."""
+        def program():
+            x = torch.tensor([[1.0, 0.0], [-1.0, 4.0], [2.0, 3.0]], device="cuda")
+            y = torch.log(x)
+            transposed = y.t()
+            column = y[:, 1]
+            return transposed.cpu(), column.cpu()
+
+        (transposed, column), logdir, session = self.record(program)
+        self.assertEqual(session.skipped(), {})
+        by_type = {e.op_type: e for e in logdir.executions}
+        # [id, -1, dtype, rank, size, -inf, +inf, nan, -finite, zero, +finite]
+        log = by_type["aten::log"].tensors[0].values
+        view = by_type["aten::t"].tensors[0].values
+        self.assertEqual(log[5:], [1, 0, 1, 0, 1, 3])
+        self.assertEqual(view[3:], [2, 6, 1, 0, 1, 0, 1, 3])
+        sliced = [e for e in logdir.executions
+                  if e.op_type in ("aten::select", "aten::slice")
+                  and e.tensors and e.tensors[0].values[3:5] == [1, 3]]
+        self.assertTrue(sliced, [e.op_type for e in logdir.executions])
+        # log(0), log(4), log(3): one -inf, two positive.
+        self.assertEqual(sliced[-1].tensors[0].values[5:], [1, 0, 0, 0, 0, 2])
+
 
 if __name__ == "__main__":
     if not device_usable():

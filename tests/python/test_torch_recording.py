@@ -85,6 +85,52 @@ class TestRecording(RecordingCase):
         self.assertTrue(all("/nanscope/torch.py" not in f for f in files))
         self.assertLess(files.index(THIS_FILE), len(files) - 1 if files[-1] != THIS_FILE else len(files))
 
+    def test_one_call_site_one_stack_and_each_line_its_own(self):
+        """Stacks are interned by call site: an op run twice from one line names the same
+        frames, and ops on other lines of the same function name their own line."""
+        def program():
+            x = torch.ones(3)
+            for _ in range(2):
+                x = x.exp()  # twice from this line
+            return x.log()  # once from this one
+
+        _, logdir, session = self.record(program)
+        exps = [e for e in logdir.executions if e.op_type == "aten::exp"]
+        log = [e for e in logdir.executions if e.op_type == "aten::log"][0]
+        self.assertEqual(len(exps), 2)
+        self.assertEqual(exps[0].frame_ids, exps[1].frame_ids)
+        lines = dict(logdir.files)[THIS_FILE]
+
+        def innermost_line(execution):
+            frame = [fr for fr in logdir.stack(execution) if fr[0] == THIS_FILE][-1]
+            return lines[frame[1] - 1]
+
+        self.assertIn("# twice from this line", innermost_line(exps[0]))
+        self.assertIn("# once from this one", innermost_line(log))
+        # The frames outside program() are shared; program()'s own frame is not.
+        def program_frame(execution):
+            return max(i for i, fr in enumerate(logdir.stack(execution)) if fr[0] == THIS_FILE)
+
+        at = program_frame(log)
+        self.assertEqual(at, program_frame(exps[0]))
+        self.assertEqual(exps[0].frame_ids[:at], log.frame_ids[:at])
+        self.assertNotEqual(exps[0].frame_ids[at], log.frame_ids[at])
+
+    def test_phase_times_are_kept_only_when_asked(self):
+        def program():
+            return torch.ones(3).log()
+
+        with nanscope.torch.enable_dump_debug_info(self.logdir(), circular_buffer_size=-1) as s:
+            program()
+            self.assertEqual(s._phase_times()["calls"], 0)
+            s._profile_phases(True)
+            program()
+            times = s._phase_times()
+        self.assertEqual(times.pop("calls"), 2)  # ones and log
+        self.assertEqual(set(times), {"find_tensors", "tensor_ids", "describe", "stack",
+                                      "context", "write", "forward"})
+        self.assertGreater(times["write"], 0)
+
     def test_module_paths(self):
         model = Net()
         _, logdir, _ = self.record(lambda: model(torch.ones(2, 4)))

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <source_location>
 #include <span>
 #include <string>
@@ -156,6 +157,13 @@ struct TraceSpec
     TensorView tensor;
 };
 
+// A call stack registered once with Recorder::internStack and named by id from then on: how a
+// recorder for an interpreter passes the stack of every op without sending its frames again.
+struct StackId
+{
+    std::uint32_t index = 0;
+};
+
 // What a framework knows about an eager op beyond TensorFlow's fields; written where
 // TensorFlow's readers skip it. Empty fields are not written.
 struct FrameworkContext
@@ -166,11 +174,12 @@ struct FrameworkContext
     std::string forwardOpType;
     std::string forwardModulePath;
     std::vector<CodeLocation> forwardStack; // outermost first
+    std::optional<StackId> forwardStackId;  // instead of forwardStack, when it was interned
 
     bool empty() const
     {
         return modulePath.empty() && forwardOpType.empty() && forwardModulePath.empty() &&
-               forwardStack.empty();
+               forwardStack.empty() && !forwardStackId;
     }
 };
 
@@ -235,6 +244,14 @@ public:
     // frames of a Python program, as TensorFlow records them). Every frame's source file is
     // recorded once; the native stack option does not apply.
     Status recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack);
+    // The same with a stack interned before: the per-op cost of a stack is then a lookup.
+    Status recordExecution(const ExecutionSpec& spec, StackId stack);
+
+    // Registers a whole call stack, outermost first, writing its frames and source files now.
+    // At most kMaxInternedStacks are kept (Unsupported beyond: pass the frames themselves then),
+    // so that a program whose stacks never repeat cannot grow the recorder without bound.
+    static constexpr std::size_t kMaxInternedStacks = std::size_t{1} << 16;
+    Result<StackId> internStack(std::span<const CodeLocation> stack);
 
     // A fresh eager tensor id (process-wide, increasing).
     std::int64_t newTensorId();
@@ -267,7 +284,7 @@ public:
 private:
     explicit Recorder(std::unique_ptr<Impl> impl);
     Status recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack,
-                           bool callerOnly);
+                           bool callerOnly, const StackId* interned);
     std::unique_ptr<Impl> m_impl;
 };
 

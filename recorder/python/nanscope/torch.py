@@ -57,7 +57,15 @@ _ANOMALY_OPS = frozenset({"aten::isnan", "aten::any", "aten::_local_scalar_dense
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
+# The cudaStream_t of a device's current stream, as an int. torch's private accessor returns the
+# raw handle without making a Stream object on every op; where a torch lacks
+# it, the public way.
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+
 def _current_stream(device_index):
+    if _raw_stream is not None:
+        return _raw_stream(device_index)
     return torch.cuda.current_stream(device_index).cuda_stream
 
 
@@ -357,6 +365,15 @@ class DumpDebugInfo:
         if self.recorder is not None:
             return self.recorder.stats()
         return dict(getattr(self, "_final_stats", {}))
+
+    def _profile_phases(self, on=True):
+        """For the overhead benchmark: from now on, time the recorder's work per op, phase by
+        phase (or stop); _phase_times() returns {phase: nanoseconds, "calls": ops}."""
+        if self.recorder is not None:
+            self.recorder.profile_phases(on)
+
+    def _phase_times(self):
+        return dict(self.recorder.phase_times()) if self.recorder is not None else {}
 
     # ---- per op ---------------------------------------------------------------------------
 

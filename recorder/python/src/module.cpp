@@ -3,6 +3,7 @@
 // finding the tensors, their ids, their memory, the Python stack and the summaries. The Python
 // package (nanscope.torch) only hooks the framework and calls it.
 #include "nanscope/recorder.hpp"
+#include "phasetimes.hpp"
 #include "pystack.hpp"
 #include "tensorids.hpp"
 #include "tensorwalk.hpp"
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <regex>
@@ -43,7 +45,8 @@ struct ForwardOp
 {
     std::string opType;
     std::string modulePath;
-    std::vector<CodeLocation> stack;
+    std::optional<StackId> stackId;  // interned
+    std::vector<CodeLocation> stack; // otherwise
 };
 
 TorchVocabulary g_torch;
@@ -89,23 +92,28 @@ public:
     {
         if (!m_recorder)
             return py::none(); // abandoned in a forked child
+        m_phases.begin();
         std::vector<PyObject*> inputs;
         collectTensors(args.ptr(), g_torch.tensorType, inputs);
         collectTensors(kwargs.ptr(), g_torch.tensorType, inputs);
         std::vector<PyObject*> results;
         collectTensors(outputs.ptr(), g_torch.tensorType, results);
+        m_phases.lap(Phase::FindTensors);
 
         ExecutionSpec spec;
         spec.opType = opType;
         spec.inputIds.reserve(inputs.size());
         for (PyObject* t : inputs)
             spec.inputIds.push_back(m_ids->idOf(t));
+        spec.outputIds.reserve(results.size());
+        for (PyObject* t : results)
+            spec.outputIds.push_back(m_ids->idOf(t));
+        m_phases.lap(Phase::TensorIds);
         std::vector<std::unique_ptr<DescribedTensor>> described;
         described.reserve(results.size());
         const DescribeOptions options{m_readValues, m_deviceSupported};
         bool onDevice = false;
         for (PyObject* t : results) {
-            spec.outputIds.push_back(m_ids->idOf(t));
             described.push_back(describeTensor(t, g_torch, options));
             if (!described.back()->skipReason.empty())
                 ++m_skipped[described.back()->skipReason];
@@ -114,35 +122,60 @@ public:
         }
         if (onDevice)
             spec.device = "/job:localhost/replica:0/task:0/device:GPU:0";
+        m_phases.lap(Phase::Describe);
 
-        PythonStack stack = capturePythonStack(g_stack);
+        StackCache::Captured stack = m_stacks.capture(*m_recorder, g_stack);
+        m_phases.lap(Phase::Stack);
         spec.context.modulePath = modulePath(moduleNames, stack.moduleCalls);
         if (!forward.is_none()) {
             const auto& f = *forward.cast<std::shared_ptr<ForwardOp>>();
             spec.context.forwardOpType = f.opType;
             spec.context.forwardModulePath = f.modulePath;
-            spec.context.forwardStack = f.stack;
+            spec.context.forwardStackId = f.stackId;
+            if (!f.stackId)
+                spec.context.forwardStack = f.stack;
             if (spec.context.modulePath.empty())
                 spec.context.modulePath = f.modulePath;
         }
+        m_phases.lap(Phase::Context);
         Status status;
         {
             // The tensors stay alive: the caller holds them.
             py::gil_scoped_release release;
-            status = m_recorder->recordExecution(spec, std::span<const CodeLocation>(stack.frames));
+            status = stack.id ? m_recorder->recordExecution(spec, *stack.id)
+                              : m_recorder->recordExecution(
+                                    spec, std::span<const CodeLocation>(stack.frames));
         }
         if (!status.ok()) {
             // The program goes on; the reason is counted (and an I/O error kept by firstError).
             ++m_skipped["not recorded: " + status.message()];
         }
+        m_phases.lap(Phase::Write);
         // Only an op with an input that requires grad gets an autograd node to hook.
         if (!wantForward || !anyRequiresGrad(inputs))
             return py::none();
         auto f = std::make_shared<ForwardOp>();
         f->opType = opType;
         f->modulePath = std::move(spec.context.modulePath);
+        f->stackId = stack.id;
         f->stack = std::move(stack.frames);
-        return py::cast(std::move(f));
+        py::object kept = py::cast(std::move(f));
+        m_phases.lap(Phase::Forward);
+        return kept;
+    }
+
+    // Times record() phase by phase from now on (or stops), for the overhead benchmark.
+    void profilePhases(bool on) { m_phases.setEnabled(on); }
+
+    // {phase: nanoseconds} since profiling began, and "calls".
+    py::dict phaseTimes() const
+    {
+        py::dict d;
+        for (std::size_t i = 0; i < kPhaseNames.size(); ++i)
+            d[py::str(kPhaseNames[i].data(), kPhaseNames[i].size())] =
+                m_phases.nanoseconds(static_cast<Phase>(i));
+        d["calls"] = m_phases.calls();
+        return d;
     }
 
     // The errors are raised once the GIL is back: setting a Python error without it crashed the
@@ -165,6 +198,7 @@ public:
         if (!m_recorder)
             return;
         m_ids->clear();
+        m_stacks.clear();
         Status s;
         {
             py::gil_scoped_release release;
@@ -238,6 +272,8 @@ private:
     std::unique_ptr<Recorder> m_recorder;
     std::unique_ptr<TensorIds> m_ids;
     std::map<std::string, std::uint64_t> m_skipped;
+    PhaseTimes m_phases;
+    StackCache m_stacks;
     bool m_readValues = false;
     bool m_deviceSupported = false;
 };
@@ -297,6 +333,8 @@ PYBIND11_MODULE(_nanscope, m)
         .def("abandon", &PyRecorder::abandon)
         .def("skipped", &PyRecorder::skipped)
         .def("stats", &PyRecorder::stats)
+        .def("profile_phases", &PyRecorder::profilePhases)
+        .def("phase_times", &PyRecorder::phaseTimes)
         .def("first_error", &PyRecorder::firstError)
         .def_property_readonly("file_prefix", &PyRecorder::filePrefix);
 }

@@ -6,17 +6,14 @@
 #include "nanscope/recorder.hpp"
 
 #include <Python.h>
+#include <frameobject.h>
+#include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace nanscope::python {
-
-struct PythonStack
-{
-    std::vector<CodeLocation> frames; // outermost first
-    // How many frames run `moduleCallCode` (torch's Module._call_impl): the module nesting depth.
-    int moduleCalls = 0;
-};
 
 struct StackOptions
 {
@@ -25,9 +22,61 @@ struct StackOptions
     std::size_t maxFrames = 256;        // the innermost frames of a deeper stack
 };
 
-PythonStack capturePythonStack(const StackOptions& options);
-
 // The module nesting depth alone (no strings built).
 int moduleCallDepth(PyObject* moduleCallCode);
+
+// The Python stacks of recorded ops, interned in the recorder: a stack seen before costs a walk
+// over its frames and two hash lookups, with no string built and no frame looked up by name.
+// Holds a reference to every code object it has seen, so that an address it keys on is never
+// another code object's; bounded, and emptied when full. Needs the GIL.
+class StackCache
+{
+public:
+    StackCache() = default;
+    ~StackCache();
+    StackCache(const StackCache&) = delete;
+    StackCache& operator=(const StackCache&) = delete;
+
+    struct Captured
+    {
+        std::optional<StackId> id;        // interned
+        std::vector<CodeLocation> frames; // otherwise (the recorder's table is full)
+        int moduleCalls = 0;              // frames running moduleCallCode: the module nesting depth
+    };
+
+    // The calling thread's stack, outermost first, without the skipped frames and at most
+    // options.maxFrames innermost ones.
+    Captured capture(Recorder& recorder, const StackOptions& options);
+
+    void clear();
+
+private:
+    struct Code
+    {
+        bool skipped = false; // a frame of NaNscope's own package
+        std::string file;
+        std::string function;
+    };
+    using Frame = std::pair<PyObject*, int>; // code object, line
+    struct FramesHash
+    {
+        std::size_t operator()(const std::vector<Frame>& frames) const;
+    };
+    struct LastInstructionHash
+    {
+        std::size_t operator()(const Frame& key) const;
+    };
+
+    const Code& code(PyObject* code, const StackOptions& options);
+    int line(PyFrameObject* frame, PyObject* code);
+
+    static constexpr std::size_t kMaxCodes = std::size_t{1} << 16;
+    static constexpr std::size_t kMaxLines = std::size_t{1} << 20;
+
+    std::unordered_map<PyObject*, Code> m_codes;                 // each key holds a reference
+    std::unordered_map<Frame, int, LastInstructionHash> m_lines; // (code, last instruction)
+    std::unordered_map<std::vector<Frame>, StackId, FramesHash> m_stacks;
+    std::vector<Frame> m_scratch;
+};
 
 } // namespace nanscope::python

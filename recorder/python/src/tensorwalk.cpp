@@ -99,6 +99,7 @@ std::unique_ptr<DescribedTensor> skipped(std::unique_ptr<DescribedTensor> t, std
     t->view.dtype = DType::Invalid;
     t->view.data = nullptr;
     t->gathered.clear();
+    t->dense.reset();
     return t;
 }
 
@@ -215,8 +216,22 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
 
     const std::size_t size = elementSize(t->view.dtype);
     if (onCuda) {
-        if (!contiguous(t->shape, strides))
-            return skipped(std::move(t), "non-contiguous CUDA tensor");
+        if (!contiguous(t->shape, strides)) {
+            // A view (transposed, sliced, expanded) is read through a dense copy that torch
+            // makes on the current stream, the stream the summary then runs on: the copy is
+            // freed when the op's record ends, and the caching allocator hands its memory only to
+            // work queued after the summary on that stream.
+            PyObject* dense = PyObject_CallMethod(tensor, "contiguous", nullptr);
+            bool denseOk = false;
+            const void* denseData = dense ? callPointer(dense, "data_ptr", denseOk) : nullptr;
+            if (!denseOk) {
+                Py_XDECREF(dense);
+                PyErr_Clear();
+                return skipped(std::move(t), "a non-contiguous CUDA tensor could not be copied");
+            }
+            t->dense.reset(dense);
+            data = denseData;
+        }
         PyObject* deviceIndex = attribute(tensor, "get_device");
         PyObject* index = deviceIndex ? PyObject_CallNoArgs(deviceIndex) : nullptr;
         Py_XDECREF(deviceIndex);

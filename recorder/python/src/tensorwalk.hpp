@@ -28,12 +28,19 @@ struct TorchVocabulary
 void collectTensors(PyObject* object, PyObject* tensorType, std::vector<PyObject*>& tensors,
                     int maxDepth = 8);
 
+// Drops a Python reference (the GIL must be held, as it is wherever records are made).
+struct PyReferenceDrop
+{
+    void operator()(PyObject* object) const { Py_XDECREF(object); }
+};
+
 struct DescribedTensor
 {
     std::vector<std::int64_t> shape;
     TensorView view;                     // view.shape points into `shape`
-    std::vector<unsigned char> gathered; // the values of a non-contiguous tensor, in order
-    std::string skipReason;              // set: recorded without values, counted
+    std::vector<unsigned char> gathered; // the values of a non-contiguous host tensor, in order
+    std::unique_ptr<PyObject, PyReferenceDrop> dense; // a non-contiguous CUDA tensor's dense copy
+    std::string skipReason;                           // set: recorded without values, counted
 };
 
 // Non-contiguous tensors larger than this are not gathered (an expanded view may span far
