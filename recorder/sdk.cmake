@@ -4,11 +4,12 @@
 # (nanscope-recorder.pc).
 #
 # The shared library is linked from the very objects of the static nanscope_recorder and
-# nanscope_summary libraries (compiled once, with hidden visibility), plus the static format and
-# gpu libraries, whose symbols --exclude-libs keeps local. It exports only the NANSCOPE_API
-# declarations of the public headers: the C++ and C APIs. Its runtime dependencies are the C++
-# runtime, protobuf (the generated tfdbg2 messages) and, when found at build time, libdw (native
-# stacks); a CUDA build links the static CUDA runtime into it.
+# nanscope_summary libraries (compiled once, with hidden visibility), plus the static record
+# framing and gpu libraries, whose symbols --exclude-libs keeps local. It exports only the
+# NANSCOPE_API declarations of the public headers: the C++ and C APIs. Its runtime dependencies
+# are the C++ runtime and, when found at build time, libdw (native stacks): no protobuf, whose
+# messages it writes itself, so that it loads beside any other protobuf. A CUDA build links the
+# static CUDA runtime into it.
 
 include(CMakePackageConfigHelpers)
 
@@ -33,7 +34,7 @@ set_target_properties(nanscope_recorder_shared PROPERTIES
     EXPORT_NAME recorder
     LINKER_LANGUAGE CXX)
 target_link_libraries(nanscope_recorder_shared PRIVATE
-    NaNscope::gpu NaNscope::format Threads::Threads)
+    NaNscope::gpu NaNscope::format_records Threads::Threads)
 if(LIBDW_FOUND)
     target_link_libraries(nanscope_recorder_shared PRIVATE PkgConfig::LIBDW)
 endif()

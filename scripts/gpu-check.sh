@@ -137,12 +137,6 @@ run_bundle() {
       -DCMAKE_PREFIX_PATH="$bundle/sdk;$pybind" > "$out/python-build.txt" 2>&1 &&
     cmake --build "$pybuild" -j "$(nproc)" >> "$out/python-build.txt" 2>&1; then
     export PYTHONPATH="$pybuild/python:$repo/tests/python"
-    # torch's wheels export symbols of the protobuf they link in; loaded into such a process,
-    # the recorder's libprotobuf aborted ("free(): invalid pointer") at the first source file
-    # it wrote (torch 2.11, CPython 3.12). Preloaded, its own symbols come first.
-    local protobuf
-    protobuf="$(ldd "$bundle"/sdk/lib*/libnanscope-recorder.so.* | awk '/libprotobuf/ { print $3 }')"
-    [ -n "$protobuf" ] && export LD_PRELOAD="$protobuf"
     export NANSCOPE_REPORT="$bundle/bin/nanscope-report"
     export NANSCOPE_TORCH_EXAMPLE="$repo/recorder/python/examples/debug_mnist_torch.py"
     local test

@@ -2,9 +2,9 @@
 #include "codelocations.hpp"
 
 #include "ids.hpp"
-#include "nanscope/tfdbg/debug_event.pb.h"
 #include "nativestack.hpp"
 #include "utf8text.hpp"
+#include "wire/messages.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -65,7 +65,7 @@ Result<int> CodeLocations::fileIndex(const std::string& path)
 {
     if (auto it = m_fileIndices.find(path); it != m_fileIndices.end())
         return it->second;
-    tfdbg::DebugEvent event;
+    wire::DebugEvent event;
     event.set_wall_time(wallTimeSeconds());
     auto* file = event.mutable_source_file();
     // Paths and source files need not be UTF-8 (a Latin-1 comment); tfdbg2's strings must be.
@@ -89,7 +89,7 @@ Result<std::string> CodeLocations::frameId(const std::string& path, int line,
     auto index = fileIndex(path);
     if (!index)
         return index.status();
-    tfdbg::DebugEvent event;
+    wire::DebugEvent event;
     event.set_wall_time(wallTimeSeconds());
     auto* frame = event.mutable_stack_frame_with_id();
     std::string id = makeUuid4();

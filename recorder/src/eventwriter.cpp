@@ -4,8 +4,8 @@
 #include "crashflush.hpp"
 #include "ids.hpp"
 #include "nanscope/format/record.hpp"
-#include "nanscope/tfdbg/debug_event.pb.h"
 #include "utf8text.hpp"
+#include "wire/messages.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -89,7 +89,7 @@ Status EventWriter::open(const EventWriterOptions& options)
         return {ErrorCode::IoError,
                 "cannot create the dump root " + options.dumpRoot.string() + ": " + ec.message()};
 
-    tfdbg::DebugEvent metadata;
+    wire::DebugEvent metadata;
     metadata.set_wall_time(wallTimeSeconds());
     m_prefix = options.dumpRoot / filePrefixName(options.hostName, metadata.wall_time());
 
@@ -227,7 +227,7 @@ void EventWriter::noteLossesInMetadata()
     if (dropped == m_lossesNoted)
         return;
     m_lossesNoted = dropped;
-    tfdbg::DebugEvent event;
+    wire::DebugEvent event;
     event.set_wall_time(wallTimeSeconds());
     auto* m = event.mutable_debug_metadata();
     m->set_tensorflow_version(m_options.version);

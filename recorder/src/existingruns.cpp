@@ -2,7 +2,7 @@
 #include "existingruns.hpp"
 
 #include "nanscope/format/recordfilereader.hpp"
-#include "nanscope/tfdbg/debug_event.pb.h"
+#include "wire/messages.hpp"
 
 namespace nanscope::detail {
 namespace {
@@ -23,12 +23,13 @@ std::optional<ExistingRun> otherRunIn(const std::filesystem::path& dumpRoot, std
         if (!reader.open(path) || reader.currentSize() > kMaxMetadataBytes)
             continue;
         std::string payload;
-        tfdbg::DebugEvent event;
-        if (reader.next(payload) != format::RecordStatus::Ok || !event.ParseFromString(payload))
+        if (reader.next(payload) != format::RecordStatus::Ok)
             continue;
-        const std::string& id = event.debug_metadata().tfdbg_run_id();
-        if (id != runId)
-            return ExistingRun{id, path};
+        const auto id = wire::metadataRunId(payload);
+        if (!id)
+            continue;
+        if (*id != runId)
+            return ExistingRun{*id, path};
     }
     return std::nullopt;
 }

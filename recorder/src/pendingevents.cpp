@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pendingevents.hpp"
 
-#include "nanscope/tfdbg/debug_event.pb.h"
 #include "tensorproto.hpp"
+#include "wire/messages.hpp"
 
 #include <array>
 #include <span>

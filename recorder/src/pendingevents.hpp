@@ -23,18 +23,18 @@
 #include <thread>
 #include <vector>
 
-namespace nanscope::tfdbg {
+namespace nanscope::detail::wire {
 class DebugEvent;
 class TensorProto;
-} // namespace nanscope::tfdbg
+} // namespace nanscope::detail::wire
 
 namespace nanscope::detail {
 
 // Where the summary of one device tensor goes once its batch has the counts.
 struct DeviceSummarySlot
 {
-    tfdbg::TensorProto* payload = nullptr; // inside an event the queue owns
-    std::size_t index = 0;                 // the tensor's index in the batch
+    wire::TensorProto* payload = nullptr; // inside an event the queue owns
+    std::size_t index = 0;                // the tensor's index in the batch
     std::vector<std::int64_t> shape;
     double tensorId = -1.0;
 };
@@ -52,7 +52,7 @@ struct DeviceSummaries
 struct QueuedEvent
 {
     FileKind kind = FileKind::GraphExecutionTraces;
-    std::unique_ptr<tfdbg::DebugEvent> event;
+    std::unique_ptr<wire::DebugEvent> event;
 };
 
 class PendingEvents
@@ -99,8 +99,8 @@ private:
     struct Entry
     {
         FileKind kind;
-        std::string serialized;                   // when `work` is null
-        std::unique_ptr<tfdbg::DebugEvent> event; // when `work` is set
+        std::string serialized;                  // when `work` is null
+        std::unique_ptr<wire::DebugEvent> event; // when `work` is set
         std::shared_ptr<Work> work;
     };
 

@@ -9,13 +9,13 @@
 #include "exitregistry.hpp"
 #include "ids.hpp"
 #include "internedstacks.hpp"
-#include "nanscope/tfdbg/debug_event.pb.h"
 #include "nanscope/version.hpp"
 #include "opstate.hpp"
 #include "pendingevents.hpp"
 #include "tensornames.hpp"
 #include "tensorpayloads.hpp"
 #include "utf8text.hpp"
+#include "wire/messages.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -102,7 +102,7 @@ struct Recorder::Impl
     }
 
     // Writes an event now, or queues it when events recorded earlier wait for device values.
-    Status emit(detail::FileKind kind, const tfdbg::DebugEvent& event)
+    Status emit(detail::FileKind kind, const detail::wire::DebugEvent& event)
     {
         if (pending.empty())
             return writeEvent(kind, event);
@@ -128,7 +128,7 @@ struct Recorder::Impl
 
     // NaNscope's framework context, only when there is one: TensorFlow-shaped logdirs stay
     // byte for byte what they were.
-    Status setContext(tfdbg::Execution& execution, const FrameworkContext& context)
+    Status setContext(detail::wire::Execution& execution, const FrameworkContext& context)
     {
         if (context.empty())
             return {};
@@ -150,7 +150,7 @@ struct Recorder::Impl
         return {};
     }
 
-    Status writeEvent(detail::FileKind kind, const tfdbg::DebugEvent& event)
+    Status writeEvent(detail::FileKind kind, const detail::wire::DebugEvent& event)
     {
         thread_local std::string bytes;
         bytes.clear();
@@ -259,7 +259,7 @@ Result<GraphHandle> Recorder::declareGraph(std::string_view name, const GraphHan
         return Status{ErrorCode::NotFound,
                       "the outer graph " + outer->id + " was not declared by this recorder"};
     GraphHandle graph{detail::makeUuid4(), std::string(name)};
-    tfdbg::DebugEvent event;
+    detail::wire::DebugEvent event;
     event.set_wall_time(detail::wallTimeSeconds());
     auto* g = event.mutable_debugged_graph();
     g->set_graph_id(graph.id);
@@ -347,7 +347,7 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
     for (int i = 0; i < spec.numOutputs; ++i)
         state->outputTensorIds.push_back(first + i);
 
-    tfdbg::DebugEvent event;
+    detail::wire::DebugEvent event;
     event.set_wall_time(detail::wallTimeSeconds());
     auto* op = event.mutable_graph_op_creation();
     op->set_op_type(spec.type);
@@ -386,7 +386,7 @@ Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& ten
         ++d.tracesSkipped;
         return {};
     }
-    thread_local tfdbg::DebugEvent event;
+    thread_local detail::wire::DebugEvent event;
     event.Clear();
     if (Status s = detail::buildTrace(event, *op.m_state, slot, tensor, d.options.mode, nullptr,
                                       d.pending);
@@ -412,7 +412,7 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
             ++skipped;
             continue;
         }
-        auto event = std::make_unique<tfdbg::DebugEvent>();
+        auto event = std::make_unique<detail::wire::DebugEvent>();
         if (s.ok())
             s = detail::buildTrace(*event, *t.op.m_state, t.slot, t.tensor, d.options.mode, &device,
                                    d.pending);
@@ -474,8 +474,8 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
                                              spec.graph->id + "\", which was not declared"};
     }
 
-    auto owned = std::make_unique<tfdbg::DebugEvent>();
-    tfdbg::DebugEvent& event = *owned;
+    auto owned = std::make_unique<detail::wire::DebugEvent>();
+    detail::wire::DebugEvent& event = *owned;
     auto* execution = event.mutable_execution();
     const bool typeSelected = d.policy.executionTypeSelected(spec.opType);
     detail::DeviceSummaries device{.mode = d.options.mode};
@@ -516,7 +516,7 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
         execution->add_input_tensor_ids(id);
     for (const std::int64_t id : spec.outputIds)
         execution->add_output_tensor_ids(id);
-    execution->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(d.options.mode));
+    execution->set_tensor_debug_mode(d.options.mode);
     auto* location = execution->mutable_code_location();
     location->set_host_name(d.options.hostName);
     for (const auto& id : **frames)
@@ -553,7 +553,7 @@ Result<std::int32_t> Recorder::registerDevice(std::string_view deviceName)
     if (auto it = d.deviceIds.find(name); it != d.deviceIds.end())
         return it->second;
     const auto id = static_cast<std::int32_t>(d.deviceIds.size() + 1);
-    tfdbg::DebugEvent event;
+    detail::wire::DebugEvent event;
     event.set_wall_time(detail::wallTimeSeconds());
     event.mutable_debugged_device()->set_device_name(name);
     event.mutable_debugged_device()->set_device_id(id);

@@ -4,8 +4,8 @@
 #include "devicepayloads.hpp"
 #include "ids.hpp"
 #include "nanscope/summary.hpp"
-#include "nanscope/tfdbg/debug_event.pb.h"
 #include "tensorproto.hpp"
+#include "wire/messages.hpp"
 
 #include <array>
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 namespace nanscope::detail {
 
-Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
+Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
                     double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending)
 {
     const bool onDevice = tensor.space == MemorySpace::Device;
@@ -71,9 +71,8 @@ Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, Tenso
     return {};
 }
 
-Status buildTrace(tfdbg::DebugEvent& event, const OpState& state, int slot,
-                  const TensorView& tensor, TensorDebugMode mode, DeviceSummaries* device,
-                  PendingEvents& pending)
+Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const TensorView& tensor,
+                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending)
 {
     event.set_wall_time(wallTimeSeconds());
     auto* trace = event.mutable_graph_execution_trace();
@@ -85,12 +84,12 @@ Status buildTrace(tfdbg::DebugEvent& event, const OpState& state, int slot,
     trace->set_tfdbg_context_id(state.graphId);
     trace->set_op_name(state.name);
     trace->set_output_slot(slot);
-    trace->set_tensor_debug_mode(static_cast<tfdbg::TensorDebugMode>(mode));
+    trace->set_tensor_debug_mode(mode);
     trace->set_device_name(state.device);
     return {};
 }
 
-Status buildExecutionPayloads(tfdbg::Execution& execution, std::span<const TensorView> outputs,
+Status buildExecutionPayloads(wire::Execution& execution, std::span<const TensorView> outputs,
                               const DumpPolicy& policy, bool typeSelected, TensorDebugMode mode,
                               DeviceSummaries& device, PendingEvents& pending)
 {

@@ -14,28 +14,27 @@
 
 #include <span>
 
-namespace nanscope::tfdbg {
+namespace nanscope::detail::wire {
 class DebugEvent;
 class Execution;
-} // namespace nanscope::tfdbg
+} // namespace nanscope::detail::wire
 
 namespace nanscope::detail {
 
 // Reads the tensor as `mode` requires and fills `payload`; but a device tensor of a mode that
 // counts classes is added to `device` (when given; its batch is taken from `pending`), whose batch
 // fills the payload once the counts are back.
-Status buildPayload(tfdbg::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
+Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
                     double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending);
 
 // The trace event of a checked, selected output of `state`; its payload may wait in `device`.
-Status buildTrace(tfdbg::DebugEvent& event, const OpState& state, int slot,
-                  const TensorView& tensor, TensorDebugMode mode, DeviceSummaries* device,
-                  PendingEvents& pending);
+Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const TensorView& tensor,
+                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending);
 
 // The payloads of an execution's outputs, as `policy` selects them. A device tensor needs device
 // support even where the mode reads nothing of it, so that a program learns at once that this
 // build or machine cannot record its GPU tensors.
-Status buildExecutionPayloads(tfdbg::Execution& execution, std::span<const TensorView> outputs,
+Status buildExecutionPayloads(wire::Execution& execution, std::span<const TensorView> outputs,
                               const DumpPolicy& policy, bool typeSelected, TensorDebugMode mode,
                               DeviceSummaries& device, PendingEvents& pending);
 

@@ -2,7 +2,7 @@
 #include "tensorproto.hpp"
 
 #include "nanscope/format/record.hpp"
-#include "nanscope/tfdbg/tensor.pb.h"
+#include "wire/messages.hpp"
 
 #include <cstring>
 #include <string>
@@ -10,7 +10,7 @@
 namespace nanscope::detail {
 namespace {
 
-void setShape(tfdbg::TensorProto& proto, std::span<const std::int64_t> shape)
+void setShape(wire::TensorProto& proto, std::span<const std::int64_t> shape)
 {
     auto* s = proto.mutable_tensor_shape();
     s->Clear();
@@ -61,7 +61,7 @@ bool usesContentInEager(DType dtype)
     }
 }
 
-void addTypedValues(tfdbg::TensorProto& proto, DType dtype, const unsigned char* p,
+void addTypedValues(wire::TensorProto& proto, DType dtype, const unsigned char* p,
                     std::int64_t count)
 {
     const std::size_t size = elementSize(dtype);
@@ -120,36 +120,36 @@ void addTypedValues(tfdbg::TensorProto& proto, DType dtype, const unsigned char*
 
 } // namespace
 
-void setNoTensorPayload(tfdbg::TensorProto& proto)
+void setNoTensorPayload(wire::TensorProto& proto)
 {
     proto.Clear();
-    proto.set_dtype(tfdbg::DT_FLOAT);
+    proto.set_dtype(DType::Float32);
     proto.mutable_tensor_shape()->add_dim(); // one dimension of size 0
 }
 
-void setSummaryPayload(tfdbg::TensorProto& proto, std::span<const double> values)
+void setSummaryPayload(wire::TensorProto& proto, std::span<const double> values)
 {
     proto.Clear();
-    proto.set_dtype(tfdbg::DT_DOUBLE);
+    proto.set_dtype(DType::Float64);
     proto.mutable_tensor_shape()->add_dim()->set_size(static_cast<std::int64_t>(values.size()));
     proto.set_tensor_content(values.data(), values.size_bytes());
 }
 
-Status setFullTensorContent(tfdbg::TensorProto& proto, const TensorView& view,
+Status setFullTensorContent(wire::TensorProto& proto, const TensorView& view,
                             std::int64_t elementCount)
 {
     std::size_t bytes = 0;
     if (Status s = checkSize(view, elementCount, bytes); !s.ok())
         return s;
     proto.Clear();
-    proto.set_dtype(static_cast<tfdbg::DataType>(view.dtype));
+    proto.set_dtype(view.dtype);
     setShape(proto, view.shape);
     if (bytes > 0)
         proto.set_tensor_content(view.data, bytes);
     return {};
 }
 
-Status setFullTensorEager(tfdbg::TensorProto& proto, const TensorView& view,
+Status setFullTensorEager(wire::TensorProto& proto, const TensorView& view,
                           std::int64_t elementCount)
 {
     if (elementCount > 1 && usesContentInEager(view.dtype))
@@ -158,7 +158,7 @@ Status setFullTensorEager(tfdbg::TensorProto& proto, const TensorView& view,
     if (Status s = checkSize(view, elementCount, bytes); !s.ok())
         return s;
     proto.Clear();
-    proto.set_dtype(static_cast<tfdbg::DataType>(view.dtype));
+    proto.set_dtype(view.dtype);
     setShape(proto, view.shape);
     addTypedValues(proto, view.dtype, static_cast<const unsigned char*>(view.data), elementCount);
     return {};

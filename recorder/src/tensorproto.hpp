@@ -8,25 +8,25 @@
 #include <cstdint>
 #include <span>
 
-namespace nanscope::tfdbg {
+namespace nanscope::detail::wire {
 class TensorProto;
-}
+} // namespace nanscope::detail::wire
 
 namespace nanscope::detail {
 
 // NO_TENSOR's placeholder: an empty float32 tensor of shape [0].
-void setNoTensorPayload(tfdbg::TensorProto& proto);
+void setNoTensorPayload(wire::TensorProto& proto);
 
 // A summary vector as a float64 rank-1 tensor with raw content.
-void setSummaryPayload(tfdbg::TensorProto& proto, std::span<const double> values);
+void setSummaryPayload(wire::TensorProto& proto, std::span<const double> values);
 
 // The full value as TensorFlow's C++ kernels write it: dtype, shape, raw content.
-Status setFullTensorContent(tfdbg::TensorProto& proto, const TensorView& view,
+Status setFullTensorContent(wire::TensorProto& proto, const TensorView& view,
                             std::int64_t elementCount);
 
 // The full value as Python's make_tensor_proto writes eager outputs: raw content for tensors of
 // more than one element of the common numeric types, typed fields otherwise.
-Status setFullTensorEager(tfdbg::TensorProto& proto, const TensorView& view,
+Status setFullTensorEager(wire::TensorProto& proto, const TensorView& view,
                           std::int64_t elementCount);
 
 } // namespace nanscope::detail

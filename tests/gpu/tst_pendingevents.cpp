@@ -6,6 +6,7 @@
 #include "nanscope/gpu/summarybatch.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
 #include "pendingevents.hpp"
+#include "wire/messages.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -44,9 +45,9 @@ struct Writer
     }
 };
 
-std::unique_ptr<tfdbg::DebugEvent> trace(const std::string& name)
+std::unique_ptr<wire::DebugEvent> trace(const std::string& name)
 {
-    auto event = std::make_unique<tfdbg::DebugEvent>();
+    auto event = std::make_unique<wire::DebugEvent>();
     event->mutable_graph_execution_trace()->set_op_name(name);
     return event;
 }

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: Apache-2.0
+// Sizes and bytes of the recorder's messages. Field numbers are those of
+// recorder/format/proto/nanscope/tfdbg/*.proto; each message writes its fields in number order.
+#include "messages.hpp"
+
+#include "encoding.hpp"
+
+namespace nanscope::detail::wire {
+namespace {
+
+template <typename Message>
+std::size_t messageFieldSize(int field, const Message& m)
+{
+    return lengthFieldSize(field, m.ByteSizeLong());
+}
+
+template <typename Message>
+void putMessageField(std::string& out, int field, const Message& m)
+{
+    putTag(out, field, WireType::Length);
+    putVarint(out, m.ByteSizeLong());
+    m.appendTo(out);
+}
+
+template <typename Message>
+std::size_t optionalMessageSize(int field, const std::optional<Message>& m)
+{
+    return m ? messageFieldSize(field, *m) : 0;
+}
+
+template <typename Message>
+void putOptionalMessage(std::string& out, int field, const std::optional<Message>& m)
+{
+    if (m)
+        putMessageField(out, field, *m);
+}
+
+// A proto2 optional int32 or string: written when set, zero or empty included.
+std::size_t presentIntSize(int field, const std::optional<std::int32_t>& v)
+{
+    return v ? tagSize(field) + varintSize(varintOf(*v)) : 0;
+}
+
+void putPresentInt(std::string& out, int field, const std::optional<std::int32_t>& v)
+{
+    if (!v)
+        return;
+    putTag(out, field, WireType::Varint);
+    putVarint(out, varintOf(*v));
+}
+
+} // namespace
+
+// ---- TensorShapeProto { repeated Dim dim = 2; }  Dim { int64 size = 1; } ------------------
+
+std::size_t TensorShapeProto::ByteSizeLong() const
+{
+    std::size_t n = 0;
+    for (const Dim& d : m_dims)
+        n += lengthFieldSize(2, varintFieldSize(1, varintOf(d.size())));
+    return n;
+}
+
+void TensorShapeProto::appendTo(std::string& out) const
+{
+    for (const Dim& d : m_dims) {
+        putTag(out, 2, WireType::Length);
+        putVarint(out, varintFieldSize(1, varintOf(d.size())));
+        putVarintField(out, 1, varintOf(d.size()));
+    }
+}
+
+// ---- TensorProto ----------------------------------------------------------------------------
+
+std::size_t TensorProto::ByteSizeLong() const
+{
+    return varintFieldSize(1, varintOf(m_dtype)) + optionalMessageSize(2, m_shape) +
+           stringFieldSize(4, m_content) + packedFixedSize(5, m_floats) +
+           packedFixedSize(6, m_doubles) + packedVarintSize(7, m_ints) +
+           packedFixedSize(9, m_scomplex) + packedVarintSize(10, m_int64s) +
+           packedVarintSize(11, m_bools) + packedFixedSize(12, m_dcomplex) +
+           packedVarintSize(13, m_halves) + packedVarintSize(16, m_uint32s) +
+           packedVarintSize(17, m_uint64s);
+}
+
+void TensorProto::appendTo(std::string& out) const
+{
+    putVarintField(out, 1, varintOf(m_dtype));
+    putOptionalMessage(out, 2, m_shape);
+    putStringField(out, 4, m_content);
+    putPackedFixed(out, 5, m_floats);
+    putPackedFixed(out, 6, m_doubles);
+    putPackedVarint(out, 7, m_ints);
+    putPackedFixed(out, 9, m_scomplex);
+    putPackedVarint(out, 10, m_int64s);
+    putPackedVarint(out, 11, m_bools);
+    putPackedFixed(out, 12, m_dcomplex);
+    putPackedVarint(out, 13, m_halves);
+    putPackedVarint(out, 16, m_uint32s);
+    putPackedVarint(out, 17, m_uint64s);
+}
+
+// ---- GraphDebugInfo.FileLineCol (proto2) ----------------------------------------------------
+
+std::size_t FileLineCol::ByteSizeLong() const
+{
+    return presentIntSize(1, m_fileIndex) + presentIntSize(2, m_line) +
+           (m_func ? lengthFieldSize(4, m_func->size()) : 0);
+}
+
+void FileLineCol::appendTo(std::string& out) const
+{
+    putPresentInt(out, 1, m_fileIndex);
+    putPresentInt(out, 2, m_line);
+    if (m_func)
+        putLengthField(out, 4, *m_func);
+}
+
+// ---- the tfdbg2 messages --------------------------------------------------------------------
+
+std::size_t CodeLocation::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_hostName) + repeatedStringSize(2, m_frameIds);
+}
+
+void CodeLocation::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_hostName);
+    putRepeatedString(out, 2, m_frameIds);
+}
+
+std::size_t DebugMetadata::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_version) + stringFieldSize(2, m_fileVersion) +
+           stringFieldSize(3, m_runId);
+}
+
+void DebugMetadata::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_version);
+    putStringField(out, 2, m_fileVersion);
+    putStringField(out, 3, m_runId);
+}
+
+std::size_t SourceFile::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_path) + stringFieldSize(2, m_hostName) +
+           repeatedStringSize(3, m_lines);
+}
+
+void SourceFile::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_path);
+    putStringField(out, 2, m_hostName);
+    putRepeatedString(out, 3, m_lines);
+}
+
+std::size_t StackFrameWithId::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_id) + optionalMessageSize(2, m_where);
+}
+
+void StackFrameWithId::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_id);
+    putOptionalMessage(out, 2, m_where);
+}
+
+std::size_t GraphOpCreation::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_opType) + stringFieldSize(2, m_opName) +
+           stringFieldSize(3, m_graphName) + stringFieldSize(4, m_graphId) +
+           stringFieldSize(5, m_deviceName) + repeatedStringSize(6, m_inputNames) +
+           varintFieldSize(7, varintOf(m_numOutputs)) + optionalMessageSize(8, m_location) +
+           packedVarintSize(9, m_outputIds);
+}
+
+void GraphOpCreation::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_opType);
+    putStringField(out, 2, m_opName);
+    putStringField(out, 3, m_graphName);
+    putStringField(out, 4, m_graphId);
+    putStringField(out, 5, m_deviceName);
+    putRepeatedString(out, 6, m_inputNames);
+    putVarintField(out, 7, varintOf(m_numOutputs));
+    putOptionalMessage(out, 8, m_location);
+    putPackedVarint(out, 9, m_outputIds);
+}
+
+std::size_t DebuggedGraph::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_graphId) + stringFieldSize(2, m_graphName) +
+           stringFieldSize(6, m_outerContextId);
+}
+
+void DebuggedGraph::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_graphId);
+    putStringField(out, 2, m_graphName);
+    putStringField(out, 6, m_outerContextId);
+}
+
+std::size_t DebuggedDevice::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_name) + varintFieldSize(2, varintOf(m_id));
+}
+
+void DebuggedDevice::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_name);
+    putVarintField(out, 2, varintOf(m_id));
+}
+
+std::size_t FrameworkContext::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_modulePath) + stringFieldSize(2, m_forwardOpType) +
+           stringFieldSize(3, m_forwardModulePath) + optionalMessageSize(4, m_forwardLocation);
+}
+
+void FrameworkContext::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_modulePath);
+    putStringField(out, 2, m_forwardOpType);
+    putStringField(out, 3, m_forwardModulePath);
+    putOptionalMessage(out, 4, m_forwardLocation);
+}
+
+std::size_t Execution::ByteSizeLong() const
+{
+    std::size_t n = stringFieldSize(1, m_opType) + varintFieldSize(2, varintOf(m_numOutputs)) +
+                    stringFieldSize(3, m_graphId) + packedVarintSize(4, m_inputIds) +
+                    packedVarintSize(5, m_outputIds) + varintFieldSize(6, varintOf(m_mode));
+    for (const TensorProto& t : m_tensors)
+        n += messageFieldSize(7, t);
+    return n + optionalMessageSize(8, m_location) + packedVarintSize(9, m_deviceIds) +
+           optionalMessageSize(1000, m_context);
+}
+
+void Execution::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_opType);
+    putVarintField(out, 2, varintOf(m_numOutputs));
+    putStringField(out, 3, m_graphId);
+    putPackedVarint(out, 4, m_inputIds);
+    putPackedVarint(out, 5, m_outputIds);
+    putVarintField(out, 6, varintOf(m_mode));
+    for (const TensorProto& t : m_tensors)
+        putMessageField(out, 7, t);
+    putOptionalMessage(out, 8, m_location);
+    putPackedVarint(out, 9, m_deviceIds);
+    putOptionalMessage(out, 1000, m_context);
+}
+
+std::size_t GraphExecutionTrace::ByteSizeLong() const
+{
+    return stringFieldSize(1, m_contextId) + stringFieldSize(2, m_opName) +
+           varintFieldSize(3, varintOf(m_slot)) + varintFieldSize(4, varintOf(m_mode)) +
+           optionalMessageSize(5, m_tensor) + stringFieldSize(6, m_deviceName);
+}
+
+void GraphExecutionTrace::appendTo(std::string& out) const
+{
+    putStringField(out, 1, m_contextId);
+    putStringField(out, 2, m_opName);
+    putVarintField(out, 3, varintOf(m_slot));
+    putVarintField(out, 4, varintOf(m_mode));
+    putOptionalMessage(out, 5, m_tensor);
+    putStringField(out, 6, m_deviceName);
+}
+
+std::size_t RecorderLosses::ByteSizeLong() const
+{
+    return varintFieldSize(1, m_dropped) + repeatedStringSize(2, m_stoppedFiles) +
+           stringFieldSize(3, m_firstError);
+}
+
+void RecorderLosses::appendTo(std::string& out) const
+{
+    putVarintField(out, 1, m_dropped);
+    putRepeatedString(out, 2, m_stoppedFiles);
+    putStringField(out, 3, m_firstError);
+}
+
+// ---- DebugEvent: wall_time = 1, the oneof `what` (3 … 12), nanscope_recorder_losses = 1000 --
+
+namespace {
+
+// The field number of each alternative of DebugEvent's oneof, in the variant's order.
+constexpr int kWhatField[] = {0, 3, 4, 6, 7, 8, 9, 10, 12};
+
+} // namespace
+
+std::size_t DebugEvent::ByteSizeLong() const
+{
+    std::size_t n = doubleFieldSize(1, m_wallTime);
+    std::visit(
+        [&](const auto& what) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(what)>, std::monostate>)
+                n += messageFieldSize(kWhatField[m_what.index()], what);
+        },
+        m_what);
+    return n + optionalMessageSize(1000, m_losses);
+}
+
+void DebugEvent::appendTo(std::string& out) const
+{
+    putDoubleField(out, 1, m_wallTime);
+    std::visit(
+        [&](const auto& what) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(what)>, std::monostate>)
+                putMessageField(out, kWhatField[m_what.index()], what);
+        },
+        m_what);
+    putOptionalMessage(out, 1000, m_losses);
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+bool FieldReader::varint(std::uint64_t& v)
+{
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (m_rest.empty())
+            return false;
+        const auto byte = static_cast<std::uint8_t>(m_rest.front());
+        m_rest.remove_prefix(1);
+        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0)
+            return true;
+    }
+    return false; // more than ten bytes: no varint
+}
+
+bool FieldReader::next(Field& field)
+{
+    if (m_rest.empty() || m_failed)
+        return false;
+    std::uint64_t key = 0;
+    if (!varint(key) || (key >> 3) == 0 || (key >> 3) > 0x1fffffff)
+        return fail();
+    field.number = static_cast<int>(key >> 3);
+    field.type = static_cast<WireType>(key & 7);
+    field.payload = {};
+    field.value = 0;
+    switch (field.type) {
+    case WireType::Varint:
+        return varint(field.value) || fail();
+    case WireType::Fixed64:
+    case WireType::Fixed32: {
+        const std::size_t size = field.type == WireType::Fixed64 ? 8 : 4;
+        if (m_rest.size() < size)
+            return fail();
+        for (std::size_t i = size; i-- > 0;)
+            field.value = (field.value << 8) | static_cast<std::uint8_t>(m_rest[i]);
+        m_rest.remove_prefix(size);
+        return true;
+    }
+    case WireType::Length: {
+        std::uint64_t length = 0;
+        if (!varint(length) || length > m_rest.size())
+            return fail();
+        field.payload = m_rest.substr(0, static_cast<std::size_t>(length));
+        m_rest.remove_prefix(static_cast<std::size_t>(length));
+        return true;
+    }
+    }
+    return fail(); // groups and unknown wire types
+}
+
+std::optional<std::string> metadataRunId(std::string_view event)
+{
+    // As protobuf parses it: the last value of a field counts, and bytes that are no message
+    // are no record.
+    FieldReader outer(event);
+    Field field;
+    std::string runId;
+    while (outer.next(field)) {
+        if (field.number != 3 || field.type != WireType::Length)
+            continue;
+        FieldReader metadata(field.payload);
+        Field inner;
+        while (metadata.next(inner))
+            if (inner.number == 3 && inner.type == WireType::Length)
+                runId = std::string(inner.payload);
+        if (!metadata.atEnd())
+            return std::nullopt;
+    }
+    if (!outer.atEnd())
+        return std::nullopt;
+    return runId;
+}
+
+} // namespace nanscope::detail::wire

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: Apache-2.0
+// The tfdbg2 messages the recorder writes (recorder/format/proto), as plain C++ with the
+// accessors of protobuf's generated classes that the recorder uses, and serialisation to
+// exactly libprotobuf's bytes (wire/encoding.hpp says why they are hand-written). Only the
+// fields the recorder sets are here; the reader uses the generated classes.
+//
+// Repeated messages live in deques, so that a pointer to one (a payload that a device summary
+// fills in later) stays valid while more are added.
+#pragma once
+
+#include "nanscope/dtype.hpp"
+#include "nanscope/tensordebugmode.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace nanscope::detail::wire {
+
+// The optional message field `field`, created empty if absent (protobuf's mutable_…()).
+template <typename T>
+T* ensure(std::optional<T>& field)
+{
+    if (!field)
+        field.emplace();
+    return &*field;
+}
+
+// Every message: its size, its bytes appended to `out`, and the two calls the recorder uses.
+template <typename Message>
+struct Serializable
+{
+    std::string SerializeAsString() const
+    {
+        std::string out;
+        const auto& self = static_cast<const Message&>(*this);
+        out.reserve(self.ByteSizeLong());
+        self.appendTo(out);
+        return out;
+    }
+    bool SerializeToString(std::string* out) const
+    {
+        out->clear();
+        const auto& self = static_cast<const Message&>(*this);
+        out->reserve(self.ByteSizeLong());
+        self.appendTo(*out);
+        return true;
+    }
+};
+
+class TensorShapeProto : public Serializable<TensorShapeProto>
+{
+public:
+    class Dim
+    {
+    public:
+        void set_size(std::int64_t size) { m_size = size; }
+        std::int64_t size() const { return m_size; }
+
+    private:
+        std::int64_t m_size = 0;
+    };
+
+    Dim* add_dim() { return &m_dims.emplace_back(); }
+    void Clear() { m_dims.clear(); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::vector<Dim> m_dims;
+};
+
+class TensorProto : public Serializable<TensorProto>
+{
+public:
+    void Clear() { *this = TensorProto(); }
+    void set_dtype(DType dtype) { m_dtype = static_cast<int>(dtype); }
+    TensorShapeProto* mutable_tensor_shape() { return ensure(m_shape); }
+    void set_tensor_content(const void* data, std::size_t bytes)
+    {
+        m_content.assign(static_cast<const char*>(data), bytes);
+    }
+    void add_float_val(float v) { m_floats.push_back(v); }
+    void add_double_val(double v) { m_doubles.push_back(v); }
+    void add_int_val(std::int32_t v) { m_ints.push_back(v); }
+    void add_scomplex_val(float v) { m_scomplex.push_back(v); }
+    void add_int64_val(std::int64_t v) { m_int64s.push_back(v); }
+    void add_bool_val(bool v) { m_bools.push_back(v ? 1 : 0); }
+    void add_dcomplex_val(double v) { m_dcomplex.push_back(v); }
+    void add_half_val(std::int32_t v) { m_halves.push_back(v); }
+    void add_uint32_val(std::uint32_t v) { m_uint32s.push_back(v); }
+    void add_uint64_val(std::uint64_t v) { m_uint64s.push_back(v); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    int m_dtype = 0;
+    std::optional<TensorShapeProto> m_shape;
+    std::string m_content;
+    std::vector<float> m_floats;
+    std::vector<double> m_doubles;
+    std::vector<std::int32_t> m_ints;
+    std::vector<float> m_scomplex;
+    std::vector<std::int64_t> m_int64s;
+    std::vector<std::uint8_t> m_bools;
+    std::vector<double> m_dcomplex;
+    std::vector<std::int32_t> m_halves;
+    std::vector<std::uint32_t> m_uint32s;
+    std::vector<std::uint64_t> m_uint64s;
+};
+
+// GraphDebugInfo.FileLineCol: proto2, so a field set to zero is still written.
+class FileLineCol
+{
+public:
+    void set_file_index(std::int32_t v) { m_fileIndex = v; }
+    void set_line(std::int32_t v) { m_line = v; }
+    void set_func(std::string v) { m_func = std::move(v); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::optional<std::int32_t> m_fileIndex;
+    std::optional<std::int32_t> m_line;
+    std::optional<std::string> m_func;
+};
+
+class CodeLocation
+{
+public:
+    void set_host_name(std::string v) { m_hostName = std::move(v); }
+    void add_stack_frame_ids(std::string v) { m_frameIds.push_back(std::move(v)); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_hostName;
+    std::vector<std::string> m_frameIds;
+};
+
+class DebugMetadata
+{
+public:
+    void set_tensorflow_version(std::string v) { m_version = std::move(v); }
+    void set_file_version(std::string v) { m_fileVersion = std::move(v); }
+    void set_tfdbg_run_id(std::string v) { m_runId = std::move(v); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_version;
+    std::string m_fileVersion;
+    std::string m_runId;
+};
+
+class SourceFile
+{
+public:
+    void set_file_path(std::string v) { m_path = std::move(v); }
+    void set_host_name(std::string v) { m_hostName = std::move(v); }
+    void add_lines(std::string v) { m_lines.push_back(std::move(v)); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_path;
+    std::string m_hostName;
+    std::vector<std::string> m_lines;
+};
+
+class StackFrameWithId
+{
+public:
+    void set_id(std::string v) { m_id = std::move(v); }
+    FileLineCol* mutable_file_line_col() { return ensure(m_where); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_id;
+    std::optional<FileLineCol> m_where;
+};
+
+class GraphOpCreation
+{
+public:
+    void set_op_type(std::string v) { m_opType = std::move(v); }
+    void set_op_name(std::string v) { m_opName = std::move(v); }
+    void set_graph_name(std::string v) { m_graphName = std::move(v); }
+    void set_graph_id(std::string v) { m_graphId = std::move(v); }
+    void set_device_name(std::string v) { m_deviceName = std::move(v); }
+    void add_input_names(std::string v) { m_inputNames.push_back(std::move(v)); }
+    void set_num_outputs(std::int32_t v) { m_numOutputs = v; }
+    CodeLocation* mutable_code_location() { return ensure(m_location); }
+    void add_output_tensor_ids(std::int32_t v) { m_outputIds.push_back(v); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_opType, m_opName, m_graphName, m_graphId, m_deviceName;
+    std::vector<std::string> m_inputNames;
+    std::int32_t m_numOutputs = 0;
+    std::optional<CodeLocation> m_location;
+    std::vector<std::int32_t> m_outputIds;
+};
+
+class DebuggedGraph
+{
+public:
+    void set_graph_id(std::string v) { m_graphId = std::move(v); }
+    void set_graph_name(std::string v) { m_graphName = std::move(v); }
+    void set_outer_context_id(std::string v) { m_outerContextId = std::move(v); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_graphId, m_graphName, m_outerContextId;
+};
+
+class DebuggedDevice
+{
+public:
+    void set_device_name(std::string v) { m_name = std::move(v); }
+    void set_device_id(std::int32_t v) { m_id = v; }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_name;
+    std::int32_t m_id = 0;
+};
+
+class FrameworkContext
+{
+public:
+    void set_module_path(std::string v) { m_modulePath = std::move(v); }
+    void set_forward_op_type(std::string v) { m_forwardOpType = std::move(v); }
+    void set_forward_module_path(std::string v) { m_forwardModulePath = std::move(v); }
+    CodeLocation* mutable_forward_code_location() { return ensure(m_forwardLocation); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_modulePath, m_forwardOpType, m_forwardModulePath;
+    std::optional<CodeLocation> m_forwardLocation;
+};
+
+class Execution
+{
+public:
+    void set_op_type(std::string v) { m_opType = std::move(v); }
+    void set_num_outputs(std::int32_t v) { m_numOutputs = v; }
+    void set_graph_id(std::string v) { m_graphId = std::move(v); }
+    void add_input_tensor_ids(std::int64_t v) { m_inputIds.push_back(v); }
+    void add_output_tensor_ids(std::int64_t v) { m_outputIds.push_back(v); }
+    void set_tensor_debug_mode(TensorDebugMode v) { m_mode = static_cast<int>(v); }
+    TensorProto* add_tensor_protos() { return &m_tensors.emplace_back(); }
+    CodeLocation* mutable_code_location() { return ensure(m_location); }
+    void add_output_tensor_device_ids(std::int32_t v) { m_deviceIds.push_back(v); }
+    FrameworkContext* mutable_framework_context() { return ensure(m_context); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_opType;
+    std::int32_t m_numOutputs = 0;
+    std::string m_graphId;
+    std::vector<std::int64_t> m_inputIds, m_outputIds;
+    int m_mode = 0;
+    std::deque<TensorProto> m_tensors;
+    std::optional<CodeLocation> m_location;
+    std::vector<std::int32_t> m_deviceIds;
+    std::optional<FrameworkContext> m_context;
+};
+
+class GraphExecutionTrace
+{
+public:
+    void set_tfdbg_context_id(std::string v) { m_contextId = std::move(v); }
+    void set_op_name(std::string v) { m_opName = std::move(v); }
+    void set_output_slot(std::int32_t v) { m_slot = v; }
+    void set_tensor_debug_mode(TensorDebugMode v) { m_mode = static_cast<int>(v); }
+    TensorProto* mutable_tensor_proto() { return ensure(m_tensor); }
+    void set_device_name(std::string v) { m_deviceName = std::move(v); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::string m_contextId, m_opName;
+    std::int32_t m_slot = 0;
+    int m_mode = 0;
+    std::optional<TensorProto> m_tensor;
+    std::string m_deviceName;
+};
+
+// NaNscope's note in the metadata file of what a recorder lost (field 1000 of DebugEvent).
+class RecorderLosses
+{
+public:
+    void set_records_dropped(std::uint64_t v) { m_dropped = v; }
+    void add_stopped_files(std::string v) { m_stoppedFiles.push_back(std::move(v)); }
+    void set_first_error(std::string v) { m_firstError = std::move(v); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    std::uint64_t m_dropped = 0;
+    std::vector<std::string> m_stoppedFiles;
+    std::string m_firstError;
+};
+
+class DebugEvent : public Serializable<DebugEvent>
+{
+public:
+    void Clear() { *this = DebugEvent(); }
+    void set_wall_time(double v) { m_wallTime = v; }
+    double wall_time() const { return m_wallTime; }
+
+    DebugMetadata* mutable_debug_metadata() { return what<DebugMetadata>(); }
+    SourceFile* mutable_source_file() { return what<SourceFile>(); }
+    StackFrameWithId* mutable_stack_frame_with_id() { return what<StackFrameWithId>(); }
+    GraphOpCreation* mutable_graph_op_creation() { return what<GraphOpCreation>(); }
+    DebuggedGraph* mutable_debugged_graph() { return what<DebuggedGraph>(); }
+    Execution* mutable_execution() { return what<Execution>(); }
+    GraphExecutionTrace* mutable_graph_execution_trace() { return what<GraphExecutionTrace>(); }
+    DebuggedDevice* mutable_debugged_device() { return what<DebuggedDevice>(); }
+    RecorderLosses* mutable_nanscope_recorder_losses() { return ensure(m_losses); }
+
+    std::size_t ByteSizeLong() const;
+    void appendTo(std::string& out) const;
+
+private:
+    // The oneof `what`: one of these, or none.
+    using What =
+        std::variant<std::monostate, DebugMetadata, SourceFile, StackFrameWithId, GraphOpCreation,
+                     DebuggedGraph, Execution, GraphExecutionTrace, DebuggedDevice>;
+    template <typename T>
+    T* what()
+    {
+        if (!std::holds_alternative<T>(m_what))
+            m_what.emplace<T>();
+        return &std::get<T>(m_what);
+    }
+
+    double m_wallTime = 0.0;
+    What m_what;
+    std::optional<RecorderLosses> m_losses;
+};
+
+// The run id of a metadata file's first record (DebugEvent.debug_metadata.tfdbg_run_id);
+// nullopt when the bytes are no such record.
+std::optional<std::string> metadataRunId(std::string_view event);
+
+} // namespace nanscope::detail::wire
