@@ -151,6 +151,21 @@ std::size_t EventFile::append(std::string_view framedRecord)
     return m_pending.size();
 }
 
+std::size_t EventFile::append(std::string&& framedRecord)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_frozen || m_removed) {
+        ++m_recordsDropped;
+        return m_pending.size();
+    }
+    m_appended += framedRecord.size();
+    if (m_pending.empty())
+        m_pending = std::move(framedRecord);
+    else
+        m_pending.append(framedRecord);
+    return m_pending.size();
+}
+
 void EventFile::freeze()
 {
     std::lock_guard lock(m_mutex);
@@ -247,6 +262,11 @@ Status EventFile::writeOutLocked(std::uint64_t upTo)
         return ioError("cannot write", m_path, error);
     }
     m_pending.erase(0, size);
+    // A large record (FULL_TENSOR's values) leaves its capacity behind: not kept for the file's
+    // life.
+    constexpr std::size_t kKeptCapacity = std::size_t{8} << 20;
+    if (m_pending.capacity() > kKeptCapacity && m_pending.size() < kKeptCapacity / 2)
+        std::string(m_pending).swap(m_pending);
     return {};
 }
 

@@ -37,6 +37,8 @@ public:
 
     // Adds one framed record to the memory buffer; returns the bytes now pending.
     std::size_t append(std::string_view framedRecord);
+    // The same, taking the record's bytes when nothing is pending (a large record is not copied).
+    std::size_t append(std::string&& framedRecord);
 
     // Where the records appended so far end. Writing up to a mark taken before another file's
     // records were written out keeps the order in which records of different files were made.

@@ -138,7 +138,13 @@ Status EventWriter::write(FileKind kind, std::string_view serializedEvent)
 {
     if (!m_open)
         return {ErrorCode::Closed, "the recorder is closed"};
-    std::string record = framed(serializedEvent);
+    return writeFramed(kind, framed(serializedEvent));
+}
+
+Status EventWriter::writeFramed(FileKind kind, std::string record)
+{
+    if (!m_open)
+        return {ErrorCode::Closed, "the recorder is closed"};
     if (isBuffered(kind)) {
         auto& buffer = m_buffers[kind == FileKind::Execution ? 0 : 1];
         std::lock_guard lock(buffer.mutex);
@@ -147,7 +153,7 @@ Status EventWriter::write(FileKind kind, std::string_view serializedEvent)
             buffer.records.pop_front();
         return {};
     }
-    if (file(kind).append(record) < kWriteThreshold)
+    if (file(kind).append(std::move(record)) < kWriteThreshold)
         return {};
     Status status = writeOutInOrder(kind, false);
     noteError(status, true);
@@ -191,9 +197,19 @@ Status EventWriter::drainCircularBuffers()
             std::lock_guard lock(m_buffers[i].mutex);
             records.swap(m_buffers[i].records);
         }
-        auto& target = file(i == 0 ? FileKind::Execution : FileKind::GraphExecutionTraces);
-        for (const auto& r : records)
-            target.append(r);
+        const FileKind kind = i == 0 ? FileKind::Execution : FileKind::GraphExecutionTraces;
+        // Each record moves into the file and is written out once enough is pending, so that a
+        // large one (FULL_TENSOR) is neither copied nor held twice.
+        Status status;
+        while (!records.empty()) {
+            const std::size_t pending = file(kind).append(std::move(records.front()));
+            records.pop_front();
+            if (pending >= kWriteThreshold)
+                if (Status s = writeOutInOrder(kind, false); status.ok())
+                    status = s;
+        }
+        if (!status.ok())
+            return status;
     }
     return {};
 }

@@ -47,6 +47,8 @@ public:
     // Appends a serialized DebugEvent to the file of `kind`. Execution-type events go through
     // the circular buffer when it is enabled.
     Status write(FileKind kind, std::string_view serializedEvent);
+    // The same with the record already framed (wire::framedEvent), taken without a copy.
+    Status writeFramed(FileKind kind, std::string record);
 
     // Writes everything held in memory, circular buffers included, and syncs every file.
     Status flush();

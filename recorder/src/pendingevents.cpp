@@ -117,10 +117,10 @@ Status PendingEvents::push(std::vector<QueuedEvent> events, DeviceSummaries summ
     return std::exchange(m_unreportedError, Status{});
 }
 
-void PendingEvents::pushReady(FileKind kind, std::string serializedEvent)
+void PendingEvents::pushReady(FileKind kind, std::string framedRecord)
 {
     std::lock_guard lock(m_mutex);
-    m_entries.push_back({kind, std::move(serializedEvent), nullptr, nullptr});
+    m_entries.push_back({kind, std::move(framedRecord), nullptr, nullptr});
     m_queued.store(m_entries.size(), std::memory_order_release);
 }
 
@@ -190,11 +190,8 @@ void PendingEvents::drainLocked(bool wait, std::size_t keep)
             if (!s.ok()) {
                 noteError(s);
                 m_dropped.fetch_add(1);
-            } else if (std::string bytes; !entry.event->SerializeToString(&bytes)) {
-                noteError({ErrorCode::InvalidArgument, "an event cannot be serialized"});
-                m_dropped.fetch_add(1);
             } else {
-                noteError(m_writer.write(entry.kind, bytes));
+                noteError(m_writer.writeFramed(entry.kind, wire::framedEvent(*entry.event)));
             }
             if (--work.remaining == 0) {
                 --m_batchesInFlight;
@@ -204,7 +201,7 @@ void PendingEvents::drainLocked(bool wait, std::size_t keep)
                     m_pool.push_back(std::move(batch));
             }
         } else {
-            noteError(m_writer.write(entry.kind, entry.serialized));
+            noteError(m_writer.writeFramed(entry.kind, std::move(entry.framed)));
         }
         m_entries.pop_front();
     }

@@ -76,7 +76,7 @@ public:
     // many batches are in flight: then the oldest are waited for.
     Status push(std::vector<QueuedEvent> events, DeviceSummaries summaries);
     // Queues an event without device tensors behind those that wait.
-    void pushReady(FileKind kind, std::string serializedEvent);
+    void pushReady(FileKind kind, std::string framedRecord); // wire::framedEvent
 
     // How often the background thread looks for arrived summaries (started by the first push).
     void setPollInterval(std::chrono::milliseconds interval);
@@ -99,7 +99,7 @@ private:
     struct Entry
     {
         FileKind kind;
-        std::string serialized;                  // when `work` is null
+        std::string framed;                      // when `work` is null: a framed record
         std::unique_ptr<wire::DebugEvent> event; // when `work` is set
         std::shared_ptr<Work> work;
     };

@@ -106,10 +106,7 @@ struct Recorder::Impl
     {
         if (pending.empty())
             return writeEvent(kind, event);
-        std::string bytes;
-        if (!event.SerializeToString(&bytes))
-            return {ErrorCode::InvalidArgument, "the event cannot be serialized"};
-        pending.pushReady(kind, std::move(bytes));
+        pending.pushReady(kind, detail::wire::framedEvent(event));
         return either(pending.drain(false), writer.takeUnreportedError());
     }
 
@@ -152,11 +149,8 @@ struct Recorder::Impl
 
     Status writeEvent(detail::FileKind kind, const detail::wire::DebugEvent& event)
     {
-        thread_local std::string bytes;
-        bytes.clear();
-        if (!event.SerializeToString(&bytes))
-            return {ErrorCode::InvalidArgument, "the event cannot be serialized"};
-        return either(writer.write(kind, bytes), writer.takeUnreportedError());
+        return either(writer.writeFramed(kind, detail::wire::framedEvent(event)),
+                      writer.takeUnreportedError());
     }
 
     Status close()

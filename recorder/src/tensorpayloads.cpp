@@ -39,8 +39,13 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
                 return host.status();
             values = *host;
         }
-        return eager ? setFullTensorEager(payload, values, *count)
-                     : setFullTensorContent(payload, values, *count);
+        Status s = eager ? setFullTensorEager(payload, values, *count)
+                         : setFullTensorContent(payload, values, *count);
+        // The payload borrowed the host copy's bytes: it keeps them.
+        if (s.ok() && !copy.empty() &&
+            payload.tensor_content().data() == reinterpret_cast<const char*>(copy.data()))
+            payload.adopt_tensor_content(std::move(copy));
+        return s;
     }
     if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)
         return {ErrorCode::InvalidArgument, "the tensor has elements but no data"};

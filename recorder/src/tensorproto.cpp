@@ -145,7 +145,7 @@ Status setFullTensorContent(wire::TensorProto& proto, const TensorView& view,
     proto.set_dtype(view.dtype);
     setShape(proto, view.shape);
     if (bytes > 0)
-        proto.set_tensor_content(view.data, bytes);
+        proto.borrow_tensor_content(view.data, bytes); // serialised before the call returns
     return {};
 }
 

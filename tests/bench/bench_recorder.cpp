@@ -3,6 +3,7 @@
 //
 // Usage: nanscope_bench_recorder [events-per-run] [elements-per-tensor]
 // Each mode is run several times into a fresh temporary logdir; the table shows medians.
+// Then the memory that recording one large tensor in FULL_TENSOR adds, against its size.
 #include "nanscope/recorder.hpp"
 
 #include <algorithm>
@@ -12,6 +13,9 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace nanscope;
@@ -72,6 +76,50 @@ Run runOnce(TensorDebugMode mode, int circularBuffer, long events, const std::ve
     return {static_cast<double>(events) / seconds, bytes / seconds / 1e6};
 }
 
+long peakKilobytes()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+// In a child process, so that its peak is its own: the peak resident memory that recording one
+// float32 tensor of `elements` in FULL_TENSOR adds, in MB; negative on failure.
+double fullTensorPeakMegabytes(long elements, int buffer)
+{
+    int pipeFds[2];
+    if (pipe(pipeFds) != 0)
+        return -1;
+    const pid_t child = fork();
+    if (child == 0) {
+        std::vector<float> tensor(static_cast<std::size_t>(elements), 1.5f);
+        const std::int64_t shape[1] = {elements};
+        const auto dir = std::filesystem::temp_directory_path() /
+                         ("nanscope-bench-full-" + std::to_string(getpid()));
+        const long before = peakKilobytes();
+        double added = -1;
+        if (auto rec = Recorder::open({.dumpRoot = dir,
+                                       .mode = TensorDebugMode::FullTensor,
+                                       .circularBufferSize = buffer})) {
+            ExecutionSpec spec{.opType = "Add", .outputIds = {1}};
+            spec.outputs = {{.data = tensor.data(), .dtype = DType::Float32, .shape = shape}};
+            if ((*rec)->recordExecution(spec).ok() && (*rec)->close().ok())
+                added = static_cast<double>(peakKilobytes() - before) / 1024.0;
+        }
+        std::filesystem::remove_all(dir);
+        (void)!write(pipeFds[1], &added, sizeof added);
+        _exit(0);
+    }
+    close(pipeFds[1]);
+    double added = -1;
+    if (child < 0 || read(pipeFds[0], &added, sizeof added) != sizeof added)
+        added = -1;
+    close(pipeFds[0]);
+    if (child > 0)
+        waitpid(child, nullptr, 0);
+    return added;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -115,6 +163,17 @@ int main(int argc, char** argv)
         std::printf("%-16s %-14s %14.0f %10.1f %11.2fx\n", std::string(toString(c.mode)).c_str(),
                     c.buffer > 0 ? "circular 1000" : "write-through", rate, median(throughput),
                     rate / 1e6);
+    }
+
+    constexpr long kLarge = 100'000'000;
+    const double tensorMegabytes = kLarge * 4.0 / (1 << 20);
+    std::printf("\nOne float32[%ld] tensor (%.0f MB) in FULL_TENSOR: peak memory the recorder "
+                "adds (goal: one copy, <= 1.1x the tensor)\n",
+                kLarge, tensorMegabytes);
+    for (const int buffer : {-1, 1000}) {
+        const double added = fullTensorPeakMegabytes(kLarge, buffer);
+        std::printf("%-14s %10.0f MB %8.2fx the tensor\n",
+                    buffer > 0 ? "circular 1000" : "write-through", added, added / tensorMegabytes);
     }
     return 0;
 }

@@ -52,9 +52,9 @@ std::unique_ptr<wire::DebugEvent> trace(const std::string& name)
     return event;
 }
 
-std::string serialized(const std::string& name)
+std::string framed(const std::string& name)
 {
-    return trace(name)->SerializeAsString();
+    return wire::framedEvent(*trace(name));
 }
 
 const std::vector<float> kValues = {1.0f, -2.0f, 0.0f, 4.0f};
@@ -92,7 +92,7 @@ TEST_CASE("queued events are written in the order of the calls with their summar
     CHECK(pending.empty());
     REQUIRE(pushSummarised(pending, "a").ok());
     CHECK_FALSE(pending.empty());
-    pending.pushReady(FileKind::GraphExecutionTraces, serialized("b"));
+    pending.pushReady(FileKind::GraphExecutionTraces, framed("b"));
     REQUIRE(pushSummarised(pending, "c").ok());
     REQUIRE(pending.drain(true).ok());
     CHECK(pending.empty());
@@ -113,7 +113,7 @@ TEST_CASE("queued events reach the files without another call", "[pending]")
     PendingEvents pending(w.writer);
     pending.setPollInterval(std::chrono::milliseconds(2));
     REQUIRE(pushSummarised(pending, "a").ok());
-    pending.pushReady(FileKind::GraphExecutionTraces, serialized("b"));
+    pending.pushReady(FileKind::GraphExecutionTraces, framed("b"));
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (!pending.empty() && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -128,7 +128,7 @@ TEST_CASE("the events of a failed batch are dropped and the error is reported on
     PendingEvents pending(w.writer);
     REQUIRE(pushSummarised(pending, "a").ok());
     REQUIRE(pushSummarised(pending, "lost", false).ok());
-    pending.pushReady(FileKind::GraphExecutionTraces, serialized("b"));
+    pending.pushReady(FileKind::GraphExecutionTraces, framed("b"));
     const Status first = pending.drain(true);
     CHECK_FALSE(first.ok());
     CHECK(pending.drain(true).ok()); // reported once

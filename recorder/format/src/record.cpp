@@ -50,6 +50,23 @@ void appendRecord(std::string& out, std::string_view payload)
     putU32(p + kRecordHeaderSize + payload.size(), maskCrc(crc32c(payload)));
 }
 
+void appendRecordHeader(std::string& out, std::size_t payloadSize)
+{
+    const std::size_t start = out.size();
+    out.resize(start + kRecordHeaderSize);
+    char* p = out.data() + start;
+    putU64(p, payloadSize);
+    putU32(p + 8, maskCrc(crc32c(p, 8)));
+}
+
+void appendRecordFooter(std::string& out, std::string_view payload)
+{
+    const std::uint32_t crc = maskCrc(crc32c(payload));
+    const std::size_t start = out.size();
+    out.resize(start + 4);
+    putU32(out.data() + start, crc);
+}
+
 const char* toString(RecordStatus status)
 {
     switch (status) {

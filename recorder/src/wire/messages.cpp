@@ -4,6 +4,7 @@
 #include "messages.hpp"
 
 #include "encoding.hpp"
+#include "nanscope/format/record.hpp"
 
 namespace nanscope::detail::wire {
 namespace {
@@ -75,7 +76,7 @@ void TensorShapeProto::appendTo(std::string& out) const
 std::size_t TensorProto::ByteSizeLong() const
 {
     return varintFieldSize(1, varintOf(m_dtype)) + optionalMessageSize(2, m_shape) +
-           stringFieldSize(4, m_content) + packedFixedSize(5, m_floats) +
+           stringFieldSize(4, tensor_content()) + packedFixedSize(5, m_floats) +
            packedFixedSize(6, m_doubles) + packedVarintSize(7, m_ints) +
            packedFixedSize(9, m_scomplex) + packedVarintSize(10, m_int64s) +
            packedVarintSize(11, m_bools) + packedFixedSize(12, m_dcomplex) +
@@ -87,7 +88,7 @@ void TensorProto::appendTo(std::string& out) const
 {
     putVarintField(out, 1, varintOf(m_dtype));
     putOptionalMessage(out, 2, m_shape);
-    putStringField(out, 4, m_content);
+    putStringField(out, 4, tensor_content());
     putPackedFixed(out, 5, m_floats);
     putPackedFixed(out, 6, m_doubles);
     putPackedVarint(out, 7, m_ints);
@@ -313,6 +314,17 @@ void DebugEvent::appendTo(std::string& out) const
         },
         m_what);
     putOptionalMessage(out, 1000, m_losses);
+}
+
+std::string framedEvent(const DebugEvent& event)
+{
+    const std::size_t size = event.ByteSizeLong();
+    std::string record;
+    record.reserve(size + format::kRecordOverhead);
+    format::appendRecordHeader(record, size);
+    event.appendTo(record);
+    format::appendRecordFooter(record, std::string_view(record).substr(format::kRecordHeaderSize));
+    return record;
 }
 
 // ---- reading ----------------------------------------------------------------------------------

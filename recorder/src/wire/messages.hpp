@@ -16,6 +16,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -84,6 +85,37 @@ public:
     void set_tensor_content(const void* data, std::size_t bytes)
     {
         m_content.assign(static_cast<const char*>(data), bytes);
+        m_adopted.clear();
+        m_borrowed = {};
+        m_source = Content::Copied;
+    }
+    // The content without a copy: FULL_TENSOR's values, which may be gigabytes. Borrowed bytes
+    // must outlive the serialisation, which happens within the record call that set them.
+    void borrow_tensor_content(const void* data, std::size_t bytes)
+    {
+        m_content.clear();
+        m_adopted.clear();
+        m_borrowed = std::string_view(static_cast<const char*>(data), bytes);
+        m_source = Content::Borrowed;
+    }
+    void adopt_tensor_content(std::vector<unsigned char>&& bytes)
+    {
+        m_content.clear();
+        m_adopted = std::move(bytes);
+        m_borrowed = {};
+        m_source = Content::Adopted;
+    }
+    std::string_view tensor_content() const
+    {
+        switch (m_source) {
+        case Content::Copied:
+            return m_content;
+        case Content::Adopted:
+            return {reinterpret_cast<const char*>(m_adopted.data()), m_adopted.size()};
+        case Content::Borrowed:
+            return m_borrowed;
+        }
+        return {};
     }
     void add_float_val(float v) { m_floats.push_back(v); }
     void add_double_val(double v) { m_doubles.push_back(v); }
@@ -102,7 +134,11 @@ public:
 private:
     int m_dtype = 0;
     std::optional<TensorShapeProto> m_shape;
+    enum class Content { Copied, Adopted, Borrowed };
+    Content m_source = Content::Copied;
     std::string m_content;
+    std::vector<unsigned char> m_adopted;
+    std::string_view m_borrowed;
     std::vector<float> m_floats;
     std::vector<double> m_doubles;
     std::vector<std::int32_t> m_ints;
@@ -364,6 +400,9 @@ private:
     What m_what;
     std::optional<RecorderLosses> m_losses;
 };
+
+// The event as a framed TFRecord, serialised in place: the one copy of its bytes.
+std::string framedEvent(const DebugEvent& event);
 
 // The run id of a metadata file's first record (DebugEvent.debug_metadata.tfdbg_run_id);
 // nullopt when the bytes are no such record.

@@ -19,6 +19,12 @@ constexpr std::uint64_t kMaxRecordPayload = (std::uint64_t{1} << 31) - 1;
 // Appends the framed record for `payload` to `out`.
 void appendRecord(std::string& out, std::string_view payload);
 
+// The same in three steps, for a payload serialised straight into `out` (no copy of a large
+// one): the header for `payloadSize` bytes, then the caller appends exactly those bytes, then
+// the footer over them.
+void appendRecordHeader(std::string& out, std::size_t payloadSize);
+void appendRecordFooter(std::string& out, std::string_view payload);
+
 enum class RecordStatus {
     Ok,
     EndOfData,      // no byte at the offset: a clean end
