@@ -232,8 +232,8 @@ std::size_t Execution::ByteSizeLong() const
     std::size_t n = stringFieldSize(1, m_opType) + varintFieldSize(2, varintOf(m_numOutputs)) +
                     stringFieldSize(3, m_graphId) + packedVarintSize(4, m_inputIds) +
                     packedVarintSize(5, m_outputIds) + varintFieldSize(6, varintOf(m_mode));
-    for (const TensorProto& t : m_tensors)
-        n += messageFieldSize(7, t);
+    for (const auto& t : m_tensors)
+        n += messageFieldSize(7, *t);
     return n + optionalMessageSize(8, m_location) + packedVarintSize(9, m_deviceIds) +
            optionalMessageSize(1000, m_context);
 }
@@ -246,8 +246,8 @@ void Execution::appendTo(std::string& out) const
     putPackedVarint(out, 4, m_inputIds);
     putPackedVarint(out, 5, m_outputIds);
     putVarintField(out, 6, varintOf(m_mode));
-    for (const TensorProto& t : m_tensors)
-        putMessageField(out, 7, t);
+    for (const auto& t : m_tensors)
+        putMessageField(out, 7, *t);
     putOptionalMessage(out, 8, m_location);
     putPackedVarint(out, 9, m_deviceIds);
     putOptionalMessage(out, 1000, m_context);
@@ -285,34 +285,17 @@ void RecorderLosses::appendTo(std::string& out) const
 
 // ---- DebugEvent: wall_time = 1, the oneof `what` (3 … 12), nanscope_recorder_losses = 1000 --
 
-namespace {
-
-// The field number of each alternative of DebugEvent's oneof, in the variant's order.
-constexpr int kWhatField[] = {0, 3, 4, 6, 7, 8, 9, 10, 12};
-
-} // namespace
-
 std::size_t DebugEvent::ByteSizeLong() const
 {
     std::size_t n = doubleFieldSize(1, m_wallTime);
-    std::visit(
-        [&](const auto& what) {
-            if constexpr (!std::is_same_v<std::decay_t<decltype(what)>, std::monostate>)
-                n += messageFieldSize(kWhatField[m_what.index()], what);
-        },
-        m_what);
+    visitWhat([&](int field, const auto& what) { n += messageFieldSize(field, what); });
     return n + optionalMessageSize(1000, m_losses);
 }
 
 void DebugEvent::appendTo(std::string& out) const
 {
     putDoubleField(out, 1, m_wallTime);
-    std::visit(
-        [&](const auto& what) {
-            if constexpr (!std::is_same_v<std::decay_t<decltype(what)>, std::monostate>)
-                putMessageField(out, kWhatField[m_what.index()], what);
-        },
-        m_what);
+    visitWhat([&](int field, const auto& what) { putMessageField(out, field, what); });
     putOptionalMessage(out, 1000, m_losses);
 }
 

@@ -4,8 +4,8 @@
 // exactly libprotobuf's bytes (wire/encoding.hpp says why they are hand-written). Only the
 // fields the recorder sets are here; the reader uses the generated classes.
 //
-// Repeated messages live in deques, so that a pointer to one (a payload that a device summary
-// fills in later) stays valid while more are added.
+// Repeated messages are held by pointer, so that a pointer to one (a payload that a device
+// summary fills in later) stays valid while more are added.
 #pragma once
 
 #include "nanscope/dtype.hpp"
@@ -13,11 +13,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
+#include <tuple>
 #include <vector>
 
 namespace nanscope::detail::wire {
@@ -305,7 +305,10 @@ public:
     void add_input_tensor_ids(std::int64_t v) { m_inputIds.push_back(v); }
     void add_output_tensor_ids(std::int64_t v) { m_outputIds.push_back(v); }
     void set_tensor_debug_mode(TensorDebugMode v) { m_mode = static_cast<int>(v); }
-    TensorProto* add_tensor_protos() { return &m_tensors.emplace_back(); }
+    TensorProto* add_tensor_protos()
+    {
+        return m_tensors.emplace_back(std::make_unique<TensorProto>()).get();
+    }
     CodeLocation* mutable_code_location() { return ensure(m_location); }
     void add_output_tensor_device_ids(std::int32_t v) { m_deviceIds.push_back(v); }
     FrameworkContext* mutable_framework_context() { return ensure(m_context); }
@@ -319,7 +322,7 @@ private:
     std::string m_graphId;
     std::vector<std::int64_t> m_inputIds, m_outputIds;
     int m_mode = 0;
-    std::deque<TensorProto> m_tensors;
+    std::vector<std::unique_ptr<TensorProto>> m_tensors;
     std::optional<CodeLocation> m_location;
     std::vector<std::int32_t> m_deviceIds;
     std::optional<FrameworkContext> m_context;
@@ -384,16 +387,35 @@ public:
     void appendTo(std::string& out) const;
 
 private:
-    // The oneof `what`: one of these, or none.
-    using What =
-        std::variant<std::monostate, DebugMetadata, SourceFile, StackFrameWithId, GraphOpCreation,
-                     DebuggedGraph, Execution, GraphExecutionTrace, DebuggedDevice>;
+    // The oneof `what`: at most one of these is set. Pointers rather than a std::variant, whose
+    // emplace and visit may throw, so that a destructor that writes a last event cannot.
+    using What = std::tuple<std::unique_ptr<DebugMetadata>, std::unique_ptr<SourceFile>,
+                            std::unique_ptr<StackFrameWithId>, std::unique_ptr<GraphOpCreation>,
+                            std::unique_ptr<DebuggedGraph>, std::unique_ptr<Execution>,
+                            std::unique_ptr<GraphExecutionTrace>, std::unique_ptr<DebuggedDevice>>;
+    // Their field numbers, in the tuple's order.
+    static constexpr int kWhatField[] = {3, 4, 6, 7, 8, 9, 10, 12};
+
     template <typename T>
     T* what()
     {
-        if (!std::holds_alternative<T>(m_what))
-            m_what.emplace<T>();
-        return &std::get<T>(m_what);
+        auto& slot = std::get<std::unique_ptr<T>>(m_what);
+        if (!slot) {
+            std::apply([](auto&... held) { (held.reset(), ...); }, m_what);
+            slot = std::make_unique<T>();
+        }
+        return slot.get();
+    }
+    // Calls f(field number, message) for the alternative that is set, if any.
+    template <std::size_t I = 0, typename F>
+    void visitWhat(F&& f) const
+    {
+        if constexpr (I < std::tuple_size_v<What>) {
+            if (const auto& held = std::get<I>(m_what))
+                f(kWhatField[I], *held);
+            else
+                visitWhat<I + 1>(std::forward<F>(f));
+        }
     }
 
     double m_wallTime = 0.0;
