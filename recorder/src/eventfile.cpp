@@ -132,7 +132,14 @@ Status EventFile::open(const std::filesystem::path& path)
 {
     std::lock_guard lock(m_mutex);
     m_path = path;
-    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // Created, never reopened: two recorders that chose one name (the ranks of a job started
+    // in the same second under one host name) must not interleave their records in one file.
+    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (m_fd < 0 && errno == EEXIST)
+        return {ErrorCode::AlreadyExists,
+                "cannot create " + path.string() +
+                    ": another recorder already writes a file set of this name (one host name "
+                    "per recorder: give each process its own, as the ranks of a job need)"};
     if (m_fd < 0)
         return ioError("cannot create", path, errno);
     m_committedSize = 0;

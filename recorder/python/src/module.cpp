@@ -56,10 +56,13 @@ class PyRecorder
 {
 public:
     PyRecorder(const std::string& dumpRoot, const std::string& mode, int circularBufferSize,
-               const std::string& opRegex, const std::vector<int>& dtypes)
+               const std::string& opRegex, const std::vector<int>& dtypes,
+               const std::string& runId, const std::string& hostName)
     {
         RecorderOptions options;
         options.dumpRoot = dumpRoot;
+        options.runId = runId;       // empty: a random one
+        options.hostName = hostName; // empty: this machine's
         const auto parsed = parseTensorDebugMode(mode);
         if (!parsed)
             throw py::value_error("unknown tensor_debug_mode \"" + mode +
@@ -236,6 +239,11 @@ public:
     {
         return m_recorder ? m_recorder->firstError().message() : std::string();
     }
+    std::string runId() const { return m_recorder ? m_recorder->runId() : std::string(); }
+    std::string hostName() const
+    {
+        return m_recorder ? m_recorder->options().hostName : std::string();
+    }
     std::string filePrefix() const
     {
         return m_recorder ? m_recorder->filePrefix().string() : std::string();
@@ -324,9 +332,12 @@ PYBIND11_MODULE(_nanscope, m)
         .def_readonly("module_path", &ForwardOp::modulePath);
     py::class_<PyRecorder>(m, "Recorder")
         .def(py::init<const std::string&, const std::string&, int, const std::string&,
-                      const std::vector<int>&>(),
+                      const std::vector<int>&, const std::string&, const std::string&>(),
              py::arg("dump_root"), py::arg("tensor_debug_mode"), py::arg("circular_buffer_size"),
-             py::arg("op_regex"), py::arg("tensor_dtypes"))
+             py::arg("op_regex"), py::arg("tensor_dtypes"), py::arg("run_id") = "",
+             py::arg("host_name") = "")
+        .def_property_readonly("run_id", &PyRecorder::runId)
+        .def_property_readonly("host_name", &PyRecorder::hostName)
         .def("record", &PyRecorder::record)
         .def("flush", &PyRecorder::flush)
         .def("close", &PyRecorder::close)
