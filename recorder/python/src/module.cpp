@@ -56,8 +56,8 @@ class PyRecorder
 {
 public:
     PyRecorder(const std::string& dumpRoot, const std::string& mode, int circularBufferSize,
-               const std::string& opRegex, const std::vector<int>& dtypes,
-               const std::string& runId, const std::string& hostName)
+               const std::string& opRegex, const std::vector<int>& dtypes, const std::string& runId,
+               const std::string& hostName)
     {
         RecorderOptions options;
         options.dumpRoot = dumpRoot;
