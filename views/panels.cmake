@@ -17,6 +17,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/expectedpattern.cpp
     src/expectedpattern.hpp
     src/graphexecutionpanel.cpp
+    src/graphexecutionpanelcolumns.cpp
+    src/graphexecutionpanelsetup.cpp
     src/healthstyle.cpp
     src/healthstyle.hpp
     src/originbox.cpp

@@ -3,6 +3,7 @@
 list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/banner.hpp
     include/nanscope/widgets/chiplabel.hpp
+    include/nanscope/widgets/columnfit.hpp
     include/nanscope/widgets/copyabletableview.hpp
     include/nanscope/widgets/elidedlabel.hpp
     include/nanscope/widgets/findbar.hpp
@@ -17,6 +18,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/uniformtableview.hpp
     src/banner.cpp
     src/chiplabel.cpp
+    src/columnfit.cpp
     src/copyabletableview.cpp
     src/elidedlabel.cpp
     src/findbar.cpp

@@ -6,6 +6,7 @@
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
+#include "nanscope/widgets/columnfit.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/numberdelegate.hpp"
@@ -84,66 +85,8 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_proxy = new RowListProxyModel(this);
     m_proxy->setSourceModel(m_model);
 
-    m_nonFinite = new QCheckBox(tr("Non-finite only"), this);
-    m_nonFinite->setToolTip(tr("Show only tensors that hold NaN or ±∞"));
-    m_graph = new QComboBox(this);
-    m_graph->setToolTip(tr("Show only the ops of one graph"));
-    m_graph->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_opType = new QComboBox(this);
-    m_opType->setToolTip(tr("Show only ops of one type"));
-    m_opType->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_host = new QComboBox(this);
-    m_host->setToolTip(tr("Show only the traces one host recorded"));
-    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_host->hide();
-    m_device = new QComboBox(this);
-    m_device->setToolTip(tr("Show only the traces of ops that ran on one device"));
-    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_device->hide();
-    m_status = new QLabel(this);
-    m_status->setTextFormat(Qt::PlainText);
-    m_status->setForegroundRole(QPalette::PlaceholderText);
-    m_goTo = new QLineEdit(this);
-    m_goTo->setPlaceholderText(tr("Go to #"));
-    m_goTo->setToolTip(tr("Go to a trace by its index (Ctrl+G)"));
-    m_goTo->setClearButtonEnabled(true);
-    m_goTo->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9,. ]*")), m_goTo));
-    m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
-    auto* tools = new widgets::ToolRow(this);
-    tools->leading()->setSpacing(6);
-    tools->leading()->addWidget(m_nonFinite);
-    tools->leading()->addWidget(m_graph);
-    tools->leading()->addWidget(m_opType);
-    tools->leading()->addWidget(m_host);
-    tools->leading()->addWidget(m_device);
-    tools->trailing()->setSpacing(6);
-    tools->trailing()->addWidget(m_status);
-    tools->trailing()->addWidget(m_goTo);
-
-    m_view = new widgets::CopyableTableView(this);
-    m_view->setModel(m_proxy);
-    m_view->setColumnsMenuEnabled(true);
-    // Long tensor names keep their op ("model/…/dense/MatMul:0"); numbers are never cut.
-    m_view->setItemDelegateForColumn(Model::TensorColumn, new widgets::ScopeNameDelegate(m_view));
-    for (const int column : {int(Model::IndexColumn), int(Model::ShapeColumn)})
-        m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
-    m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::graphExecutionSegments(), this);
-    m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
-    // Until rows arrive; then fitKeyColumns sizes the key columns by what they show.
-    for (int column = 0; column < Model::ColumnCount; ++column)
-        m_view->setColumnWidth(column, initialWidth(column));
-    // Devices elide to their last part ("…/device:GPU:0"); hosts show once there are several.
-    m_view->setItemDelegateForColumn(Model::DeviceColumn,
-                                     new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
-    m_view->hideColumn(Model::HostColumn);
-    m_view->hideColumn(Model::DeviceColumn);
-    // What a row is and whether it is healthy first; the details after.
-    QHeaderView* header = m_view->horizontalHeader();
-    header->moveSection(header->visualIndex(Model::HealthColumn),
-                        header->visualIndex(Model::OpTypeColumn));
-    header->moveSection(header->visualIndex(Model::GraphColumn), Model::ColumnCount - 1);
-
+    widgets::ToolRow* tools = buildControls();
+    buildTable();
     m_findBar = new widgets::FindBar(this);
     m_findBar->setPlaceholderText(tr("Find an op by name or type"));
     m_findBar->hide();
@@ -155,79 +98,8 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_findBar);
 
-    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this,
-            [this](int column, int, int size) {
-                // A drag on a key column's edge. Hiding or showing columns is not one, nor is
-                // the header stretching its last section to a new width of the table.
-                if (!m_fittingColumns && size > 0 && keyColumns().contains(column) &&
-                    QGuiApplication::mouseButtons() != Qt::NoButton)
-                    m_userSizedColumns = true;
-            });
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { onCurrentRowChanged(current); });
-    connect(m_proxy, &RowListProxyModel::sourceRowsAppended, this,
-            &GraphExecutionPanel::extendFilter);
-    connect(m_proxy, &RowListProxyModel::sourceReset, this, &GraphExecutionPanel::applyFilter);
-    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
-        updateStatus();
-        // Fitted once rows arrive, and again when the row numbers grow a digit.
-        if (!m_columnsFitted || QString::number(m_model->rowCount()).size() != m_fittedDigits)
-            fitKeyColumns();
-        // The focused row may only now be revealed (a reload, a long load, a filter).
-        const Focus& focus = this->navigator()->focus();
-        if (focus.event && focus.event->source == core::EventSource::Graph &&
-            !m_view->currentIndex().isValid())
-            showFocus(true);
-    });
-    connect(m_nonFinite, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_updatingChoices)
-            return;
-        m_filter.nonFiniteOnly = on;
-        applyFilter();
-    });
-    connect(m_graph, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_updatingChoices)
-            return;
-        const int graph = m_graph->currentData().toInt();
-        m_filter.graph =
-            graph < 0 ? std::nullopt
-                      : std::optional<core::GraphIndex>(static_cast<core::GraphIndex>(graph));
-        applyFilter();
-    });
-    connect(m_host, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_updatingChoices)
-            return;
-        m_filter.host = chosenHost(m_host);
-        applyFilter();
-    });
-    connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_updatingChoices)
-            return;
-        m_filter.device = chosenDevice(m_device);
-        applyFilter();
-    });
-    connect(m_opType, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_updatingChoices)
-            return;
-        m_filter.opType =
-            m_opType->currentIndex() <= 0 ? std::string() : m_opType->currentText().toStdString();
-        applyFilter();
-    });
-    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
-        QString digits = m_goTo->text();
-        digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
-        bool ok = false;
-        const quint64 index = digits.toULongLong(&ok);
-        if (ok && goToIndex(index))
-            m_view->setFocus();
-    });
-    connect(m_findBar, &widgets::FindBar::findNext, this,
-            [this](const QString& text) { find(text, false); });
-    connect(m_findBar, &widgets::FindBar::findPrevious, this,
-            [this](const QString& text) { find(text, true); });
-    connect(m_findBar, &widgets::FindBar::textEdited, this, [this] { m_findBar->setStatus({}); });
-    connect(m_findBar, &widgets::FindBar::closed, m_view, [this] { m_view->setFocus(); });
-
+    connectTable();
+    connectControls();
     updateFilterChoices(nullptr);
     updateStatus();
 }
@@ -567,113 +439,6 @@ void GraphExecutionPanel::showCallTraces(std::vector<std::uint64_t> traces)
         m_model->index(static_cast<int>(traces.front()), Model::TensorColumn));
     if (first.isValid())
         m_view->scrollTo(first, QAbstractItemView::PositionAtTop);
-}
-
-int GraphExecutionPanel::initialWidth(int column) const
-{
-    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    switch (column) {
-    case Model::IndexColumn:
-        return digit * 5 + 8;
-    case Model::TensorColumn:
-        return digit * 19;
-    case Model::HealthColumn:
-        return digit * 18;
-    case Model::OpTypeColumn:
-        return digit * 11;
-    case Model::DTypeColumn:
-        return digit * 8;
-    case Model::ShapeColumn:
-        return digit * 13;
-    case Model::DeviceColumn:
-        return digit * 16;
-    default: // graph, host
-        return digit * 10;
-    }
-}
-
-QList<int> GraphExecutionPanel::keyColumns()
-{
-    return {Model::IndexColumn, Model::TensorColumn, Model::HealthColumn, Model::OpTypeColumn};
-}
-
-void GraphExecutionPanel::fitKeyColumns()
-{
-    if (m_userSizedColumns || m_proxy->rowCount() == 0)
-        return;
-    m_fittingColumns = true;
-    // Room for any row number up to the last one: its digits all as wide as the widest digit,
-    // plus two pixels for kerning and the style's fractional layout (a column fitted to
-    // "1,999" elided "1,797" to "1…7").
-    const QFontMetrics metrics = m_view->fontMetrics();
-    QChar widestDigit = u'0';
-    for (char16_t digit = u'1'; digit <= u'9'; ++digit)
-        if (metrics.horizontalAdvance(QChar(digit)) > metrics.horizontalAdvance(widestDigit))
-            widestDigit = QChar(digit);
-    QString widest = QLocale().toString(m_model->rowCount() - 1);
-    for (QChar& c : widest)
-        if (c.isDigit())
-            c = widestDigit;
-    m_fittedDigits = static_cast<int>(QString::number(m_model->rowCount()).size());
-    const int margin = widgets::PlainTextDelegate::textMargins(m_view);
-    m_view->setColumnWidth(Model::IndexColumn, metrics.horizontalAdvance(widest) + margin + 2);
-    // Only the rows on screen are measured: they are read for painting anyway, where sampling
-    // rows elsewhere would read records a jump never shows.
-    const int first = std::max(m_view->rowAt(0), 0);
-    const int onScreen = m_view->rowAt(m_view->viewport()->height() - 1);
-    const int end = onScreen < 0 ? m_proxy->rowCount() : onScreen + 1;
-    const auto needed = [this, first, end](int column) {
-        QStyleOptionViewItem option;
-        option.initFrom(m_view);
-        option.widget = m_view;
-        int width = m_view->horizontalHeader()->sectionSizeHint(column);
-        for (int row = first; row < end; ++row) {
-            const QModelIndex index = m_proxy->index(row, column);
-            width = std::max(width,
-                             m_view->itemDelegateForIndex(index)->sizeHint(option, index).width());
-        }
-        return width;
-    };
-    m_view->setColumnWidth(Model::OpTypeColumn, needed(Model::OpTypeColumn));
-    // Every op's own name (its last scope, "…/MatMul:0") stays whole; the outer scopes give way.
-    int tensor = 0;
-    for (int row = first; row < end; ++row) {
-        const QString name = m_proxy->index(row, Model::TensorColumn).data().toString();
-        const qsizetype slash = name.lastIndexOf(QLatin1Char('/'));
-        tensor = std::max(tensor, m_view->fontMetrics().horizontalAdvance(
-                                      slash < 0 ? name : QStringLiteral("…") + name.mid(slash)));
-    }
-    tensor += margin;
-    // Health as wide as its text, but not past what leaves the op names whole: a row with more
-    // kinds of values than fit drops its last (finite) parts, the non-finite ones come first.
-    const int fixed =
-        m_view->columnWidth(Model::IndexColumn) + m_view->columnWidth(Model::OpTypeColumn);
-    const int room = m_view->viewport()->width() - fixed;
-    const int health = needed(Model::HealthColumn);
-    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_view->setColumnWidth(Model::HealthColumn,
-                           std::max(std::min(health, room - tensor), digit * 12));
-    // The details columns (dtype, size, graph, …) show too when the pane has room for them beside
-    // every op's own name; otherwise the tensor column ends where the pane does and they scroll.
-    const int rest = room - m_view->columnWidth(Model::HealthColumn);
-    // (Their widths as set, not as shown: the last one stretches to the pane's end.)
-    int details = 0;
-    const QList<int> keys = keyColumns();
-    for (int column = 0; column < Model::ColumnCount; ++column) {
-        if (!keys.contains(column) && !m_view->isColumnHidden(column))
-            details += initialWidth(column);
-    }
-    m_view->setColumnWidth(Model::TensorColumn,
-                           std::max(rest - details >= tensor ? rest - details : rest, tensor));
-    m_fittingColumns = false;
-    m_columnsFitted = true;
-}
-
-void GraphExecutionPanel::resizeEvent(QResizeEvent* event)
-{
-    Panel::resizeEvent(event);
-    if (m_columnsFitted)
-        fitKeyColumns();
 }
 
 void GraphExecutionPanel::onCurrentRowChanged(const QModelIndex& current)

@@ -25,6 +25,7 @@ namespace nanscope::widgets {
 class CopyableTableView;
 class FindBar;
 class HealthBarDelegate;
+class ToolRow;
 } // namespace nanscope::widgets
 
 namespace nanscope::views {
@@ -92,6 +93,11 @@ private:
     // sizes a column, theirs stand.
     void fitKeyColumns();
     int initialWidth(int column) const; // a column's width before any fit, by the font
+    // The constructor's parts (graphexecutionpanelsetup.cpp).
+    widgets::ToolRow* buildControls();
+    void buildTable();
+    void connectTable();
+    void connectControls();
 
     items::GraphExecutionModel* m_model = nullptr;
     RowListProxyModel* m_proxy = nullptr;

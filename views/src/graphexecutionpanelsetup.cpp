@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Graph Execution's widgets and what their signals do.
+#include "healthstyle.hpp"
+#include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/views/graphexecutionpanel.hpp"
+#include "nanscope/views/rowlistproxymodel.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/healthbardelegate.hpp"
+#include "nanscope/widgets/numberdelegate.hpp"
+#include "nanscope/widgets/plaintextdelegate.hpp"
+#include "nanscope/widgets/scopenamedelegate.hpp"
+#include "nanscope/widgets/toolrow.hpp"
+#include "viewhelpers.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+
+namespace nanscope::views {
+
+namespace {
+
+using Model = items::GraphExecutionModel;
+
+} // namespace
+
+// The filters on the left of the tool row; the status and "Go to #" on its right.
+widgets::ToolRow* GraphExecutionPanel::buildControls()
+{
+    m_nonFinite = new QCheckBox(tr("Non-finite only"), this);
+    m_nonFinite->setToolTip(tr("Show only tensors that hold NaN or ±∞"));
+    m_graph = new QComboBox(this);
+    m_graph->setToolTip(tr("Show only the ops of one graph"));
+    m_graph->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_opType = new QComboBox(this);
+    m_opType->setToolTip(tr("Show only ops of one type"));
+    m_opType->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_host = new QComboBox(this);
+    m_host->setToolTip(tr("Show only the traces one host recorded"));
+    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_host->hide();
+    m_device = new QComboBox(this);
+    m_device->setToolTip(tr("Show only the traces of ops that ran on one device"));
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_device->hide();
+    m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+    m_goTo = new QLineEdit(this);
+    m_goTo->setPlaceholderText(tr("Go to #"));
+    m_goTo->setToolTip(tr("Go to a trace by its index (Ctrl+G)"));
+    m_goTo->setClearButtonEnabled(true);
+    m_goTo->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9,. ]*")), m_goTo));
+    m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
+    auto* tools = new widgets::ToolRow(this);
+    tools->leading()->setSpacing(6);
+    tools->leading()->addWidget(m_nonFinite);
+    tools->leading()->addWidget(m_graph);
+    tools->leading()->addWidget(m_opType);
+    tools->leading()->addWidget(m_host);
+    tools->leading()->addWidget(m_device);
+    tools->trailing()->setSpacing(6);
+    tools->trailing()->addWidget(m_status);
+    tools->trailing()->addWidget(m_goTo);
+
+    return tools;
+}
+
+// The table: delegates by column, widths until rows arrive, key columns first.
+void GraphExecutionPanel::buildTable()
+{
+    m_view = new widgets::CopyableTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setColumnsMenuEnabled(true);
+    // Long tensor names keep their op ("model/…/dense/MatMul:0"); numbers are never cut.
+    m_view->setItemDelegateForColumn(Model::TensorColumn, new widgets::ScopeNameDelegate(m_view));
+    for (const int column : {int(Model::IndexColumn), int(Model::ShapeColumn)})
+        m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
+    m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::graphExecutionSegments(), this);
+    m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
+    // Until rows arrive; then fitKeyColumns sizes the key columns by what they show.
+    for (int column = 0; column < Model::ColumnCount; ++column)
+        m_view->setColumnWidth(column, initialWidth(column));
+    // Devices elide to their last part ("…/device:GPU:0"); hosts show once there are several.
+    m_view->setItemDelegateForColumn(Model::DeviceColumn,
+                                     new widgets::PlainTextDelegate(Qt::ElideLeft, m_view));
+    m_view->hideColumn(Model::HostColumn);
+    m_view->hideColumn(Model::DeviceColumn);
+    // What a row is and whether it is healthy first; the details after.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->moveSection(header->visualIndex(Model::HealthColumn),
+                        header->visualIndex(Model::OpTypeColumn));
+    header->moveSection(header->visualIndex(Model::GraphColumn), Model::ColumnCount - 1);
+}
+
+void GraphExecutionPanel::connectTable()
+{
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int column, int, int size) {
+                // A drag on a key column's edge. Hiding or showing columns is not one, nor is
+                // the header stretching its last section to a new width of the table.
+                if (!m_fittingColumns && size > 0 && keyColumns().contains(column) &&
+                    QGuiApplication::mouseButtons() != Qt::NoButton)
+                    m_userSizedColumns = true;
+            });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { onCurrentRowChanged(current); });
+    connect(m_proxy, &RowListProxyModel::sourceRowsAppended, this,
+            &GraphExecutionPanel::extendFilter);
+    connect(m_proxy, &RowListProxyModel::sourceReset, this, &GraphExecutionPanel::applyFilter);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
+        updateStatus();
+        // Fitted once rows arrive, and again when the row numbers grow a digit.
+        if (!m_columnsFitted || QString::number(m_model->rowCount()).size() != m_fittedDigits)
+            fitKeyColumns();
+        // The focused row may only now be revealed (a reload, a long load, a filter).
+        const Focus& focus = this->navigator()->focus();
+        if (focus.event && focus.event->source == core::EventSource::Graph &&
+            !m_view->currentIndex().isValid())
+            showFocus(true);
+    });
+}
+
+void GraphExecutionPanel::connectControls()
+{
+    connect(m_nonFinite, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_updatingChoices)
+            return;
+        m_filter.nonFiniteOnly = on;
+        applyFilter();
+    });
+    connect(m_graph, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        const int graph = m_graph->currentData().toInt();
+        m_filter.graph =
+            graph < 0 ? std::nullopt
+                      : std::optional<core::GraphIndex>(static_cast<core::GraphIndex>(graph));
+        applyFilter();
+    });
+    connect(m_host, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        m_filter.host = chosenHost(m_host);
+        applyFilter();
+    });
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        m_filter.device = chosenDevice(m_device);
+        applyFilter();
+    });
+    connect(m_opType, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updatingChoices)
+            return;
+        m_filter.opType =
+            m_opType->currentIndex() <= 0 ? std::string() : m_opType->currentText().toStdString();
+        applyFilter();
+    });
+    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
+        QString digits = m_goTo->text();
+        digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
+        bool ok = false;
+        const quint64 index = digits.toULongLong(&ok);
+        if (ok && goToIndex(index))
+            m_view->setFocus();
+    });
+    connect(m_findBar, &widgets::FindBar::findNext, this,
+            [this](const QString& text) { find(text, false); });
+    connect(m_findBar, &widgets::FindBar::findPrevious, this,
+            [this](const QString& text) { find(text, true); });
+    connect(m_findBar, &widgets::FindBar::textEdited, this, [this] { m_findBar->setStatus({}); });
+    connect(m_findBar, &widgets::FindBar::closed, m_view, [this] { m_view->setFocus(); });
+}
+
+} // namespace nanscope::views
