@@ -8,13 +8,12 @@
 #   scripts/gpu-check.sh --run BUNDLE [OUTPUT]   # there, in a checkout of the same commit
 #   scripts/gpu-check.sh [OUTPUT]                # both, on one machine
 #
-# BUNDLE holds bin/ (tests, demos, report, benchmark), lib/ (every shared library they need
-# beyond the C and C++ runtimes and the CUDA driver) and sdk/ (the recorder SDK, for building
-# the Python extension there for that machine's Python and torch). --run writes every output to
-# OUTPUT (default gpu-results/), its summary to OUTPUT/README.txt:
-#   GPU and recorder tests (the GPU ones must run, not skip), the GPU demo and its report,
-#   nanscope_bench_gpu, compute-sanitizer's memcheck over the device tests when present, the
-#   Python extension built there, the CUDA Python tests, and the PyTorch overhead benchmark.
+# BUNDLE holds bin/ (tests, demos, report, benchmark) and lib/ (every shared library they need
+# beyond the C and C++ runtimes and CUDA's). --run writes every output to OUTPUT (default
+# gpu-results/), its summary to OUTPUT/README.txt: GPU and recorder tests (the GPU ones must
+# run, not skip), the GPU demo and its report, nanscope_bench_gpu, the Python package installed
+# there by pip for that machine's Python and torch, the CUDA Python tests, the PyTorch overhead
+# benchmark, and last compute-sanitizer's memcheck over the device tests when present.
 #
 # The build goes to build/gpu-release, or to $NANSCOPE_GPU_BUILD_DIR.
 # Exit status: 0 all passed; 1 a build, test or demo failed, or no device was seen.
@@ -48,7 +47,7 @@ build_bundle() {
   echo "== build"
   local targets=() b
   for b in "${binaries[@]}"; do targets+=("$(basename "$b")"); done
-  cmake --build "$build" --target "${targets[@]}" nanscope_recorder_shared ||
+  cmake --build "$build" --target "${targets[@]}" ||
     { echo "build FAILED"; return 1; }
   echo "== bundle into $bundle"
   rm -rf "$bundle"
@@ -56,11 +55,8 @@ build_bundle() {
   for b in "${binaries[@]}"; do
     cp "$build/$b" "$bundle/bin/" && strip --strip-debug "$bundle/bin/$(basename "$b")"
   done
-  cmake --install "$build" --prefix "$bundle/sdk" --component recorder > /dev/null &&
-    cmake --install "$build" --prefix "$bundle/sdk" --component recorder_dev > /dev/null ||
-    { echo "installing the SDK FAILED"; return 1; }
   local lib name path
-  for lib in "$bundle"/bin/* "$bundle"/sdk/lib*/libnanscope-recorder.so.*; do
+  for lib in "$bundle"/bin/*; do
     ldd "$lib" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }'
   done | sort -u | while read -r name path; do
     system_library "$name" || cp -L "$path" "$bundle/lib/$name"
@@ -127,16 +123,13 @@ run_bundle() {
   timeout 240 "$bundle/bin/nanscope_bench_gpu" > "$out/bench-gpu.txt" 2>&1 || status=1
   cat "$out/bench-gpu.txt" >> "$out/README.txt"
 
-  step "Python extension for $(python3 --version 2>&1), torch $(python3 -c \
+  step "Python package (pip install) for $(python3 --version 2>&1), torch $(python3 -c \
     'import torch; print(torch.__version__)' 2>&1 | tail -n 1)"
-  local pybuild pybind
-  pybuild="$(mktemp -d)"
-  pybind="$(python3 -m pybind11 --cmakedir 2>/dev/null)"
-  if cmake -S "$repo/recorder/python" -B "$pybuild" -DCMAKE_BUILD_TYPE=Release \
-      -DPython3_EXECUTABLE="$(command -v python3)" \
-      -DCMAKE_PREFIX_PATH="$bundle/sdk;$pybind" > "$out/python-build.txt" 2>&1 &&
-    cmake --build "$pybuild" -j "$(nproc)" >> "$out/python-build.txt" 2>&1; then
-    export PYTHONPATH="$pybuild/python:$repo/tests/python"
+  local pysite
+  pysite="$(mktemp -d)"
+  if python3 -m pip install --no-index --no-build-isolation --no-deps --target "$pysite" \
+      "$repo" > "$out/python-build.txt" 2>&1; then
+    export PYTHONPATH="$pysite:$repo/tests/python"
     export NANSCOPE_REPORT="$bundle/bin/nanscope-report"
     export NANSCOPE_TORCH_EXAMPLE="$repo/recorder/python/examples/debug_mnist_torch.py"
     local test
@@ -151,7 +144,7 @@ run_bundle() {
       --rounds 2 --no-anomaly > "$out/bench-torch-cuda.txt" 2>&1 || status=1
     cat "$out/bench-torch-cuda.txt" >> "$out/README.txt"
   else
-    step "Python extension build FAILED (see python-build.txt)"
+    step "pip install FAILED (see python-build.txt)"
     tail -n 20 "$out/python-build.txt"
     status=1
   fi

@@ -17,6 +17,8 @@ packages=(
   libqscintilla2-qt6-dev qt6-svg-dev xvfb xauth
   # the Python package (pybind11) and its PyTorch recorder's tests
   python3-dev pybind11-dev python3-pybind11 python3-torch python3-numpy
+  # pip install of the package into a fresh venv (tests/python/test-pip-install.sh)
+  python3-venv python3-setuptools python3-pip
   # packaging: the AppImage runtime's static libraries, AppDir bundling and packing, .deb
   # building, and the checks of the desktop files, the .msi description and the CI workflows
   libsquashfuse-dev libfuse3-dev libzstd-dev liblzma-dev liblz4-dev zlib1g-dev

@@ -38,6 +38,9 @@ LICENCES = {
     "gpu/": "Apache-2.0",
     # The version header, installed with the SDK's headers.
     "cmake/version.hpp.in": "Apache-2.0",
+    # What builds the Python package (the recorder for PyTorch) with pip.
+    "setup.py": "Apache-2.0",
+    "pyproject.toml": "Apache-2.0",
 }
 
 # Comment syntaxes: what comes before and after "SPDX-License-Identifier: <licence>".

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Builds the nanscope Python package's extension (nanscope._nanscope, the C++ recorder) with
+CMake, for the Python that runs this: a recorder-only build of the repository
+(NANSCOPE_RECORDER_ONLY: no protobuf, reader, apps or tests). pyproject.toml holds the rest.
+
+Environment: CMAKE_ARGS adds arguments to the configuration (-DNANSCOPE_WITH_CUDA=OFF, a
+compiler launcher …); CMAKE_BUILD_PARALLEL_LEVEL sets the build's jobs."""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+
+
+def project_version():
+    """The release that CMakeLists.txt names: one place for the C++ and the Python package."""
+    text = (ROOT / "CMakeLists.txt").read_text(encoding="utf-8")
+    match = re.search(r"project\(NaNscope\s+VERSION\s+([0-9.]+)", text)
+    if not match:
+        raise RuntimeError("CMakeLists.txt names no project version")
+    return match.group(1)
+
+
+class CMakeExtension(Extension):
+    def __init__(self, name):
+        super().__init__(name, sources=[])
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        import pybind11
+
+        build = Path(self.build_temp).resolve() / "cmake"
+        build.mkdir(parents=True, exist_ok=True)
+        configure = [
+            "cmake", "-S", str(ROOT), "-B", str(build),
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DNANSCOPE_RECORDER_ONLY=ON",
+            "-DNANSCOPE_BUILD_SDK=OFF",
+            "-DNANSCOPE_BUILD_PYTHON=ON",
+            "-DNANSCOPE_NATIVE_STACKS=OFF",  # Python's stacks are recorded, not native ones
+            f"-DPython3_EXECUTABLE={sys.executable}",
+            f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
+        ] + shlex.split(os.environ.get("CMAKE_ARGS", ""))
+        subprocess.run(configure, check=True)
+        command = ["cmake", "--build", str(build), "--target", "nanscope_python"]
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL")
+        if jobs:
+            command += ["--parallel", jobs]
+        subprocess.run(command, check=True)
+        built = next((build / "python" / "nanscope").glob("_nanscope*.so"), None)
+        if built is None:
+            raise RuntimeError(f"the build made no nanscope/_nanscope*.so in {build}")
+        target = Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.copy_file(str(built), str(target))
+
+
+setup(
+    version=project_version(),
+    ext_modules=[CMakeExtension("nanscope._nanscope")],
+    cmdclass={"build_ext": CMakeBuild},
+    zip_safe=False,
+)
