@@ -9,6 +9,7 @@ import torch
 from torch import nn
 
 import nanscope.torch
+from nanscope import _nanscope
 from logdir import Logdir
 from torchcase import RecordingCase
 
@@ -130,6 +131,18 @@ class TestRecording(RecordingCase):
         self.assertEqual(set(times), {"find_tensors", "tensor_ids", "describe", "stack",
                                       "context", "write", "forward"})
         self.assertGreater(times["write"], 0)
+
+    def test_the_dtype_table_is_the_recorders(self):
+        """nanscope.torch's table of torch dtypes names each by the DataType number whose name
+        and element size the recorder's own table (dtype.hpp) gives."""
+        table = nanscope.torch._DTYPES
+        for dtype, number in table.items():
+            self.assertEqual(_nanscope.dtype_name(number), str(dtype).split(".")[-1], dtype)
+            self.assertEqual(_nanscope.dtype_size(number),
+                             torch.empty(0, dtype=dtype).element_size(), dtype)
+        for dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64,
+                      torch.complex64, torch.complex128):
+            self.assertIn(dtype, table)
 
     def test_module_paths(self):
         model = Net()

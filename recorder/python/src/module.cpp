@@ -326,6 +326,13 @@ PYBIND11_MODULE(_nanscope, m)
     m.def("check_op_regex", &checkOpRegex);
     m.def("recorder_version", [] { return std::string(nanscope::recorderVersion()); });
     m.def("device_tensors_supported", &nanscope::deviceTensorsSupported);
+    // dtype.hpp's name and element size of a DataType number, so that a test ties the package's
+    // table of torch dtypes to the recorder's.
+    m.def("dtype_name", [](int number) {
+        return std::string(nanscope::dtypeName(static_cast<nanscope::DType>(number)));
+    });
+    m.def("dtype_size",
+          [](int number) { return nanscope::elementSize(static_cast<nanscope::DType>(number)); });
     m.def("module_call_depth", [] { return moduleCallDepth(g_stack.moduleCallCode); });
     py::class_<ForwardOp, std::shared_ptr<ForwardOp>>(m, "ForwardOp")
         .def_readonly("op_type", &ForwardOp::opType)
