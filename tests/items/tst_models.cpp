@@ -6,6 +6,7 @@
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
+#include "nanscope/recorder.hpp"
 #include "waituntil.hpp"
 
 #include <QAbstractItemModelTester>
@@ -139,7 +140,7 @@ TEST_CASE("the alert model dims the alerts set aside once their propagation is k
     model.setPropagationKnown(snapshot);
     CHECK(changed.size() == 1);
     CHECK(model.propagation() == &propagation);
-    CHECK(text(model, 0, AlertModel::OpTypeColumn) == QStringLiteral("aten::masked_fill"));
+    CHECK(text(model, 0, AlertModel::OpTypeColumn) == QStringLiteral("masked_fill"));
     CHECK(model.data(model.index(0, 0), AlertModel::SetAsideRole).toBool());
     CHECK(model.data(model.index(0, AlertModel::OpTypeColumn), Qt::ForegroundRole).isValid());
     CHECK(text(model, 0, AlertModel::StatusColumn) == QStringLiteral("intended −∞"));
@@ -166,6 +167,53 @@ TEST_CASE("the alert model dims the alerts set aside once their propagation is k
     model.setSnapshot(again.update());
     CHECK(model.propagation() == nullptr);
     CHECK_FALSE(model.data(model.index(0, 0), AlertModel::SetAsideRole).toBool());
+}
+
+TEST_CASE("eager alerts show their op type whole and the module they ran in", "[models]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    {
+        auto rec = Recorder::open({.dumpRoot = dir.path().toStdString(),
+                                   .mode = TensorDebugMode::FullHealth,
+                                   .circularBufferSize = -1});
+        REQUIRE(rec.ok());
+        const float values[2] = {NAN, 1.0f};
+        const std::int64_t shape[1] = {2};
+        ExecutionSpec spec{.opType = "aten::_softmax_backward_data", .outputIds = {1}};
+        spec.outputs = {{.data = values, .dtype = DType::Float32, .shape = shape}};
+        spec.context.modulePath = "GPT.blocks.3.attention";
+        REQUIRE((*rec)->recordExecution(spec).ok());
+        ExecutionSpec outside{.opType = "custom::scale", .outputIds = {2}};
+        outside.outputs = spec.outputs;
+        REQUIRE((*rec)->recordExecution(outside).ok());
+        REQUIRE((*rec)->close().ok());
+    }
+    core::LogdirReader reader(dir.path().toStdString());
+    const SnapshotPtr snapshot = reader.update();
+    REQUIRE(snapshot->alertCount() == 2);
+    AlertModel model;
+    Tester tester(&model, kFatal);
+    model.setSnapshot(snapshot);
+    // PyTorch's namespace goes: the part that differs stays whole in a narrow column.
+    CHECK(text(model, 0, AlertModel::OpTypeColumn) == QStringLiteral("_softmax_backward_data"));
+    CHECK(text(model, 1, AlertModel::OpTypeColumn) == QStringLiteral("custom::scale"));
+    CHECK(text(model, 0, AlertModel::OpNameColumn) == QStringLiteral("GPT.blocks.3.attention"));
+    CHECK(text(model, 1, AlertModel::OpNameColumn).isEmpty());
+    CHECK(model.headerData(AlertModel::OpNameColumn, Qt::Horizontal, Qt::DisplayRole).toString() ==
+          QStringLiteral("Module"));
+    // The full type in the tooltip, and for sorting.
+    CHECK(
+        model.data(model.index(0, 0), Qt::ToolTipRole)
+            .toString()
+            .startsWith(QStringLiteral("aten::_softmax_backward_data in GPT.blocks.3.attention")));
+    CHECK(model.data(model.index(0, AlertModel::OpTypeColumn), SortRole).toString() ==
+          QStringLiteral("aten::_softmax_backward_data"));
+    // With graph traces, the column holds ops again.
+    Loaded graphs;
+    model.setSnapshot(graphs.snapshot);
+    CHECK(model.headerData(AlertModel::OpNameColumn, Qt::Horizontal, Qt::DisplayRole).toString() ==
+          QStringLiteral("Op"));
 }
 
 TEST_CASE("the graph execution model shows each trace and its health", "[models]")

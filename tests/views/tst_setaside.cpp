@@ -88,8 +88,8 @@ void TestSetAside::intendedAlertsAreHiddenAndNotCounted()
     QCOMPARE(s.panel.setAsideAlertCount(), 1u);
     // The list: the log and the mean; the mask waits behind the toggle.
     QCOMPARE(s.panel.proxy()->rowCount(), 2);
-    QCOMPARE(s.shownType(0), QStringLiteral("aten::log"));
-    QCOMPARE(s.shownType(1), QStringLiteral("aten::mean"));
+    QCOMPARE(s.shownType(0), QStringLiteral("log"));
+    QCOMPARE(s.shownType(1), QStringLiteral("mean"));
     QVERIFY(!s.panel.showsSetAside());
     QVERIFY(s.panel.setAsideToggle()->isVisible());
     QCOMPARE(s.panel.setAsideToggle()->text(), QStringLiteral("Intended (1)"));
@@ -125,7 +125,7 @@ void TestSetAside::theToggleListsThemDimmed()
     QTest::mouseClick(s.panel.setAsideToggle(), Qt::LeftButton);
     QVERIFY(s.panel.showsSetAside());
     QTRY_COMPARE_WITH_TIMEOUT(s.panel.proxy()->rowCount(), 3, kWait);
-    QCOMPARE(s.shownType(0), QStringLiteral("aten::masked_fill"));
+    QCOMPARE(s.shownType(0), QStringLiteral("masked_fill"));
     const QModelIndex mask = s.panel.proxy()->index(0, items::AlertModel::OpTypeColumn);
     QVERIFY(mask.data(Qt::ForegroundRole).isValid()); // dimmed
     QVERIFY(!s.panel.proxy()->index(1, 0).data(Qt::ForegroundRole).isValid());
@@ -138,7 +138,7 @@ void TestSetAside::theToggleListsThemDimmed()
     // Sorted by status: the set-aside alert first, the others (no status) after it.
     s.panel.view()->sortByColumn(items::AlertModel::StatusColumn, Qt::DescendingOrder);
     QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
-    QCOMPARE(s.shownType(0), QStringLiteral("aten::masked_fill"));
+    QCOMPARE(s.shownType(0), QStringLiteral("masked_fill"));
     s.panel.view()->sortByColumn(items::AlertModel::IndexColumn, Qt::AscendingOrder);
 
     s.panel.setShowSetAside(false);

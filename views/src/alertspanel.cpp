@@ -8,6 +8,7 @@
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/chiplabel.hpp"
+#include "nanscope/widgets/columnfit.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
@@ -169,7 +170,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     for (const int column :
          {int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
           int(items::AlertModel::NanColumn)})
-        m_view->setColumnWidth(column, digit * 5 + 6);
+        m_view->setColumnWidth(column, digit * 5 + 6); // then as wide as the rows need
     m_view->setColumnWidth(items::AlertModel::StatusColumn, digit * 14);
     // The op before its type, and NaN first among the counts, as in the header's chips.
     header->moveSection(header->visualIndex(items::AlertModel::OpNameColumn),
@@ -198,6 +199,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     connect(m_rows, &QAbstractItemModel::rowsInserted, this, [this] {
         if (!m_view->currentIndex().isValid())
             focusChanged(this->navigator()->focus());
+        fitColumns();
     });
     // A rebuilt or longer list is filtered and sorted again.
     connect(m_rows, &RowListProxyModel::sourceReset, this, &AlertsPanel::requestRows);
@@ -208,6 +210,27 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
 }
 
 AlertsPanel::~AlertsPanel() = default;
+
+void AlertsPanel::fitColumns()
+{
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    const widgets::RowSpan rows = widgets::rowsOnScreen(m_view);
+    // Counts never elided ("41,500" NaN in a batch): as wide as the rows on screen need.
+    for (const int column :
+         {int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
+          int(items::AlertModel::NanColumn)})
+        m_view->setColumnWidth(
+            column, std::max(digit * 5 + 6, widgets::contentWidth(m_view, column, rows)));
+    // In a run of eager ops (PyTorch's) the op type is what tells the rows apart, so it shows
+    // whole, up to half the pane; a graph run's op names take the room instead.
+    const auto& snapshot = m_model->snapshot();
+    const bool eagerOnly = snapshot && snapshot->traceCount() == 0;
+    int type = digit * 11;
+    if (eagerOnly && m_rows->rowCount() > 0)
+        type = std::clamp(widgets::contentWidth(m_view, items::AlertModel::OpTypeColumn, rows),
+                          type, std::max(type, m_view->viewport()->width() / 2));
+    m_view->setColumnWidth(items::AlertModel::OpTypeColumn, type);
+}
 
 widgets::CopyableTableView* AlertsPanel::view() const
 {

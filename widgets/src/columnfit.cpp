@@ -34,12 +34,12 @@ int rowNumberWidth(const UniformTableView* view, qint64 largest, int textMargins
     return metrics.horizontalAdvance(widest) + textMargins + 2;
 }
 
-int contentWidth(const UniformTableView* view, int column, RowSpan rows)
+int contentWidth(const UniformTableView* view, int column, RowSpan rows, bool withHeader)
 {
     QStyleOptionViewItem option;
     option.initFrom(view);
     option.widget = view;
-    int width = view->horizontalHeader()->sectionSizeHint(column);
+    int width = withHeader ? view->horizontalHeader()->sectionSizeHint(column) : 0;
     for (int row = rows.first; row < rows.end; ++row) {
         const QModelIndex index = view->model()->index(row, column);
         width = std::max(width, view->itemDelegateForIndex(index)->sizeHint(option, index).width());

@@ -3,6 +3,7 @@
 
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
+#include "nanscope/items/optypetext.hpp"
 
 #include <QHash>
 #include <QPalette>
@@ -48,6 +49,8 @@ AlertOp alertOp(const core::Snapshot& snap, const core::Alert& alert)
         const auto execution = snap.execution(alert.event.index);
         op.health = execution.health;
         op.type = fromStd(execution.opType);
+        // An eager op has no name: where it ran says more ("MLP.attn").
+        op.name = fromStd(execution.modulePath);
     }
     return op;
 }
@@ -154,10 +157,13 @@ QVariant AlertModel::data(const QModelIndex& index, int role) const
         return alertOp(snap, alert).health.bits;
     case Qt::ToolTipRole: {
         const AlertOp op = alertOp(snap, alert);
-        QString tip = tr("%1 produced %2 (%3 #%4)")
-                          .arg(op.name.isEmpty() ? op.type : op.name, digestText(op.health),
-                               op.graph ? tr("graph execution") : tr("execution"))
-                          .arg(alert.event.index);
+        const QString who = op.graph && !op.name.isEmpty() ? op.name
+                            : op.name.isEmpty()            ? op.type
+                                                           : tr("%1 in %2").arg(op.type, op.name);
+        QString tip =
+            tr("%1 produced %2 (%3 #%4)")
+                .arg(who, digestText(op.health), op.graph ? tr("graph execution") : tr("execution"))
+                .arg(alert.event.index);
         if (m_propagation && setAside(snap, *m_propagation, row))
             tip += QLatin1Char('\n') + tr("Set aside (%1): not counted, and never the origin")
                                            .arg(statusText(snap, *m_propagation, alert));
@@ -180,8 +186,10 @@ QVariant AlertModel::cellValue(const core::Snapshot& snap, quint64 row, int colu
         if (sort)
             return static_cast<qulonglong>(alert.event.index);
         return (graph ? tr("graph #%1") : tr("eager #%1")).arg(alert.event.index);
-    case OpTypeColumn:
-        return alertOp(snap, alert).type;
+    case OpTypeColumn: {
+        const QString type = alertOp(snap, alert).type;
+        return sort ? type : opTypeText(type);
+    }
     case OpNameColumn:
         return alertOp(snap, alert).name;
     case HostColumn: {
@@ -277,6 +285,10 @@ QVariant AlertModel::headerData(int section, Qt::Orientation orientation, int ro
         QT_TR_NOOP("Host"), QT_TR_NOOP("Slot"),  QT_TR_NOOP("Size"),    QT_TR_NOOP("-inf"),
         QT_TR_NOOP("+inf"), QT_TR_NOOP("NaN"),   QT_TR_NOOP("Status")};
     static_assert(std::size(titles) == ColumnCount);
+    // A run of eager ops only (PyTorch's): the column holds the module each op ran in.
+    if (section == OpNameColumn && orientation == Qt::Horizontal && role == Qt::DisplayRole &&
+        snapshot() && snapshot()->traceCount() == 0 && snapshot()->executionCount() > 0)
+        return tr("Module");
     const QVariant title =
         columnTitle(metaObject()->className(), titles, section, orientation, role);
     return title.isValid() ? title : QAbstractTableModel::headerData(section, orientation, role);

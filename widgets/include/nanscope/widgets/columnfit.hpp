@@ -22,8 +22,9 @@ RowSpan rowsOnScreen(const UniformTableView* view);
 // two pixels for kerning and fractional layout (a column fitted to "1,999" elided "1,797").
 int rowNumberWidth(const UniformTableView* view, qint64 largest, int textMargins);
 
-// The width `column` needs to show its header and the rows in `rows` whole, by its delegates'
-// size hints. Only rows on screen are meant: they are read for painting anyway.
-int contentWidth(const UniformTableView* view, int column, RowSpan rows);
+// The width `column` needs to show the rows in `rows` whole (and its header, unless
+// `withHeader` is false), by its delegates' size hints. Only rows on screen are meant: they
+// are read for painting anyway.
+int contentWidth(const UniformTableView* view, int column, RowSpan rows, bool withHeader = true);
 
 } // namespace nanscope::widgets
