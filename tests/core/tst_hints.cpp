@@ -110,6 +110,32 @@ TEST_CASE("aten ops get the rule of their TensorFlow counterpart, with PyTorch's
     CHECK_THAT(explainNonFinite("Log", {full(10, 0, 1, 9)}, out).fix, Catch::Contains("tf."));
 }
 
+TEST_CASE("an infinity from finite inputs in float16 is named mixed precision's overflow",
+          "[hints]")
+{
+    TensorHealth half = withInfinity();
+    half.dtype = nanscope::DType::Float16;
+    const Hint matmul = explainNonFinite("aten::addmm", {full(4, 0, 0, 4), full(4, 0, 0, 4)}, half);
+    CHECK(matmul.rule == "float16-overflow");
+    CHECK_THAT(matmul.cause, Catch::Contains("65,504"));
+    CHECK_THAT(matmul.fix, Catch::Contains("bfloat16"));
+    CHECK_THAT(matmul.fix, Catch::Contains("GradScaler"));
+    CHECK(explainNonFinite("aten::exp", {full(4, 0, 0, 4)}, half).rule == "float16-overflow");
+    CHECK_THAT(explainNonFinite("MatMul", {full(4, 0, 0, 4), full(4, 0, 0, 4)}, half).fix,
+               Catch::Contains("LossScaleOptimizer"));
+    // Not an overflow: log(0) is -inf in any type, and an infinite input only spreads.
+    CHECK(explainNonFinite("aten::log", {full(10, 0, 1, 9)}, half).rule == "log-of-zero");
+    CHECK(explainNonFinite("aten::addmm", {withInfinity(), full(4, 0, 0, 4)}, half).rule !=
+          "float16-overflow");
+    // The same overflow in float32 or bfloat16 keeps its own rule.
+    for (const auto dtype : {nanscope::DType::Float32, nanscope::DType::BFloat16}) {
+        TensorHealth wide = withInfinity();
+        wide.dtype = dtype;
+        CHECK(explainNonFinite("aten::addmm", {full(4, 0, 0, 4), full(4, 0, 0, 4)}, wide).rule ==
+              "product-overflow");
+    }
+}
+
 TEST_CASE("torch's own frames fold; the user's script does not", "[stack]")
 {
     auto frame = [](std::string file, int line) {

@@ -139,6 +139,20 @@ class TestIntended(RecordingCase):
         self.assertIsNone(report.origin, str(report))
         self.assertEqual(report.code, 0, str(report))
 
+    # ---- mixed precision: float16's range -----------------------------------------------------
+
+    def test_a_float16_overflow_is_named_with_its_fixes(self):
+        def program():
+            x = torch.full((4,), 300.0, dtype=torch.float16)
+            return x * x  # 90,000: past float16's 65,504
+
+        self.record(program)
+        report = self.report()
+        self.assertOrigin(report, "aten::mul")
+        self.assertEqual(report.origin["hint_rule"], "float16-overflow", str(report))
+        self.assertIn("bfloat16", report.origin["fix"])
+        self.assertIn("GradScaler", report.origin["fix"])
+
     # ---- (a) causal masked_fill, then log of an exact zero in the loss ---------------------
 
     def test_causal_mask_is_set_aside_and_log_of_zero_is_the_origin(self):

@@ -6,6 +6,7 @@
 #include "torchhints.hpp"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <optional>
 
@@ -345,6 +346,35 @@ std::optional<Hint> fullyMaskedRow(std::string_view opType, const std::vector<Te
                 "lowest finite number) instead of -inf"};
 }
 
+// An infinity from finite inputs in a float16 output is mixed precision's overflow: float16
+// stops at 65,504 where bfloat16 and float32 reach 3.4e38. Said for the overflow rules only:
+// log(0) is -inf in any type.
+std::optional<Hint> float16Overflow(std::string_view opType, const std::vector<TensorHealth>& in,
+                                    const TensorHealth& output, const Hint& hint)
+{
+    static constexpr std::array kOverflows = {
+        std::string_view{"exp-overflow"},  std::string_view{"product-overflow"},
+        std::string_view{"sum-overflow"},  std::string_view{"softmax-overflow"},
+        std::string_view{"cast-overflow"}, std::string_view{"division-overflow"},
+        std::string_view{"fallback"},
+    };
+    const bool infinity = output.positiveInfinity > 0 || output.negativeInfinity > 0 ||
+                          (output.detail == TensorHealth::Detail::Flag && output.nonFinite);
+    if (output.dtype != DType::Float16 || !infinity || output.nan > 0 || anyNonFinite(in) ||
+        std::find(kOverflows.begin(), kOverflows.end(), hint.rule) == kOverflows.end())
+        return std::nullopt;
+    const std::string cause = std::string(opType) +
+                              " overflowed float16, which holds values up to 65,504: a finite "
+                              "result too large for the type became ±inf";
+    if (isAtenOp(opType))
+        return Hint{"float16-overflow", cause,
+                    "run under torch.autocast(dtype=torch.bfloat16) (float32's range), scale "
+                    "the loss with torch.amp.GradScaler, or keep this op in float32"};
+    return Hint{"float16-overflow", cause,
+                "use the mixed_bfloat16 policy (float32's range), wrap the optimizer in "
+                "tf.keras.mixed_precision.LossScaleOptimizer, or keep this layer in float32"};
+}
+
 } // namespace
 
 Hint explainNonFinite(std::string_view opType, const std::vector<TensorHealth>& inputs,
@@ -353,6 +383,8 @@ Hint explainNonFinite(std::string_view opType, const std::vector<TensorHealth>& 
     if (auto masked = fullyMaskedRow(opType, inputs, output))
         return *masked;
     Hint hint = explainInTensorFlowTerms(opType, inputs, output);
+    if (auto overflow = float16Overflow(opType, inputs, output, hint))
+        return *overflow;
     if (isAtenOp(opType))
         rewordForPyTorch(hint);
     return hint;
