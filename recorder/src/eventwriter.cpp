@@ -191,6 +191,8 @@ Status EventWriter::checkRemoved()
 
 Status EventWriter::drainCircularBuffers()
 {
+    // Both buffers drain whatever happens to one file: the first error is reported.
+    Status status;
     for (std::size_t i = 0; i < m_buffers.size(); ++i) {
         std::deque<std::string> records;
         {
@@ -200,7 +202,6 @@ Status EventWriter::drainCircularBuffers()
         const FileKind kind = i == 0 ? FileKind::Execution : FileKind::GraphExecutionTraces;
         // Each record moves into the file and is written out once enough is pending, so that a
         // large one (FULL_TENSOR) is neither copied nor held twice.
-        Status status;
         while (!records.empty()) {
             const std::size_t pending = file(kind).append(std::move(records.front()));
             records.pop_front();
@@ -208,10 +209,8 @@ Status EventWriter::drainCircularBuffers()
                 if (Status s = writeOutInOrder(kind, false); status.ok())
                     status = s;
         }
-        if (!status.ok())
-            return status;
     }
-    return {};
+    return status;
 }
 
 Status EventWriter::flush()
