@@ -5,6 +5,7 @@
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/items/optypetext.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
 #include "nanscope/recorder.hpp"
 #include "waituntil.hpp"
@@ -167,6 +168,17 @@ TEST_CASE("the alert model dims the alerts set aside once their propagation is k
     model.setSnapshot(again.update());
     CHECK(model.propagation() == nullptr);
     CHECK_FALSE(model.data(model.index(0, 0), AlertModel::SetAsideRole).toBool());
+}
+
+TEST_CASE("an op type loses only the part its framework repeats", "[models]")
+{
+    CHECK(opTypeText(QStringLiteral("aten::masked_fill")) == QStringLiteral("masked_fill"));
+    CHECK(opTypeText(std::string_view("__inference_train_step_81")) ==
+          QStringLiteral("train_step_81"));
+    CHECK(opTypeText(QStringLiteral("__backward_loss_7")) == QStringLiteral("loss_7"));
+    for (const char* kept : {"MatMul", "prims::add", "c10d::allreduce_", "aten::", "", "Log"})
+        CHECK(opTypeText(QString::fromUtf8(kept)) == QString::fromUtf8(kept));
+    CHECK(opTypeText(QStringLiteral("aten::caf\u00e9")) == QStringLiteral("caf\u00e9"));
 }
 
 TEST_CASE("eager alerts show their op type whole and the module they ran in", "[models]")

@@ -98,14 +98,6 @@ bool isFunctionCall(std::string_view opType, std::string_view graphId)
            opType.starts_with("__forward_") || opType.starts_with("__backward_");
 }
 
-QString shortOpType(std::string_view opType)
-{
-    for (const std::string_view prefix : {"__inference_", "__forward_", "__backward_"})
-        if (opType.starts_with(prefix))
-            return fromStd(opType.substr(prefix.size()));
-    return fromStd(opType);
-}
-
 QString ExecutionDescription::toText() const
 {
     QStringList lines{title};

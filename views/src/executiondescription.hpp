@@ -42,7 +42,5 @@ widgets::BarSegments healthSegments(const core::TensorHealth& health);
 
 // Function calls run a graph: tf.function's prefixes, or any execution with a graph id.
 bool isFunctionCall(std::string_view opType, std::string_view graphId);
-// The op type without tf.function's "__inference_" (etc.) prefix: what a small box can show.
-QString shortOpType(std::string_view opType);
 
 } // namespace nanscope::views

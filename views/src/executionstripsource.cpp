@@ -3,6 +3,8 @@
 
 #include "executiondescription.hpp"
 #include "nanscope/items/fromstd.hpp"
+#include "nanscope/items/healthformat.hpp"
+#include "nanscope/items/optypetext.hpp"
 
 #include <QStringList>
 
@@ -55,7 +57,7 @@ std::uint8_t ExecutionStripSource::category(std::uint64_t item) const
 
 QString ExecutionStripSource::label(std::uint64_t item) const
 {
-    return shortOpType(executionAt(item).opType);
+    return items::opTypeText(executionAt(item).opType);
 }
 
 QString ExecutionStripSource::toolTip(std::uint64_t item) const
@@ -65,21 +67,12 @@ QString ExecutionStripSource::toolTip(std::uint64_t item) const
     lines << QStringLiteral("Execution #%1").arg(item) << fromStd(digest.opType);
     if (!digest.modulePath.empty())
         lines << QStringLiteral("in module %1").arg(fromStd(digest.modulePath));
-    namespace h = core::health;
     if (!digest.health.known()) {
         lines << QStringLiteral("health not recorded");
     } else if (!digest.health.nonFinite()) {
         lines << QStringLiteral("finite");
     } else {
-        QStringList kinds;
-        if (digest.health.has(h::NaN))
-            kinds << QStringLiteral("NaN");
-        if (digest.health.has(h::NegInf))
-            kinds << QStringLiteral("-inf");
-        if (digest.health.has(h::PosInf))
-            kinds << QStringLiteral("+inf");
-        lines << (kinds.isEmpty() ? QStringLiteral("NaN or ±inf")
-                                  : kinds.join(QStringLiteral(", ")));
+        lines << items::nonFiniteKinds(digest.health);
         if (setAside(item))
             lines << QStringLiteral("set aside as intended: not counted");
     }

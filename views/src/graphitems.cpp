@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graphitems.hpp"
 
+#include "nanscope/items/healthformat.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
 
 #include <QCursor>
@@ -27,22 +28,12 @@ QString healthWords(const core::OpTrace& latest)
     if (!latest.trace)
         return QStringLiteral("not traced (up to the focused trace)");
     const QString where = QStringLiteral("trace #%1: ").arg(*latest.trace);
-    namespace h = core::health;
     const core::HealthDigest d = latest.health;
     if (!d.known())
         return where + QStringLiteral("health not recorded");
     if (!d.nonFinite())
         return where + QStringLiteral("finite");
-    QStringList kinds;
-    if (d.has(h::NaN))
-        kinds << QStringLiteral("NaN");
-    if (d.has(h::NegInf))
-        kinds << QStringLiteral("-inf");
-    if (d.has(h::PosInf))
-        kinds << QStringLiteral("+inf");
-    if (kinds.isEmpty())
-        kinds << QStringLiteral("NaN or inf");
-    return where + kinds.join(QStringLiteral(", "));
+    return where + items::nonFiniteKinds(d);
 }
 
 QString badge(core::NodeHealth health, core::HealthDigest digest)
