@@ -9,6 +9,8 @@
 // tests check that these bytes are what libprotobuf writes for the same messages.
 #pragma once
 
+#include "nanscope/format/wirereader.hpp"
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +21,8 @@
 
 namespace nanscope::detail::wire {
 
-enum class WireType : std::uint32_t { Varint = 0, Fixed64 = 1, Length = 2, Fixed32 = 5 };
+// The wire types, as the format's reader names them.
+using format::wire::WireType;
 
 constexpr std::size_t varintSize(std::uint64_t v)
 {
@@ -104,7 +107,7 @@ inline std::size_t stringFieldSize(int field, std::string_view s)
 
 inline void putLengthField(std::string& out, int field, std::string_view bytes)
 {
-    putTag(out, field, WireType::Length);
+    putTag(out, field, WireType::LengthDelimited);
     putVarint(out, bytes.size());
     out.append(bytes);
 }
@@ -161,7 +164,7 @@ void putPackedVarint(std::string& out, int field, const std::vector<T>& values)
 {
     if (values.empty())
         return;
-    putTag(out, field, WireType::Length);
+    putTag(out, field, WireType::LengthDelimited);
     putVarint(out, packedVarintPayload(values));
     for (const T v : values) {
         if constexpr (std::is_same_v<T, std::uint64_t>)
@@ -187,37 +190,5 @@ void putPackedFixed(std::string& out, int field, const std::vector<T>& values)
         out, field,
         std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)));
 }
-
-// ---- reading, for the little the recorder reads back -------------------------------------
-
-// One field of a message: its number, wire type and, for a length-delimited one, its bytes.
-struct Field
-{
-    int number = 0;
-    WireType type = WireType::Varint;
-    std::uint64_t value = 0;  // varint and fixed fields
-    std::string_view payload; // length-delimited fields
-};
-
-// Walks a message's fields; false at the end or at bytes that are no valid field, so that
-// reading a damaged or foreign file never goes beyond `bytes`.
-class FieldReader
-{
-public:
-    explicit FieldReader(std::string_view bytes) : m_rest(bytes) {}
-    bool next(Field& field);
-    // Whether next() stopped at the end rather than at bytes it could not read.
-    bool atEnd() const { return m_rest.empty() && !m_failed; }
-
-private:
-    bool varint(std::uint64_t& v);
-    bool fail()
-    {
-        m_failed = true;
-        return false;
-    }
-    std::string_view m_rest;
-    bool m_failed = false;
-};
 
 } // namespace nanscope::detail::wire

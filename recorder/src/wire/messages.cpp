@@ -5,6 +5,7 @@
 
 #include "encoding.hpp"
 #include "nanscope/format/record.hpp"
+#include "nanscope/format/wirereader.hpp"
 
 namespace nanscope::detail::wire {
 namespace {
@@ -18,7 +19,7 @@ std::size_t messageFieldSize(int field, const Message& m)
 template <typename Message>
 void putMessageField(std::string& out, int field, const Message& m)
 {
-    putTag(out, field, WireType::Length);
+    putTag(out, field, WireType::LengthDelimited);
     putVarint(out, m.ByteSizeLong());
     m.appendTo(out);
 }
@@ -65,7 +66,7 @@ std::size_t TensorShapeProto::ByteSizeLong() const
 void TensorShapeProto::appendTo(std::string& out) const
 {
     for (const Dim& d : m_dims) {
-        putTag(out, 2, WireType::Length);
+        putTag(out, 2, WireType::LengthDelimited);
         putVarint(out, varintFieldSize(1, varintOf(d.size())));
         putVarintField(out, 1, varintOf(d.size()));
     }
@@ -312,76 +313,28 @@ std::string framedEvent(const DebugEvent& event)
 
 // ---- reading ----------------------------------------------------------------------------------
 
-bool FieldReader::varint(std::uint64_t& v)
-{
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (m_rest.empty())
-            return false;
-        const auto byte = static_cast<std::uint8_t>(m_rest.front());
-        m_rest.remove_prefix(1);
-        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-        if ((byte & 0x80) == 0)
-            return true;
-    }
-    return false; // more than ten bytes: no varint
-}
-
-bool FieldReader::next(Field& field)
-{
-    if (m_rest.empty() || m_failed)
-        return false;
-    std::uint64_t key = 0;
-    if (!varint(key) || (key >> 3) == 0 || (key >> 3) > 0x1fffffff)
-        return fail();
-    field.number = static_cast<int>(key >> 3);
-    field.type = static_cast<WireType>(key & 7);
-    field.payload = {};
-    field.value = 0;
-    switch (field.type) {
-    case WireType::Varint:
-        return varint(field.value) || fail();
-    case WireType::Fixed64:
-    case WireType::Fixed32: {
-        const std::size_t size = field.type == WireType::Fixed64 ? 8 : 4;
-        if (m_rest.size() < size)
-            return fail();
-        for (std::size_t i = size; i-- > 0;)
-            field.value = (field.value << 8) | static_cast<std::uint8_t>(m_rest[i]);
-        m_rest.remove_prefix(size);
-        return true;
-    }
-    case WireType::Length: {
-        std::uint64_t length = 0;
-        if (!varint(length) || length > m_rest.size())
-            return fail();
-        field.payload = m_rest.substr(0, static_cast<std::size_t>(length));
-        m_rest.remove_prefix(static_cast<std::size_t>(length));
-        return true;
-    }
-    }
-    return fail(); // groups and unknown wire types
-}
-
 std::optional<std::string> metadataRunId(std::string_view event)
 {
     // As protobuf parses it: the last value of a field counts, and bytes that are no message
     // are no record.
-    FieldReader outer(event);
+    using format::wire::Field;
+    using format::wire::Reader;
+    constexpr auto kLength = format::wire::WireType::LengthDelimited;
+    Reader outer(event);
     Field field;
     std::string runId;
     while (outer.next(field)) {
-        if (field.number != 3 || field.type != WireType::Length)
+        if (field.number != 3 || field.type != kLength)
             continue;
-        FieldReader metadata(field.payload);
+        Reader metadata(field.bytes);
         Field inner;
         while (metadata.next(inner))
-            if (inner.number == 3 && inner.type == WireType::Length)
-                runId = std::string(inner.payload);
-        if (!metadata.atEnd())
+            if (inner.number == 3 && inner.type == kLength)
+                runId = std::string(inner.bytes);
+        if (metadata.failed())
             return std::nullopt;
     }
-    if (!outer.atEnd())
+    if (outer.failed())
         return std::nullopt;
     return runId;
 }
