@@ -144,6 +144,26 @@ class TestRecording(RecordingCase):
                       torch.complex64, torch.complex128):
             self.assertIn(dtype, table)
 
+    def test_autocast_tensors_are_summarised_in_their_dtype(self):
+        """Under torch.autocast the casts and the matmul are recorded, their outputs summarised
+        as bfloat16 (DataType 14); float16 tensors as float16 (19)."""
+        linear = nn.Linear(4, 4)
+
+        def program():
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                y = linear(torch.randn(2, 4))
+            half = torch.full((3,), 2.0, dtype=torch.float16) * 3
+            return y, half
+
+        (y, half), logdir, session = self.record(program)
+        self.assertEqual(y.dtype, torch.bfloat16)
+        self.assertEqual(session.skipped(), {})
+        # [id, -1, dtype, rank, size, …]
+        dtypes = {e.op_type: e.tensors[0].values[2] for e in logdir.executions if e.tensors}
+        self.assertEqual(dtypes["aten::addmm"], 14)
+        self.assertEqual(dtypes["aten::_to_copy"], 14)
+        self.assertEqual(dtypes["aten::mul"], 19)
+
     def test_module_paths(self):
         model = Net()
         _, logdir, _ = self.record(lambda: model(torch.ones(2, 4)))
