@@ -213,23 +213,26 @@ AlertsPanel::~AlertsPanel() = default;
 
 void AlertsPanel::fitColumns()
 {
+    // In a run of eager ops (PyTorch's) the op type is what tells the rows apart, so it shows
+    // whole, up to half the pane, and the counts as wide as their numbers ("41,500" NaN in a
+    // batch); Graph Execution is empty there and gives the room. A graph run keeps the widths
+    // set at the start: its op names take the room, and Graph Execution's key columns keep
+    // theirs.
+    const auto& snapshot = m_model->snapshot();
+    if (!snapshot || snapshot->traceCount() > 0 || m_rows->rowCount() == 0)
+        return;
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     const widgets::RowSpan rows = widgets::rowsOnScreen(m_view);
-    // Counts never elided ("41,500" NaN in a batch): as wide as the rows on screen need.
     for (const int column :
          {int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
           int(items::AlertModel::NanColumn)})
         m_view->setColumnWidth(
-            column, std::max(digit * 5 + 6, widgets::contentWidth(m_view, column, rows)));
-    // In a run of eager ops (PyTorch's) the op type is what tells the rows apart, so it shows
-    // whole, up to half the pane; a graph run's op names take the room instead.
-    const auto& snapshot = m_model->snapshot();
-    const bool eagerOnly = snapshot && snapshot->traceCount() == 0;
-    int type = digit * 11;
-    if (eagerOnly && m_rows->rowCount() > 0)
-        type = std::clamp(widgets::contentWidth(m_view, items::AlertModel::OpTypeColumn, rows),
-                          type, std::max(type, m_view->viewport()->width() / 2));
-    m_view->setColumnWidth(items::AlertModel::OpTypeColumn, type);
+            column, std::max(digit * 5 + 6, widgets::contentWidth(m_view, column, rows, false)));
+    const int type = digit * 11;
+    m_view->setColumnWidth(
+        items::AlertModel::OpTypeColumn,
+        std::clamp(widgets::contentWidth(m_view, items::AlertModel::OpTypeColumn, rows), type,
+                   std::max(type, m_view->viewport()->width() / 2)));
 }
 
 widgets::CopyableTableView* AlertsPanel::view() const

@@ -129,7 +129,7 @@ private:
     QModelIndex shownIndex(int modelRow) const;
     void sortBy(int column, Qt::SortOrder order);
     void updateEmptyState();
-    void fitColumns(); // counts and, in an eager run, op types as wide as they need
+    void fitColumns(); // in an eager-only run: op types and counts as wide as they need
     void updateListMinimumWidth();
 
     items::AlertModel* m_model = nullptr;
