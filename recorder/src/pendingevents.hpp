@@ -11,6 +11,7 @@
 #include "eventwriter.hpp"
 #include "nanscope/gpu/summarybatch.hpp"
 #include "nanscope/status.hpp"
+#include "wire/forward.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -22,11 +23,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-namespace nanscope::detail::wire {
-class DebugEvent;
-class TensorProto;
-} // namespace nanscope::detail::wire
 
 namespace nanscope::detail {
 

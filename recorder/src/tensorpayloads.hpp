@@ -11,13 +11,9 @@
 #include "nanscope/tensorview.hpp"
 #include "opstate.hpp"
 #include "pendingevents.hpp"
+#include "wire/forward.hpp"
 
 #include <span>
-
-namespace nanscope::detail::wire {
-class DebugEvent;
-class Execution;
-} // namespace nanscope::detail::wire
 
 namespace nanscope::detail {
 

@@ -4,13 +4,10 @@
 
 #include "nanscope/status.hpp"
 #include "nanscope/tensorview.hpp"
+#include "wire/forward.hpp"
 
 #include <cstdint>
 #include <span>
-
-namespace nanscope::detail::wire {
-class TensorProto;
-} // namespace nanscope::detail::wire
 
 namespace nanscope::detail {
 
