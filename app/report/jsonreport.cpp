@@ -161,7 +161,8 @@ ordered_json toJson(const core::Report& r)
         hosts.push_back({{"name", h.name},
                          {"file_prefix", h.prefix},
                          {"wall_time", h.wallTime},
-                         {"executions", h.executions}});
+                         {"executions", h.executions},
+                         {"non_finite_executions", h.nonFiniteExecutions}});
     j["hosts"] = std::move(hosts);
     j["tensorflow_version"] = orNull(r.tensorflowVersion);
     j["file_version"] = orNull(r.fileVersion);

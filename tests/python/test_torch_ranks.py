@@ -110,6 +110,11 @@ class TestRanks(unittest.TestCase):
         self.assertEqual(len(others), 1)
         self.assertEqual(executions[names[NAN_RANK]], others.pop() + 2)
         self.assertFalse([d for d in report["diagnostics"] if d["severity"] == "error"])
+        # Each rank's NaN shows in its own count, also where alerts are not read (other ranks).
+        non_finite = {h["name"]: h["non_finite_executions"] for h in report["hosts"]}
+        self.assertGreater(non_finite[names[NAN_RANK]], 0)
+        self.assertIn("with NaN or ±inf", subprocess.run(
+            [REPORT, self.dump_root], capture_output=True, text=True, timeout=120).stdout)
 
 
 if __name__ == "__main__":

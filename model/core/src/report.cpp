@@ -75,8 +75,11 @@ Report buildReport(const Snapshot& snapshot, const ReportOptions& options)
     r.runId = layout.runId;
     for (std::size_t h = 0; h < layout.fileSets.size(); ++h) {
         const FileSet& set = layout.fileSets[h];
-        r.hosts.push_back({set.hostName, set.prefix.filename().string(), set.wallTime,
-                           snapshot.hostExecutionCount(h)});
+        ReportHost host{set.hostName, set.prefix.filename().string(), set.wallTime,
+                        snapshot.hostExecutionCount(h)};
+        for (std::uint64_t i = 0; i < host.executions; ++i)
+            host.nonFiniteExecutions += snapshot.hostExecution(h, i).health.nonFinite() ? 1 : 0;
+        r.hosts.push_back(std::move(host));
     }
     r.tensorflowVersion = layout.tensorflowVersion;
     r.fileVersion = layout.fileVersion;

@@ -165,7 +165,13 @@ std::string renderText(const Report& r)
             out << (i ? "\n              " : "") << text(r.hosts[i].name) << "  ("
                 << text(r.hosts[i].prefix) << ", started " << utc(r.hosts[i].wallTime) << ", "
                 << r.hosts[i].executions
-                << (r.hosts[i].executions == 1 ? " execution)" : " executions)");
+                << (r.hosts[i].executions == 1 ? " execution" : " executions")
+                << (r.hosts[i].nonFiniteExecutions == 0
+                        ? std::string(")")
+                        : ", " + std::to_string(r.hosts[i].nonFiniteExecutions) +
+                              " with NaN or ±inf" +
+                              (i == 0 ? ")"
+                                      : "; alerts and origin are read from the first host only)"));
         out << "\n";
         out << "Written by:   "
             << (r.tensorflowVersion.empty() ? "unknown" : text(r.tensorflowVersion))

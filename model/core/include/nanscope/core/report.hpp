@@ -30,6 +30,9 @@ struct ReportHost
     double wallTime = 0;
     // Its executions: the first host's are counts.executions (TensorFlow reads no other host's).
     std::uint64_t executions = 0;
+    // Of those, the ones with a NaN or ±inf output: a secondary host's (another rank's) are not
+    // read for alerts and origin, so that this count is where its non-finite values show.
+    std::uint64_t nonFiniteExecutions = 0;
 };
 
 struct ReportCounts
