@@ -155,8 +155,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         options.run_id = runId.c_str();
     options.capture_native_stacks = 0; // symbolising native stacks takes milliseconds a call
 
+    // Half the programs stop at their first non-finite value, with patterns of the input's.
+    nanscope_stop_options stop;
+    nanscope_stop_options_init(&stop);
+    const std::string pattern = in.text();
+    const char* patterns[] = {pattern.c_str()};
+    stop.expected_nonfinite = patterns;
+    stop.num_expected_nonfinite = (flags & 128) ? 1 : 0;
+    stop.stop_lag_events = in.byte() & 7;
     nanscope_recorder* recorder = nullptr;
-    if (nanscope_open(&options, &recorder) != NANSCOPE_OK) {
+    if (nanscope_open_stopping(&options, (flags & 64) ? &stop : nullptr, &recorder) !=
+        NANSCOPE_OK) {
         if (recorder != nullptr || nanscope_last_error()[0] == '\0')
             std::abort(); // a failed open says why and hands out nothing
         std::error_code ec;

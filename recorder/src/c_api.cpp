@@ -77,12 +77,40 @@ void nanscope_options_init(nanscope_options* options)
     options->flush_interval_ms = 100;
 }
 
+void nanscope_stop_options_init(nanscope_stop_options* options)
+{
+    if (options == nullptr)
+        return;
+    *options = nanscope_stop_options{};
+    options->stop_lag_events = nanscope::RecorderOptions{}.stopLagEvents;
+}
+
 int nanscope_open(const nanscope_options* options, nanscope_recorder** out)
+{
+    return nanscope_open_stopping(options, nullptr, out);
+}
+
+int nanscope_open_stopping(const nanscope_options* options, const nanscope_stop_options* stop,
+                           nanscope_recorder** out)
 {
     if (options == nullptr || out == nullptr || options->dump_root == nullptr)
         return fail(NANSCOPE_INVALID_ARGUMENT, "nanscope_open needs options with a dump_root");
     *out = nullptr;
     nanscope::RecorderOptions o;
+    if (stop != nullptr) {
+        o.stopAtFirstNonFinite = true;
+        if (stop->expected_nonfinite == nullptr && stop->num_expected_nonfinite > 0)
+            return fail(NANSCOPE_INVALID_ARGUMENT,
+                        "num_expected_nonfinite is not 0 but expected_nonfinite is NULL");
+        for (std::size_t i = 0; i < stop->num_expected_nonfinite; ++i)
+            o.expectedNonFinite.push_back(text(stop->expected_nonfinite[i]));
+        o.stopLagEvents = stop->stop_lag_events;
+        if (stop->on_stop != nullptr)
+            o.onNonFiniteStop = [callback = stop->on_stop,
+                                 data = stop->user_data](const nanscope::NonFiniteStop& s) {
+                callback(s.message.c_str(), data);
+            };
+    }
     o.dumpRoot = options->dump_root;
     o.mode = static_cast<nanscope::TensorDebugMode>(options->tensor_debug_mode);
     o.circularBufferSize = options->circular_buffer_size;

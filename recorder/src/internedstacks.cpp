@@ -17,10 +17,13 @@ Result<StackId> InternedStacks::intern(CodeLocations& locations,
     if (!ids)
         return ids.status();
     auto frames = std::make_shared<const std::vector<std::string>>(std::move(*ids));
+    auto kept = m_keepLocations
+                    ? std::make_shared<const std::vector<CodeLocation>>(stack.begin(), stack.end())
+                    : std::make_shared<const std::vector<CodeLocation>>();
     std::lock_guard lock(m_mutex);
     if (m_stacks.size() >= Recorder::kMaxInternedStacks)
         return Status{ErrorCode::Unsupported, "the recorder's interned stacks are full"};
-    m_stacks.push_back(std::move(frames));
+    m_stacks.push_back({std::move(frames), std::move(kept)});
     return StackId{static_cast<std::uint32_t>(m_stacks.size() - 1)};
 }
 
@@ -30,7 +33,16 @@ Result<InternedStacks::Frames> InternedStacks::frameIds(StackId id) const
     if (id.index >= m_stacks.size())
         return Status{ErrorCode::InvalidArgument,
                       "stack id " + std::to_string(id.index) + " was not given by internStack"};
-    return m_stacks[id.index];
+    return m_stacks[id.index].frames;
+}
+
+Result<InternedStacks::Locations> InternedStacks::locations(StackId id) const
+{
+    std::lock_guard lock(m_mutex);
+    if (id.index >= m_stacks.size())
+        return Status{ErrorCode::InvalidArgument,
+                      "stack id " + std::to_string(id.index) + " was not given by internStack"};
+    return m_stacks[id.index].locations;
 }
 
 Result<InternedStacks::Frames> InternedStacks::shared(Result<std::vector<std::string>> ids)

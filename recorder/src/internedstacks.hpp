@@ -26,13 +26,25 @@ public:
 
     // The frame ids of an interned stack; InvalidArgument for an id it never gave.
     Result<Frames> frameIds(StackId id) const;
+    // Keeps the stacks themselves from now on (a stop's message names their frames): off by
+    // default, since a Python program's stacks take kilobytes each.
+    void keepLocations() { m_keepLocations = true; }
+    // The stack itself, as it was interned with keepLocations on (an empty one otherwise).
+    using Locations = std::shared_ptr<const std::vector<CodeLocation>>;
+    Result<Locations> locations(StackId id) const;
 
     // Frame ids computed for one record, in the shape of interned ones.
     static Result<Frames> shared(Result<std::vector<std::string>> ids);
 
 private:
     mutable std::mutex m_mutex;
-    std::vector<Frames> m_stacks;
+    struct Interned
+    {
+        Frames frames;
+        Locations locations;
+    };
+    std::vector<Interned> m_stacks;
+    bool m_keepLocations = false; // set before the first record call
 };
 
 } // namespace nanscope::detail

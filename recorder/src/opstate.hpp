@@ -4,6 +4,8 @@
 // it.
 #pragma once
 
+#include "nanscope/recorder.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +21,10 @@ struct OpState
     int numOutputs = 0;
     std::vector<std::int32_t> outputTensorIds;
     bool typeSelected = true; // by the op-type filter
+    // For a recorder that stops at the first non-finite value: the keys of the op's inputs
+    // (nonfinitewatch.hpp) and where it was created, which its traces name.
+    std::vector<std::int64_t> inputKeys;
+    std::vector<CodeLocation> creationStack;
 };
 
 } // namespace nanscope::detail

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pendingevents.hpp"
 
+#include "nonfinitewatch.hpp"
 #include "tensorproto.hpp"
 #include "wire/messages.hpp"
 
@@ -109,7 +110,7 @@ Status PendingEvents::push(std::vector<QueuedEvent> events, DeviceSummaries summ
     work->remaining = events.size();
     std::lock_guard lock(m_mutex);
     for (QueuedEvent& e : events)
-        m_entries.push_back({e.kind, {}, std::move(e.event), work});
+        m_entries.push_back({e.kind, {}, std::move(e.event), work, std::move(e.watched)});
     m_queued.store(m_entries.size(), std::memory_order_release);
     startPolling();
     if (++m_batchesInFlight > kMaxBatchesInFlight)
@@ -117,10 +118,11 @@ Status PendingEvents::push(std::vector<QueuedEvent> events, DeviceSummaries summ
     return std::exchange(m_unreportedError, Status{});
 }
 
-void PendingEvents::pushReady(FileKind kind, std::string framedRecord)
+void PendingEvents::pushReady(FileKind kind, std::string framedRecord,
+                              std::unique_ptr<WatchedEvent> watched)
 {
     std::lock_guard lock(m_mutex);
-    m_entries.push_back({kind, std::move(framedRecord), nullptr, nullptr});
+    m_entries.push_back({kind, std::move(framedRecord), nullptr, nullptr, std::move(watched)});
     m_queued.store(m_entries.size(), std::memory_order_release);
 }
 
@@ -128,6 +130,15 @@ Status PendingEvents::drain(bool wait)
 {
     std::lock_guard lock(m_mutex);
     drainLocked(wait, 0);
+    return std::exchange(m_unreportedError, Status{});
+}
+
+Status PendingEvents::drainKeeping(std::size_t keep)
+{
+    std::lock_guard lock(m_mutex);
+    drainLocked(false, 0);
+    if (m_entries.size() > keep)
+        drainLocked(true, keep);
     return std::exchange(m_unreportedError, Status{});
 }
 
@@ -173,6 +184,9 @@ Status PendingEvents::complete(Work& work, bool wait, bool& arrived)
     for (const DeviceSummarySlot& slot : work.summaries.slots) {
         batch.summary(slot.index, slot.shape, slot.tensorId, values);
         setSummaryPayload(*slot.payload, std::span<const double>(values.data(), length));
+        if (slot.kinds)
+            *slot.kinds =
+                summaryKinds(work.summaries.mode, std::span<const double>(values.data(), length));
     }
     return {};
 }
@@ -191,6 +205,8 @@ void PendingEvents::drainLocked(bool wait, std::size_t keep)
                 noteError(s);
                 m_dropped.fetch_add(1);
             } else {
+                if (entry.watched && m_inspector)
+                    m_inspector(*entry.watched);
                 noteError(m_writer.writeFramed(entry.kind, wire::framedEvent(*entry.event)));
             }
             if (--work.remaining == 0) {
@@ -201,6 +217,8 @@ void PendingEvents::drainLocked(bool wait, std::size_t keep)
                     m_pool.push_back(std::move(batch));
             }
         } else {
+            if (entry.watched && m_inspector)
+                m_inspector(*entry.watched);
             noteError(m_writer.writeFramed(entry.kind, std::move(entry.framed)));
         }
         m_entries.pop_front();

@@ -11,6 +11,7 @@
 #include "eventwriter.hpp"
 #include "nanscope/gpu/summarybatch.hpp"
 #include "nanscope/status.hpp"
+#include "nonfinitewatch.hpp"
 #include "wire/forward.hpp"
 
 #include <atomic>
@@ -18,6 +19,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,6 +35,7 @@ struct DeviceSummarySlot
     std::size_t index = 0;                // the tensor's index in the batch
     std::vector<std::int64_t> shape;
     double tensorId = -1.0;
+    std::uint8_t* kinds = nullptr; // the tensor's non-finite kinds, for a WatchedEvent
 };
 
 // The device tensors of one record call: one batch, so one kernel launch.
@@ -49,7 +52,11 @@ struct QueuedEvent
 {
     FileKind kind = FileKind::GraphExecutionTraces;
     std::unique_ptr<wire::DebugEvent> event;
+    std::unique_ptr<WatchedEvent> watched; // when the recorder watches for non-finite values
 };
+
+// Called with each watched event just before it is written, in the order of the writes.
+using EventInspector = std::function<void(const WatchedEvent&)>;
 
 class PendingEvents
 {
@@ -72,7 +79,11 @@ public:
     // many batches are in flight: then the oldest are waited for.
     Status push(std::vector<QueuedEvent> events, DeviceSummaries summaries);
     // Queues an event without device tensors behind those that wait.
-    void pushReady(FileKind kind, std::string framedRecord); // wire::framedEvent
+    void pushReady(FileKind kind, std::string framedRecord, // wire::framedEvent
+                   std::unique_ptr<WatchedEvent> watched = nullptr);
+
+    // Set before the first push.
+    void setInspector(EventInspector inspector) { m_inspector = std::move(inspector); }
 
     // How often the background thread looks for arrived summaries (started by the first push).
     void setPollInterval(std::chrono::milliseconds interval);
@@ -82,6 +93,8 @@ public:
     // a write error, or a device error (then the events of the failed batch are dropped, and
     // counted), wherever it was met.
     Status drain(bool wait);
+    // Writes what has arrived, then waits for all but the newest `keep` events.
+    Status drainKeeping(std::size_t keep);
 
     // Stops the background thread and writes everything queued; later pushes are written as
     // they come (the recorder is closing).
@@ -98,6 +111,7 @@ private:
         std::string framed;                      // when `work` is null: a framed record
         std::unique_ptr<wire::DebugEvent> event; // when `work` is set
         std::shared_ptr<Work> work;
+        std::unique_ptr<WatchedEvent> watched;
     };
 
     void drainLocked(bool wait, std::size_t keep);
@@ -108,6 +122,7 @@ private:
     void pollLoop();
 
     EventWriter& m_writer;
+    EventInspector m_inspector;
     mutable std::mutex m_mutex;
     std::deque<Entry> m_entries;
     std::size_t m_batchesInFlight = 0;

@@ -4,6 +4,7 @@
 #include "devicepayloads.hpp"
 #include "ids.hpp"
 #include "nanscope/summary.hpp"
+#include "nonfinitewatch.hpp"
 #include "tensorproto.hpp"
 #include "wire/messages.hpp"
 
@@ -14,8 +15,28 @@
 
 namespace nanscope::detail {
 
+namespace {
+
+// FULL_TENSOR's values, counted as the health modes would.
+std::uint8_t countKinds(const TensorView& values, std::int64_t count)
+{
+    const HealthCounts counts =
+        countHealth(values.data, values.dtype, static_cast<std::uint64_t>(count));
+    std::uint8_t kinds = 0;
+    if (counts.negativeInfinity > 0)
+        kinds |= nonfinite::NegInf;
+    if (counts.positiveInfinity > 0)
+        kinds |= nonfinite::PosInf;
+    if (counts.nan > 0)
+        kinds |= nonfinite::NaN;
+    return kinds;
+}
+
+} // namespace
+
 Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
-                    double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending)
+                    double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending,
+                    std::uint8_t* kinds)
 {
     const bool onDevice = tensor.space == MemorySpace::Device;
     if (onDevice) {
@@ -41,6 +62,8 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
         }
         Status s = eager ? setFullTensorEager(payload, values, *count)
                          : setFullTensorContent(payload, values, *count);
+        if (s.ok() && kinds)
+            *kinds = countKinds(values, *count);
         // The payload borrowed the host copy's bytes: it keeps them.
         if (s.ok() && !copy.empty() &&
             payload.tensor_content().data() == reinterpret_cast<const char*>(copy.data()))
@@ -65,7 +88,8 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
         device->slots.push_back({.payload = &payload,
                                  .index = *index,
                                  .shape = {tensor.shape.begin(), tensor.shape.end()},
-                                 .tensorId = tensorId});
+                                 .tensorId = tensorId,
+                                 .kinds = kinds});
         return {};
     }
     std::array<double, 11> summary{};
@@ -73,17 +97,20 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
     summarize(mode, tensor.data, tensor.dtype, tensor.shape, tensorId,
               std::span(summary.data(), length));
     setSummaryPayload(payload, std::span<const double>(summary.data(), length));
+    if (kinds)
+        *kinds = summaryKinds(mode, std::span<const double>(summary.data(), length));
     return {};
 }
 
 Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const TensorView& tensor,
-                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending)
+                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending,
+                  std::uint8_t* kinds)
 {
     event.set_wall_time(wallTimeSeconds());
     auto* trace = event.mutable_graph_execution_trace();
     const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
-    if (Status s =
-            buildPayload(*trace->mutable_tensor_proto(), tensor, mode, id, false, device, pending);
+    if (Status s = buildPayload(*trace->mutable_tensor_proto(), tensor, mode, id, false, device,
+                                pending, kinds);
         !s.ok())
         return s;
     trace->set_tfdbg_context_id(state.graphId);
@@ -96,13 +123,16 @@ Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const
 
 Status buildExecutionPayloads(wire::Execution& execution, std::span<const TensorView> outputs,
                               const DumpPolicy& policy, bool typeSelected, TensorDebugMode mode,
-                              DeviceSummaries& device, PendingEvents& pending)
+                              DeviceSummaries& device, PendingEvents& pending,
+                              std::span<std::uint8_t> kinds)
 {
     for (const auto& tensor : outputs)
         if (tensor.space == MemorySpace::Device)
             if (Status s = deviceTensorSupport(); !s.ok())
                 return s;
-    for (const auto& tensor : outputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const TensorView& tensor = outputs[i];
+        std::uint8_t* outputKinds = i < kinds.size() ? &kinds[i] : nullptr;
         switch (policy.executionOutput(typeSelected, tensor.dtype)) {
         case ExecutionOutput::Omitted:
             break;
@@ -111,7 +141,7 @@ Status buildExecutionPayloads(wire::Execution& execution, std::span<const Tensor
             break;
         case ExecutionOutput::Summarised:
             if (Status s = buildPayload(*execution.add_tensor_protos(), tensor, mode, -1.0, true,
-                                        &device, pending);
+                                        &device, pending, outputKinds);
                 !s.ok())
                 return s;
             break;

@@ -19,20 +19,25 @@ namespace nanscope::detail {
 
 // Reads the tensor as `mode` requires and fills `payload`; but a device tensor of a mode that
 // counts classes is added to `device` (when given; its batch is taken from `pending`), whose batch
-// fills the payload once the counts are back.
+// fills the payload once the counts are back. `kinds`, when given, gets the tensor's non-finite
+// kinds (nonfinitewatch.hpp) when it is summarised, then or once the counts are back.
 Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
-                    double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending);
+                    double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending,
+                    std::uint8_t* kinds = nullptr);
 
 // The trace event of a checked, selected output of `state`; its payload may wait in `device`.
 Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const TensorView& tensor,
-                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending);
+                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending,
+                  std::uint8_t* kinds = nullptr);
 
 // The payloads of an execution's outputs, as `policy` selects them. A device tensor needs device
 // support even where the mode reads nothing of it, so that a program learns at once that this
 // build or machine cannot record its GPU tensors.
+// `kinds`, when not empty, holds one entry per output, for buildPayload.
 Status buildExecutionPayloads(wire::Execution& execution, std::span<const TensorView> outputs,
                               const DumpPolicy& policy, bool typeSelected, TensorDebugMode mode,
-                              DeviceSummaries& device, PendingEvents& pending);
+                              DeviceSummaries& device, PendingEvents& pending,
+                              std::span<std::uint8_t> kinds = {});
 
 // Launches the summaries of a call's device tensors, if it has any; the batch goes back to
 // the pool when the launch fails (then nothing of the call may be recorded).

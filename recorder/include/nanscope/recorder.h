@@ -23,7 +23,8 @@ enum nanscope_status {
     NANSCOPE_ALREADY_EXISTS = 3,
     NANSCOPE_IO_ERROR = 4,
     NANSCOPE_CLOSED = 5,
-    NANSCOPE_UNSUPPORTED = 6
+    NANSCOPE_UNSUPPORTED = 6,
+    NANSCOPE_NONFINITE = 7 /* stopped at the first non-finite value (nanscope_open_stopping) */
 };
 
 /* Tensor debug modes, numbered as in tfdbg2. */
@@ -91,6 +92,27 @@ typedef struct nanscope_location
 NANSCOPE_API void nanscope_options_init(nanscope_options* options);
 
 NANSCOPE_API int nanscope_open(const nanscope_options* options, nanscope_recorder** out);
+
+/* Called once when a recording stops, after the files were synced; `message` names the op. */
+typedef void (*nanscope_stop_callback)(const char* message, void* user_data);
+
+/* Stopping at the first non-finite value that is not intended (stopAtFirstNonFinite in
+ * recorder.hpp says which values are): from then on every recording call returns
+ * NANSCOPE_NONFINITE, with the stop's message in nanscope_last_error(). */
+typedef struct nanscope_stop_options
+{
+    const char* const* expected_nonfinite; /* OP[:KINDS] patterns, e.g. "aten::log:-inf" */
+    size_t num_expected_nonfinite;
+    int stop_lag_events; /* device tensors: events a stop may come late; 0 waits per call */
+    nanscope_stop_callback on_stop; /* may be NULL */
+    void* user_data;
+} nanscope_stop_options;
+
+/* Fills `options` with the defaults (no patterns, a lag of 64 events, no callback). */
+NANSCOPE_API void nanscope_stop_options_init(nanscope_stop_options* options);
+/* nanscope_open, stopping at the first non-finite value when `stop` is not NULL. */
+NANSCOPE_API int nanscope_open_stopping(const nanscope_options* options,
+                                        const nanscope_stop_options* stop, nanscope_recorder** out);
 /* Flushes, closes and frees; the graphs and ops of the recorder are freed with it. */
 NANSCOPE_API int nanscope_close(nanscope_recorder* recorder);
 NANSCOPE_API int nanscope_flush(nanscope_recorder* recorder);

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <source_location>
@@ -38,6 +39,8 @@ NANSCOPE_API std::string_view recorderVersion();
 // Whether this build and this machine can record tensors in device memory: the build has CUDA
 // and the process sees a usable CUDA device.
 NANSCOPE_API bool deviceTensorsSupported();
+
+struct NonFiniteStop; // below: where a recording stopped
 
 struct RecorderOptions
 {
@@ -90,6 +93,30 @@ struct RecorderOptions
     // summaries, and a crash on a thread whose stack overflowed (the handler needs an alternate
     // signal stack, sigaltstack(), on that thread), are not covered.
     bool flushOnCrash = false;
+
+    // Stop at the first non-finite value the program did not make on purpose. The values set
+    // aside are those of NaNscope's analysis, decided as the ops come: the outputs of ops that
+    // write the program's constants (masked_fill, where, full, Fill, Select … from finite
+    // inputs), of ops matching `expectedNonFinite` or the dump root's nanscope_expected.txt,
+    // what ops carry on from them unchanged, and infinities until an op turns them into NaN
+    // or takes them out of the record (item()): a −∞ that softmax absorbs is a mask, one that
+    // becomes NaN is the origin. The first NaN (or, in CURT_HEALTH, which does not tell NaN
+    // from ∞, the first non-finite value) that none of these explains stops the recording:
+    // everything recorded up to it is written and synced, `onNonFiniteStop` is called, and
+    // that recording call and every later one return ErrorCode::NonFinite with the stop's
+    // message, recording nothing more. Needs a mode that reads values (CURT_HEALTH,
+    // CONCISE_HEALTH, FULL_HEALTH, FULL_TENSOR); ops and dtypes the filters leave out are not
+    // watched.
+    bool stopAtFirstNonFinite = false;
+    // OP[:KINDS] patterns (nanscope/intendedvalues.hpp): "aten::log:-inf", "Select*:nan".
+    std::vector<std::string> expectedNonFinite;
+    // Device tensors are summarised asynchronously, so a stop is noticed when their counts are
+    // back: at most this many events (executions or traces) recorded after the one that made
+    // the value, since a recording call waits for the summaries of older ones. 0 is strict: each
+    // recording call waits for its own summaries (a synchronisation per op).
+    int stopLagEvents = 64;
+    // Called once, on the thread that noticed the stop, after the files were synced.
+    std::function<void(const NonFiniteStop&)> onNonFiniteStop;
 };
 
 class Recorder;
@@ -183,6 +210,30 @@ struct FrameworkContext
     }
 };
 
+// An op that RecorderOptions::stopAtFirstNonFinite names.
+struct NonFiniteOp
+{
+    std::string opType;
+    std::string opName;     // graph ops only
+    std::string modulePath; // eager ops whose framework context names one
+    std::string kinds; // what it made: "nan", "-inf", "inf,nan" …; "non-finite" in CURT_HEALTH
+    std::vector<CodeLocation> stack; // outermost first
+};
+
+// Why a recording stopped at its first non-finite value.
+struct NonFiniteStop
+{
+    // The op that made the first non-finite value that is not intended.
+    NonFiniteOp origin;
+    // When the origin made infinities: the op that turned them into NaN (or took them out of the
+    // record), where the stop came.
+    std::optional<NonFiniteOp> stoppedAt;
+    // Events recorded after the one that stopped, before the stop was noticed (device summaries).
+    std::uint64_t eventsLate = 0;
+    std::filesystem::path logdir;
+    std::string message; // one paragraph naming all of the above
+};
+
 struct ExecutionSpec
 {
     std::string opType;                  // op type, or a function name for a graph call
@@ -267,6 +318,9 @@ public:
 
     // The first I/O error met since the recorder was opened (Ok if none).
     Status firstError() const;
+
+    // Where the recording stopped (RecorderOptions::stopAtFirstNonFinite), once it has.
+    std::optional<NonFiniteStop> nonFiniteStop() const;
 
     // Counters, for tests and benchmarks.
     struct Stats

@@ -16,6 +16,7 @@ enum class ErrorCode : int {
     IoError = 4,         // the file system refused (no permission, disk full, not a directory …)
     Closed = 5,          // the recorder was closed
     Unsupported = 6,     // e.g. device memory in a build without CUDA
+    NonFinite = 7,       // stopped at the first non-finite value (stopAtFirstNonFinite)
 };
 
 class [[nodiscard]] Status

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+// The record calls: graph execution traces and executions.
+#include "ids.hpp"
+#include "opstate.hpp"
+#include "recorderimpl.hpp"
+#include "tensorpayloads.hpp"
+#include "utf8text.hpp"
+
+namespace nanscope {
+
+using detail::closedStatus;
+using detail::kDefaultDevice;
+using detail::kUtf8Reason;
+
+namespace {
+
+// What the non-finite watch needs of a trace: the op's creation stack stands for its own.
+std::unique_ptr<detail::WatchedEvent> watchedTrace(const detail::OpState& op, int slot)
+{
+    auto watched = std::make_unique<detail::WatchedEvent>();
+    watched->opType = op.type;
+    watched->opName = op.name;
+    watched->inputs = op.inputKeys;
+    watched->outputs = {detail::graphTensorKey(op.graphId, op.name, slot)};
+    watched->kinds = {detail::kUnsummarised};
+    watched->stack = op.creationStack;
+    return watched;
+}
+
+std::unique_ptr<detail::WatchedEvent> watchedExecution(const ExecutionSpec& spec,
+                                                       std::span<const CodeLocation> stack,
+                                                       bool callerOnly, const StackId* interned)
+{
+    auto watched = std::make_unique<detail::WatchedEvent>();
+    watched->opType = spec.opType;
+    watched->modulePath = spec.context.modulePath;
+    watched->inputs = spec.inputIds;
+    watched->outputs = spec.outputIds;
+    watched->kinds.assign(spec.outputs.size(), detail::kUnsummarised);
+    if (interned)
+        watched->internedStack = *interned;
+    else if (callerOnly)
+        watched->stack.assign(stack.begin(), stack.begin() + 1);
+    else
+        watched->stack.assign(stack.begin(), stack.end());
+    return watched;
+}
+
+} // namespace
+
+Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& tensor)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (d.stopped())
+        return d.announceStop();
+    if (tensor.space == MemorySpace::Device) {
+        const TraceSpec spec{op, slot, tensor};
+        return recordTraces(std::span(&spec, 1));
+    }
+    bool skip = false;
+    if (Status s = d.checkTrace(op, slot, tensor, skip); !s.ok())
+        return s;
+    if (skip) {
+        ++d.tracesSkipped;
+        return {};
+    }
+    thread_local detail::wire::DebugEvent event;
+    event.Clear();
+    auto watched = d.watching() ? watchedTrace(*op.m_state, slot) : nullptr;
+    if (Status s = detail::buildTrace(event, *op.m_state, slot, tensor, d.options.mode, nullptr,
+                                      d.pending, watched ? watched->kinds.data() : nullptr);
+        !s.ok())
+        return s;
+    ++d.tracesRecorded;
+    return d.finish(d.emit(detail::FileKind::GraphExecutionTraces, event, std::move(watched)));
+}
+
+Status Recorder::recordTraces(std::span<const TraceSpec> traces)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (d.stopped())
+        return d.announceStop();
+    std::vector<detail::QueuedEvent> events;
+    events.reserve(traces.size());
+    detail::DeviceSummaries device{.mode = d.options.mode};
+    std::uint64_t skipped = 0;
+    for (const TraceSpec& t : traces) {
+        bool skip = false;
+        Status s = d.checkTrace(t.op, t.slot, t.tensor, skip);
+        if (s.ok() && skip) {
+            ++skipped;
+            continue;
+        }
+        auto event = std::make_unique<detail::wire::DebugEvent>();
+        auto watched = s.ok() && d.watching() ? watchedTrace(*t.op.m_state, t.slot) : nullptr;
+        if (s.ok())
+            s = detail::buildTrace(*event, *t.op.m_state, t.slot, t.tensor, d.options.mode, &device,
+                                   d.pending, watched ? watched->kinds.data() : nullptr);
+        if (!s.ok()) {
+            d.pending.giveBack(std::move(device.batch));
+            return s;
+        }
+        events.push_back(
+            {detail::FileKind::GraphExecutionTraces, std::move(event), std::move(watched)});
+    }
+    if (Status s = detail::launchSummaries(device, d.pending); !s.ok())
+        return s;
+    d.tracesSkipped += skipped;
+    d.tracesRecorded += events.size();
+    return d.finish(d.emitAll(std::move(events), std::move(device)));
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, const CodeLocation& where)
+{
+    return recordExecution(spec, std::span(&where, 1), true, nullptr);
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack)
+{
+    return recordExecution(spec, stack, false, nullptr);
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, StackId stack)
+{
+    return recordExecution(spec, {}, false, &stack);
+}
+
+Result<StackId> Recorder::internStack(std::span<const CodeLocation> stack)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (d.stopped())
+        return d.announceStop();
+    return d.stacks.intern(*d.locations, stack);
+}
+
+Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const CodeLocation> stack,
+                                 bool callerOnly, const StackId* interned)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (d.stopped())
+        return d.announceStop();
+    if (spec.opType.empty())
+        return {ErrorCode::InvalidArgument, "an execution needs an op type"};
+    if (!detail::isValidUtf8(spec.opType))
+        return {ErrorCode::InvalidArgument,
+                "an execution's op type must be UTF-8 " + std::string(kUtf8Reason)};
+    if (spec.outputIds.size() != spec.outputs.size())
+        return {ErrorCode::InvalidArgument,
+                "execution of " + spec.opType + " has " + std::to_string(spec.outputIds.size()) +
+                    " output ids for " + std::to_string(spec.outputs.size()) + " outputs"};
+    if (spec.graph) {
+        std::lock_guard lock(d.graphMutex);
+        if (!d.opsByGraph.contains(spec.graph->id))
+            return {ErrorCode::NotFound, "execution of " + spec.opType + " names graph \"" +
+                                             spec.graph->id + "\", which was not declared"};
+    }
+
+    auto owned = std::make_unique<detail::wire::DebugEvent>();
+    detail::wire::DebugEvent& event = *owned;
+    auto* execution = event.mutable_execution();
+    const bool typeSelected = d.policy.executionTypeSelected(spec.opType);
+    detail::DeviceSummaries device{.mode = d.options.mode};
+    // Gives an unsubmitted batch back on every early return.
+    struct BatchGuard
+    {
+        detail::PendingEvents& pending;
+        detail::DeviceSummaries& device;
+        ~BatchGuard() { pending.giveBack(std::move(device.batch)); }
+    } guard{d.pending, device};
+    auto watched = d.watching() ? watchedExecution(spec, stack, callerOnly, interned) : nullptr;
+    // Payloads first: a tensor the recorder cannot read must not leave a half-written event.
+    if (Status s = detail::buildExecutionPayloads(
+            *execution, spec.outputs, d.policy, typeSelected, d.options.mode, device, d.pending,
+            watched ? std::span(watched->kinds) : std::span<std::uint8_t>{});
+        !s.ok())
+        return s;
+
+    std::int32_t deviceId = 0;
+    if (!spec.outputs.empty()) {
+        auto id = registerDevice(spec.device.empty() ? kDefaultDevice : spec.device);
+        if (!id)
+            return id.status();
+        deviceId = *id;
+    }
+    auto frames = interned     ? d.stacks.frameIds(*interned)
+                  : callerOnly ? d.stacks.shared(d.locations->frameIds(stack.front()))
+                               : d.stacks.shared(d.locations->frameIds(stack));
+    if (!frames)
+        return frames.status();
+    if (Status s = d.setContext(*execution, spec.context); !s.ok())
+        return s;
+
+    event.set_wall_time(detail::wallTimeSeconds());
+    execution->set_op_type(spec.opType);
+    execution->set_num_outputs(static_cast<std::int32_t>(spec.outputs.size()));
+    if (spec.graph)
+        execution->set_graph_id(spec.graph->id);
+    for (const std::int64_t id : spec.inputIds)
+        execution->add_input_tensor_ids(id);
+    for (const std::int64_t id : spec.outputIds)
+        execution->add_output_tensor_ids(id);
+    execution->set_tensor_debug_mode(d.options.mode);
+    auto* location = execution->mutable_code_location();
+    location->set_host_name(d.options.hostName);
+    for (const auto& id : **frames)
+        location->add_stack_frame_ids(id);
+    for (std::size_t i = 0; i < spec.outputs.size(); ++i)
+        execution->add_output_tensor_device_ids(deviceId);
+    if (Status s = detail::launchSummaries(device, d.pending); !s.ok())
+        return s;
+    ++d.executionsRecorded;
+    if (device.empty())
+        return d.finish(d.emit(detail::FileKind::Execution, event, std::move(watched)));
+    std::vector<detail::QueuedEvent> events;
+    events.push_back({detail::FileKind::Execution, std::move(owned), std::move(watched)});
+    return d.finish(d.emitAll(std::move(events), std::move(device)));
+}
+
+} // namespace nanscope
