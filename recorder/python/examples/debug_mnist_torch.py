@@ -9,6 +9,9 @@ accuracy stays near chance. --fix uses torch.nn.functional.cross_entropy on the 
 
     python3 debug_mnist_torch.py --dump_dir /tmp/torch-logdir
     nanscope-report /tmp/torch-logdir          # or: nanscope /tmp/torch-logdir
+
+With --stop_at_first_nonfinite the run stops at the log that makes the first -inf (named when
+the multiplication turns it into NaN), with the record up to it on disk, and exits with status 3.
 """
 
 import argparse
@@ -20,6 +23,8 @@ from torch import nn
 
 IMAGE_SIZE = 28
 CLASSES = 10
+# The exit status of a run stopped at its first non-finite value (as nanscope-demo-mlp's).
+EXIT_STOPPED = 3
 
 
 def digit_prototypes(generator):
@@ -71,6 +76,8 @@ def main(argv=None):
     parser.add_argument("--dump_circular_buffer_size", type=int, default=-1,
                         help="keep only the last N executions (<= 0: all of them)")
     parser.add_argument("--fix", action="store_true", help="use a numerically stable loss")
+    parser.add_argument("--stop_at_first_nonfinite", action="store_true",
+                        help="stop at the first NaN or inf that is not intended (exit status 3)")
     parser.add_argument("--max_steps", type=int, default=10)
     parser.add_argument("--train_batch_size", type=int, default=100)
     parser.add_argument("--learning_rate", type=float, default=0.1)
@@ -87,12 +94,32 @@ def main(argv=None):
     model = MLP()
     optimizer = torch.optim.Adam(model.parameters(), lr=flags.learning_rate)
 
+    stopped = ()  # the error a stopped recording raises, when recording
     if flags.dump_dir:
         import nanscope.torch
+        stopped = nanscope.torch.NonFiniteError
         nanscope.torch.enable_dump_debug_info(
             flags.dump_dir, tensor_debug_mode=flags.dump_tensor_debug_mode,
-            circular_buffer_size=flags.dump_circular_buffer_size)
+            circular_buffer_size=flags.dump_circular_buffer_size,
+            stop_at_first_nonfinite=flags.stop_at_first_nonfinite)
+    elif flags.stop_at_first_nonfinite:
+        parser.error("--stop_at_first_nonfinite needs --dump_dir")
 
+    try:
+        train(flags, model, optimizer, (train_x, train_y), (test_x, test_y))
+    except stopped as e:
+        print(f"{parser.prog}: {e}", file=sys.stderr)
+        return EXIT_STOPPED
+
+    if flags.dump_dir:
+        nanscope.torch.disable_dump_debug_info()
+        print(f"Recorded into {flags.dump_dir}: open it with nanscope or nanscope-report")
+    return 0
+
+
+def train(flags, model, optimizer, train_data, test_data):
+    train_x, train_y = train_data
+    test_x, test_y = test_data
     for step in range(flags.max_steps):
         begin = (step * flags.train_batch_size) % len(train_x)
         x = train_x[begin:begin + flags.train_batch_size]
@@ -104,11 +131,6 @@ def main(argv=None):
         with torch.no_grad():
             accuracy = (model(test_x).argmax(dim=1) == test_y).float().mean().item()
         print(f"Step {step}: loss {loss.item():.4f}, accuracy {accuracy:.3f}")
-
-    if flags.dump_dir:
-        nanscope.torch.disable_dump_debug_info()
-        print(f"Recorded into {flags.dump_dir}: open it with nanscope or nanscope-report")
-    return 0
 
 
 if __name__ == "__main__":

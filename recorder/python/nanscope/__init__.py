@@ -6,5 +6,7 @@ into a tfdbg2 logdir that NaNscope (and TensorFlow's own reader) opens.
 """
 
 from ._nanscope import recorder_version as _recorder_version
+from ._stop import NonFiniteError
 
+__all__ = ["NonFiniteError"]
 __version__ = _recorder_version().split(" ")[-1]

@@ -27,12 +27,14 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from . import _nanscope
 from ._expected import EXPECTED_FILE_NAME, expected_patterns, write_expected
 from ._job import job_identity
+from ._stop import NonFiniteError, nonfinite_error
 
 __all__ = [
     "enable_dump_debug_info",
     "disable_dump_debug_info",
     "record_thread",
     "DumpDebugInfo",
+    "NonFiniteError",
 ]
 
 # torch dtypes and TensorFlow's DataType numbers (the tfdbg2 wire values). Others (quantized
@@ -56,6 +58,8 @@ _DTYPES = {
 _ANOMALY_OPS = frozenset({"aten::isnan", "aten::any", "aten::_local_scalar_dense"})
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# The framework's own files: a stop's message names the user's frame, the innermost outside them.
+_FRAMEWORK_DIRS = (_PACKAGE_DIR, os.path.dirname(os.path.abspath(torch.__file__)) + os.sep)
 
 
 # The cudaStream_t of a device's current stream, as an int. torch's private accessor returns the
@@ -186,17 +190,23 @@ class DumpDebugInfo:
     """The recording that enable_dump_debug_info started; a context manager that disables it."""
 
     def __init__(self, dump_root, tensor_debug_mode, circular_buffer_size, op_regex,
-                 tensor_dtypes, expected_nonfinite=()):
+                 tensor_dtypes, expected_nonfinite=(), stop_at_first_nonfinite=False,
+                 stop_lag_events=64):
         self.dump_root = os.fspath(dump_root)
         self.tensor_debug_mode = tensor_debug_mode
         self.circular_buffer_size = circular_buffer_size
         self.expected_nonfinite = tuple(expected_nonfinite)
+        self.stop_at_first_nonfinite = stop_at_first_nonfinite
         self._key = (self.dump_root, tensor_debug_mode, circular_buffer_size, op_regex,
-                     tuple(tensor_dtypes), self.expected_nonfinite)
+                     tuple(tensor_dtypes), self.expected_nonfinite, stop_at_first_nonfinite,
+                     stop_lag_events)
         run_id, host_name = job_identity(torch)
         recorder = _nanscope.Recorder(_dump_root_bytes(self.dump_root), tensor_debug_mode,
                                       circular_buffer_size, op_regex, tensor_dtypes,
-                                      run_id=run_id, host_name=host_name)
+                                      run_id=run_id, host_name=host_name,
+                                      stop_at_first_nonfinite=stop_at_first_nonfinite,
+                                      expected_nonfinite=list(self.expected_nonfinite),
+                                      stop_lag_events=stop_lag_events)
         self.run_id = recorder.run_id        # shared by the ranks of a distributed job
         self.host_name = recorder.host_name  # "<host>-rank<N>" in one
         # After the recorder opened: a dump root it refuses gets no side file either.
@@ -206,6 +216,7 @@ class DumpDebugInfo:
             recorder.close()
             raise
         self.recorder = recorder
+        self.stopped = None  # the NonFiniteError, once stop_at_first_nonfinite stopped it
         self._local = threading.local()
         self._op_types = {}
         self._module_names = weakref.WeakKeyDictionary()
@@ -283,17 +294,41 @@ class DumpDebugInfo:
                 return
             current = local.current
             want_forward = current is None and torch.is_grad_enabled()
-            forward = self.recorder.record(op_type, args, kwargs, out, names, current,
-                                           want_forward)
+            try:
+                forward = self.recorder.record(op_type, args, kwargs, out, names, current,
+                                               want_forward)
+            except _nanscope.StopSignal:
+                raise self._stop() from None
             if forward is not None:
                 # Weak references: a strong one held past the op makes torch 1.13 hand the
                 # program a detached alias of a factory's result, an op it would not have run.
                 outputs = out if isinstance(out, (tuple, list)) else (out,)
                 local.pending = ([weakref.ref(t) for t in outputs if isinstance(t, torch.Tensor)],
                                  forward)
+        except NonFiniteError:
+            raise
         except Exception as e:  # the program's own work must go on
             reason = f"not recorded: {type(e).__name__}: {e}"
             self._errors[reason] = self._errors.get(reason, 0) + 1
+
+    def _stop(self):
+        """The recording stopped at its first non-finite value (the recorder already wrote and
+        synced everything): it ends here, and the program is told by a NonFiniteError. The
+        dispatch mode stays entered, doing nothing, until disable_dump_debug_info: leaving it
+        from inside its own dispatch would unbalance torch's stack of modes."""
+        recorder = self.recorder
+        stop = recorder.nonfinite_stop()
+        self.recorder = None
+        for h in self._hooks:
+            h.remove()
+        self._hooks = []
+        self._final_skipped = dict(recorder.skipped())
+        try:
+            recorder.close()
+        finally:
+            self._final_stats = recorder.stats()
+        self.stopped = nonfinite_error(stop, _FRAMEWORK_DIRS)
+        return self.stopped
 
     def _link_backward(self, local):
         """Hooks the autograd nodes that the previous op's outputs got, now that they have them:
@@ -407,7 +442,8 @@ class _LeaveNode:
 
 
 def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_buffer_size=1000,
-                           op_regex=None, tensor_dtypes=None, expected_nonfinite=None):
+                           op_regex=None, tensor_dtypes=None, expected_nonfinite=None,
+                           stop_at_first_nonfinite=False, stop_lag_events=64):
     """Starts recording this thread's aten ops into `dump_root`, as TensorFlow's
     tf.debugging.experimental.enable_dump_debug_info does for TensorFlow's ops.
 
@@ -425,6 +461,15 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_
       pattern raises ValueError. Masks (masked_fill, where, full … with -inf, softmax of them),
       and the outputs of torch.empty and its kin (recorded without health or values), need no
       pattern.
+    stop_at_first_nonfinite: stop at the first non-finite value the program did not make on
+      purpose (masks, expected_nonfinite and the infinities softmax absorbs are set aside; an
+      infinity that an op turns into NaN is named as the origin, at the op that made it NaN).
+      Everything recorded up to it is written, then the op raises nanscope.NonFiniteError (a
+      FloatingPointError) naming the op, its module, the user's file and line, and the logdir;
+      recording ends there. Needs a mode that reads values (not NO_TENSOR or SHAPE).
+    stop_lag_events: CUDA tensors are summarised asynchronously: the error may come up to this
+      many ops after the op that made the value (still naming that op). 0 waits for every op's
+      summary (a synchronisation per op).
 
     A second call with the same arguments returns the running recording; with other arguments
     it raises ValueError. Returns a DumpDebugInfo, which is also a context manager.
@@ -434,6 +479,9 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_
         raise TypeError("tensor_debug_mode must be a str such as \"FULL_HEALTH\"")
     if not isinstance(circular_buffer_size, int):
         raise TypeError("circular_buffer_size must be an int")
+    if not isinstance(stop_lag_events, int) or not 0 <= stop_lag_events <= _INT_MAX:
+        raise ValueError(f"stop_lag_events must be an int from 0 to 2**31 - 1, not "
+                         f"{stop_lag_events!r}")
     if not _INT_MIN <= circular_buffer_size <= _INT_MAX:
         raise ValueError(f"circular_buffer_size must be below 2**31 (and above -2**31), not "
                          f"{circular_buffer_size}")
@@ -442,8 +490,12 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_
     dtypes = _dtype_numbers(tensor_dtypes)
     expected = expected_patterns(expected_nonfinite)
     with _lock:
+        stop = bool(stop_at_first_nonfinite)
         key = (os.fspath(dump_root), tensor_debug_mode, circular_buffer_size, regex, tuple(dtypes),
-               expected)
+               expected, stop, stop_lag_events)
+        if _session is not None and _session.stopped is not None:
+            _session._close()  # stopped at a NaN: its dispatch mode is left here, outside it
+            _session = None
         if _session is not None:
             if _session._key == key:
                 return _session
@@ -452,7 +504,7 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_
                 "disable_dump_debug_info() first to record with other arguments"
                 % (_session.dump_root, _session.tensor_debug_mode))
         _session = DumpDebugInfo(dump_root, tensor_debug_mode, circular_buffer_size, regex,
-                                 dtypes, expected)
+                                 dtypes, expected, stop, stop_lag_events)
         return _session
 
 

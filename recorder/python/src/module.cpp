@@ -51,15 +51,36 @@ struct ForwardOp
 
 TorchVocabulary g_torch;
 StackOptions g_stack;
+// Raised by record() when the recording stopped at its first non-finite value; nanscope.torch
+// turns it into NonFiniteError with the stop's description (PyRecorder::nonFiniteStop).
+PyObject* g_stopSignal = nullptr;
+
+py::object describeOp(const NonFiniteOp& op)
+{
+    py::list stack;
+    for (const CodeLocation& frame : op.stack)
+        stack.append(py::make_tuple(frame.file, frame.line, frame.function));
+    py::dict d;
+    d["op_type"] = op.opType;
+    d["op_name"] = op.opName;
+    d["module_path"] = op.modulePath;
+    d["kinds"] = op.kinds;
+    d["stack"] = stack;
+    return d;
+}
 
 class PyRecorder
 {
 public:
     PyRecorder(const std::string& dumpRoot, const std::string& mode, int circularBufferSize,
                const std::string& opRegex, const std::vector<int>& dtypes, const std::string& runId,
-               const std::string& hostName)
+               const std::string& hostName, bool stopAtFirstNonFinite,
+               const std::vector<std::string>& expectedNonFinite, int stopLagEvents)
     {
         RecorderOptions options;
+        options.stopAtFirstNonFinite = stopAtFirstNonFinite;
+        options.expectedNonFinite = expectedNonFinite;
+        options.stopLagEvents = stopLagEvents;
         options.dumpRoot = dumpRoot;
         options.runId = runId;       // empty: a random one
         options.hostName = hostName; // empty: this machine's
@@ -149,6 +170,10 @@ public:
                               : m_recorder->recordExecution(
                                     spec, std::span<const CodeLocation>(stack.frames));
         }
+        if (status.code() == ErrorCode::NonFinite) {
+            PyErr_SetString(g_stopSignal, status.message().c_str());
+            throw py::error_already_set();
+        }
         if (!status.ok()) {
             // The program goes on; the reason is counted (and an I/O error kept by firstError).
             ++m_skipped["not recorded: " + status.message()];
@@ -221,6 +246,22 @@ public:
     }
 
     std::map<std::string, std::uint64_t> skipped() const { return m_skipped; }
+
+    // Where the recording stopped, as a dict (origin, stopped_at, events_late, logdir,
+    // message), or None.
+    py::object nonFiniteStop() const
+    {
+        const auto stop = m_recorder ? m_recorder->nonFiniteStop() : std::nullopt;
+        if (!stop)
+            return py::none();
+        py::dict d;
+        d["origin"] = describeOp(stop->origin);
+        d["stopped_at"] = stop->stoppedAt ? describeOp(*stop->stoppedAt) : py::none();
+        d["events_late"] = stop->eventsLate;
+        d["logdir"] = stop->logdir.string();
+        d["message"] = stop->message;
+        return d;
+    }
 
     py::dict stats() const
     {
@@ -334,15 +375,20 @@ PYBIND11_MODULE(_nanscope, m)
     m.def("dtype_size",
           [](int number) { return nanscope::elementSize(static_cast<nanscope::DType>(number)); });
     m.def("module_call_depth", [] { return moduleCallDepth(g_stack.moduleCallCode); });
+    g_stopSignal = PyErr_NewException("nanscope._nanscope.StopSignal", PyExc_Exception, nullptr);
+    m.attr("StopSignal") = py::handle(g_stopSignal);
     py::class_<ForwardOp, std::shared_ptr<ForwardOp>>(m, "ForwardOp")
         .def_readonly("op_type", &ForwardOp::opType)
         .def_readonly("module_path", &ForwardOp::modulePath);
     py::class_<PyRecorder>(m, "Recorder")
         .def(py::init<const std::string&, const std::string&, int, const std::string&,
-                      const std::vector<int>&, const std::string&, const std::string&>(),
+                      const std::vector<int>&, const std::string&, const std::string&, bool,
+                      const std::vector<std::string>&, int>(),
              py::arg("dump_root"), py::arg("tensor_debug_mode"), py::arg("circular_buffer_size"),
              py::arg("op_regex"), py::arg("tensor_dtypes"), py::arg("run_id") = "",
-             py::arg("host_name") = "")
+             py::arg("host_name") = "", py::arg("stop_at_first_nonfinite") = false,
+             py::arg("expected_nonfinite") = std::vector<std::string>{},
+             py::arg("stop_lag_events") = nanscope::RecorderOptions{}.stopLagEvents)
         .def_property_readonly("run_id", &PyRecorder::runId)
         .def_property_readonly("host_name", &PyRecorder::hostName)
         .def("record", &PyRecorder::record)
@@ -350,6 +396,7 @@ PYBIND11_MODULE(_nanscope, m)
         .def("close", &PyRecorder::close)
         .def("abandon", &PyRecorder::abandon)
         .def("skipped", &PyRecorder::skipped)
+        .def("nonfinite_stop", &PyRecorder::nonFiniteStop)
         .def("stats", &PyRecorder::stats)
         .def("profile_phases", &PyRecorder::profilePhases)
         .def("phase_times", &PyRecorder::phaseTimes)
