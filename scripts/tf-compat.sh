@@ -3,7 +3,7 @@
 # Checks every kind of logdir the recorder writes against TensorFlow's own tfdbg2 reader and
 # TensorBoard's Debugger V2 backend: the demo in all six tensor debug modes and with its circular
 # buffer, the GPU demo (its CPU fallback without a device), threads, two hosts, eager executions
-# only, the C interface, and the TensorFlow-shaped test logdirs. Counts and first alert must
+# only, the C interface, runs stopped at their first NaN, and the TensorFlow-shaped test logdirs. Counts and first alert must
 # equal nanscope-report's.
 #
 #   scripts/tf-compat.sh --tf-reader PATH/tf_reader.py [BUILD_DIR]
@@ -33,6 +33,14 @@ for mode in NO_TENSOR CURT_HEALTH CONCISE_HEALTH FULL_HEALTH SHAPE FULL_TENSOR; 
 done
 "$demo" --dump_dir "$out/demo-circular" --dump_tensor_debug_mode FULL_HEALTH >/dev/null
 logdirs+=("$out/demo-circular")
+# A run stopped at its first NaN: the logdir must be whole up to it (exit status 3 is the stop).
+for mode in CURT_HEALTH FULL_HEALTH; do
+    status=0
+    "$demo" --dump_dir "$out/demo-stopped-$mode" --dump_tensor_debug_mode "$mode" \
+        --stop_at_first_nonfinite --max_steps 20 >/dev/null 2>&1 || status=$?
+    [ "$status" = 3 ] || { echo "the stopped demo exited with $status, not 3" >&2; exit 1; }
+    logdirs+=("$out/demo-stopped-$mode")
+done
 gpu=$build/recorder/examples/nanscope-demo-mlp-gpu
 if [ -x "$gpu" ] && "$gpu" --dump_dir "$out/demo-gpu" --dump_tensor_debug_mode FULL_HEALTH \
     --dump_circular_buffer_size -1 >/dev/null 2>"$out/gpu.err"; then

@@ -159,3 +159,41 @@ TEST_CASE("the demo records nothing without --dump_dir and refuses bad flags", "
     CHECK(runDemo("--no_such_flag").status == 2);
     CHECK(runDemo("--max_steps -3").status == 2);
 }
+
+TEST_CASE("a run told to stop at its first NaN stops at Log's -inf once Mul makes NaN of it",
+          "[demo]")
+{
+    test::TempDir dir;
+    const Run run =
+        runDemo("--stop_at_first_nonfinite --max_steps 20 --dump_dir " + dir.path().string());
+    INFO(run.output);
+    CHECK(run.status == 3);
+    CHECK(run.output.find("Log at ") != std::string::npos);
+    CHECK(run.output.find("demo_mlp/mlp.cpp:") != std::string::npos);
+    CHECK(run.output.find("made -inf, which Mul (op mul) at ") != std::string::npos);
+    CHECK(run.output.find(dir.path().string()) != std::string::npos);
+    CHECK(run.accuracy.size() < 20); // it did not train on in NaN
+    // The logdir is whole and ends at the NaN: every record reads back, the last trace is the
+    // Mul's, and no earlier trace holds a non-finite value but the Log's.
+    const auto traces = readEvents(dir.path(), "graph_execution_traces");
+    REQUIRE(traces.size() >= 2);
+    CHECK(traces.back().graph_execution_trace().op_name() == "mul");
+    CHECK(nonFinite(test::doubles(traces.back().graph_execution_trace().tensor_proto())));
+    int nonFiniteTraces = 0;
+    for (const auto& e : traces)
+        nonFiniteTraces += nonFinite(test::doubles(e.graph_execution_trace().tensor_proto()));
+    CHECK(nonFiniteTraces == 2);
+    CHECK(readEvents(dir.path(), "metadata").size() == 1);
+
+    // With --fix the same run trains to the end.
+    test::TempDir fixed;
+    const Run clean = runDemo("--fix --stop_at_first_nonfinite --max_steps 3 --dump_dir " +
+                              fixed.path().string());
+    CHECK(clean.status == 0);
+    CHECK(clean.accuracy.size() == 3);
+
+    CHECK(runDemo("--stop_at_first_nonfinite").status == 2); // no --dump_dir
+    CHECK(runDemo("--stop_at_first_nonfinite --dump_tensor_debug_mode NO_TENSOR --dump_dir " +
+                  dir.path().string() + "/other")
+              .status == 2);
+}

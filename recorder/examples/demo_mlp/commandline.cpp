@@ -44,6 +44,9 @@ void defineFlags(CLI::App& app, Flags& flags)
                  "Clip the probabilities to [1e-6, 1] before the log (the tutorial's fix)");
     app.add_option("--seed", flags.seed, "Seed of the initial weights, data and shuffling")
         ->capture_default_str();
+    app.add_flag("--stop_at_first_nonfinite", flags.stopAtFirstNonFinite,
+                 "Stop at the first NaN or inf that is not intended, with everything recorded up "
+                 "to it on disk (exit status 3); needs --dump_dir and a mode that reads values");
 }
 
 // Range checks that read better than CLI11's numeric validators' messages.
@@ -57,6 +60,12 @@ void validate(const Flags& flags)
         throw CLI::ValidationError("--learning_rate", "must be a positive number");
     if (flags.seed < 0)
         throw CLI::ValidationError("--seed", "must be 0 or more");
+    if (flags.stopAtFirstNonFinite && flags.dumpDir.empty())
+        throw CLI::ValidationError("--stop_at_first_nonfinite", "needs --dump_dir");
+    if (flags.stopAtFirstNonFinite &&
+        (flags.debugMode == "NO_TENSOR" || flags.debugMode == "SHAPE"))
+        throw CLI::ValidationError("--stop_at_first_nonfinite",
+                                   "needs a --dump_tensor_debug_mode that reads values");
 }
 
 } // namespace
@@ -96,7 +105,8 @@ std::unique_ptr<Recorder> openRecorder(const Flags& flags, const char* program)
         return nullptr;
     auto recorder = Recorder::open({.dumpRoot = std::filesystem::absolute(flags.dumpDir),
                                     .mode = *parseTensorDebugMode(flags.debugMode),
-                                    .circularBufferSize = flags.circularBufferSize});
+                                    .circularBufferSize = flags.circularBufferSize,
+                                    .stopAtFirstNonFinite = flags.stopAtFirstNonFinite});
     if (!recorder) {
         std::fprintf(stderr, "%s: recording failed: %s (training goes on)\n", program,
                      recorder.status().message().c_str());

@@ -16,6 +16,8 @@ namespace nanscope::demo {
 
 // Exit status for a bad command line, as argparse and most Unix tools use.
 inline constexpr int kUsageError = 2;
+// Exit status of a run that --stop_at_first_nonfinite stopped.
+inline constexpr int kStoppedAtNonFinite = 3;
 
 struct Flags
 {
@@ -24,6 +26,7 @@ struct Flags
     int circularBufferSize = -1;
     std::string dataDir;
     std::int64_t seed = 42; // signed: CLI11 would wrap "-1" into an unsigned
+    bool stopAtFirstNonFinite = false;
     TrainingOptions training;
 };
 

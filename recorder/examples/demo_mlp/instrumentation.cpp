@@ -36,6 +36,8 @@ bool Instrumentation::check(const Status& status)
 {
     if (status.ok())
         return true;
+    if (status.code() == ErrorCode::NonFinite)
+        throw StoppedAtNonFinite(status.message());
     if (!m_reported) {
         m_reported = true;
         std::fprintf(stderr, "%s: recording failed: %s (training goes on)\n", m_program.c_str(),

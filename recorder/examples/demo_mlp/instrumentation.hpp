@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <source_location>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -58,7 +59,16 @@ inline TensorView resourceView()
     return {.data = nullptr, .dtype = DType::Resource, .shape = {}};
 }
 
-// The recorder of one run, or none; prints the first recording error once and carries on.
+// Thrown when the recording stopped at its first non-finite value
+// (--stop_at_first_nonfinite): the program ends there, with the stop's message.
+class StoppedAtNonFinite : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The recorder of one run, or none; prints the first recording error once and carries on, but
+// throws StoppedAtNonFinite when the recording stopped at a non-finite value.
 class Instrumentation
 {
 public:

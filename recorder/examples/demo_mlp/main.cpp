@@ -32,6 +32,10 @@ int main(int argc, char** argv)
         nanscope::demo::train(flags.training, data, recording);
         if (const auto logdir = recording.close())
             std::printf("Logdir: %s\n", logdir->c_str());
+    } catch (const nanscope::demo::StoppedAtNonFinite& e) {
+        // The recorder wrote and synced everything up to the op before it said so.
+        std::fprintf(stderr, "%s: %s\n", kProgram, e.what());
+        return nanscope::demo::kStoppedAtNonFinite;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: %s\n", kProgram, e.what());
         return 1;
