@@ -6,6 +6,7 @@ find_package(QScintilla REQUIRED)
 
 list(APPEND NANSCOPE_VIEWS_SOURCES
     include/nanscope/views/alertspanel.hpp
+    include/nanscope/views/comparepanel.hpp
     include/nanscope/views/graphexecutionpanel.hpp
     include/nanscope/views/snapshotnotices.hpp
     include/nanscope/views/sourcepanel.hpp
@@ -14,6 +15,7 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/alertspanel.cpp
     src/alertspanelprivate.hpp
     src/alertspanelrows.cpp
+    src/comparepanel.cpp
     src/expectedpattern.cpp
     src/expectedpattern.hpp
     src/graphexecutionpanel.cpp
@@ -30,5 +32,7 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/sourcelexer.hpp
     src/sourcepanel.cpp
     src/stacktracepanel.cpp
-    src/rowlistproxymodel.cpp)
+    src/rowlistproxymodel.cpp
+    src/runstripsource.cpp
+    src/runstripsource.hpp)
 list(APPEND NANSCOPE_VIEWS_PRIVATE_LIBS QScintilla::QScintilla Qt6::Concurrent)

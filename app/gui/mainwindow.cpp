@@ -4,6 +4,7 @@
 #include "aboutbox.hpp"
 #include "appicon.hpp"
 #include "centralarea.hpp"
+#include "comparedialog.hpp"
 #include "demorunner.hpp"
 #include "docklayout.hpp"
 #include "expectedvalues.hpp"
@@ -127,6 +128,7 @@ void MainWindow::connectActions()
     const MainWindowActions& a = *m_actions;
     connect(a.open, &QAction::triggered, this, &MainWindow::chooseLogdir);
     connect(a.demo, &QAction::triggered, this, &MainWindow::openDemo);
+    connect(a.compareWith, &QAction::triggered, this, &MainWindow::chooseCompareLogdir);
     connect(a.reload, &QAction::triggered, this, &MainWindow::reload);
     connect(a.close, &QAction::triggered, this, &MainWindow::closeLogdir);
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
@@ -279,7 +281,7 @@ QStringList MainWindow::recentLogdirs() const
 bool MainWindow::isBusy() const
 {
     return m_session->isLoading() || m_alerts->isBusy() || m_graphExecution->isBusy() ||
-           m_source->isBusy();
+           m_source->isBusy() || (m_compare && m_compare->isBusy());
 }
 
 QString MainWindow::countsText() const
@@ -336,6 +338,27 @@ void MainWindow::chooseLogdir()
     const QString path = QFileDialog::getExistingDirectory(this, tr("Open Logdir"), start);
     if (!path.isEmpty())
         openLogdir(path);
+}
+
+void MainWindow::chooseCompareLogdir()
+{
+    // Run B is most often a sibling of run A: another run of the same program.
+    const QString start = QFileInfo(m_session->path()).absolutePath();
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Compare With"), start);
+    if (!path.isEmpty())
+        compareWith(path);
+}
+
+void MainWindow::compareWith(const QString& path)
+{
+    if (!m_compare) {
+        m_compare = new CompareDialog(m_session, m_navigator, this);
+        m_compare->runB()->setMaxMemoryBytes(m_settings.maxMemoryBytes());
+        connect(m_compare, &CompareDialog::comparisonShown, this, &MainWindow::updateActions);
+    }
+    m_compare->show();
+    m_compare->raise();
+    m_compare->compareWith(path);
 }
 
 void MainWindow::openDemo()
@@ -468,6 +491,7 @@ void MainWindow::updateActions()
     const MainWindowActions& a = *m_actions;
     a.reload->setEnabled(open);
     a.expectedValues->setEnabled(open);
+    a.compareWith->setEnabled(snapshot && snapshot->readable());
     a.close->setEnabled(open);
     a.follow->setEnabled(open);
     a.back->setEnabled(m_navigator->canGoBack());

@@ -33,6 +33,7 @@ class StartPage;
 namespace nanscope::app {
 
 class CentralArea;
+class CompareDialog;
 class DemoRunner;
 class DockLayout;
 class ExpectedValues;
@@ -72,6 +73,8 @@ public:
     widgets::Banner* banner() const { return m_banner; }
     widgets::StartPage* startPage() const { return m_startPage; }
     DemoRunner* demoRunner() const { return m_demo; }
+    // File › Compare With…'s dialog; null until first used.
+    CompareDialog* compareDialog() const { return m_compare; }
     QDockWidget* dock(Dock dock) const;
     MainWindowActions* actions() const { return m_actions; }
     QStringList recentLogdirs() const;
@@ -90,6 +93,10 @@ public:
 public Q_SLOTS:
     void openLogdir(const QString& path);
     void chooseLogdir();
+    // File › Compare With…: picks run B, then compareWith().
+    void chooseCompareLogdir();
+    // Compares the open logdir (run A) with `path` (run B) in the Compare dialog.
+    void compareWith(const QString& path);
     void openDemo();
     void reload();
     void closeLogdir();
@@ -134,6 +141,7 @@ private:
     items::LogdirSession* m_session = nullptr;
     views::Navigator* m_navigator = nullptr;
     DemoRunner* m_demo = nullptr;
+    CompareDialog* m_compare = nullptr;
     std::unique_ptr<RecentLogdirs> m_recent;
     std::unique_ptr<ExpectedValues> m_expected;
     QStringList m_commandLineExpected;

@@ -31,6 +31,10 @@ MainWindowActions::MainWindowActions(QMainWindow* window) : QObject(window)
                 s->standardIcon(QStyle::SP_DialogOpenButton));
     demo = make(tr("Open the &Demo"), {},
                 tr("Run the tutorial's buggy network into a temporary logdir and open it"));
+    compareWith = make(tr("Compare &With…"), {},
+                       tr("Compare this logdir (run A) with another run of the same program "
+                          "(run B): the first op that is finite in one and NaN or ±inf in the "
+                          "other"));
     reload = make(tr("&Reload"), Qt::Key_F5, tr("Read the logdir again (F5)"),
                   s->standardIcon(QStyle::SP_BrowserReload));
     close = make(tr("&Close Logdir"), QKeySequence::Close);
@@ -77,6 +81,8 @@ void MainWindowActions::addMenus(QMenuBar* bar, const QList<QDockWidget*>& docks
     file->addAction(open);
     file->addMenu(m_recentMenu);
     file->addAction(demo);
+    file->addSeparator();
+    file->addAction(compareWith);
     file->addSeparator();
     file->addAction(reload);
     file->addAction(close);

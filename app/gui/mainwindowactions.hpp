@@ -33,6 +33,7 @@ public:
     // File
     QAction* open = nullptr;
     QAction* demo = nullptr;
+    QAction* compareWith = nullptr;
     QAction* reload = nullptr;
     QAction* close = nullptr;
     QAction* quit = nullptr;

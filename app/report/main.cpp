@@ -3,6 +3,9 @@
 // from, as text or JSON. Exit status: 0 no alert that counts (none, or all set aside as intended),
 // 1 alerts that count, 2 the logdir could not be read (or bad arguments), 3 reading was
 // incomplete (an error diagnostic) unless --allow-partial.
+// nanscope-report --compare A B: where run B first parts from run A (comparecommand.hpp), with
+// the same statuses: 0 no divergence, 1 a divergence, 2 unreadable, 3 incomplete.
+#include "comparecommand.hpp"
 #include "jsonreport.hpp"
 #include "nanscope/core/filesystem.hpp"
 #include "nanscope/core/intent.hpp"
@@ -45,7 +48,11 @@ int run(int argc, char** argv)
                  "aside as intended: a mask's -inf, uninitialised memory, --expect) and "
                  "everything read, 1 alerts that count, 2 the logdir could not be read (or bad "
                  "arguments), 3 reading was incomplete (an error diagnostic: corrupt or "
-                 "unreadable files, the memory limit) unless --allow-partial.",
+                 "unreadable files, the memory limit) unless --allow-partial.\n"
+                 "With --compare A B: where run B first parts from run A (the first aligned op "
+                 "that is finite in one run and NaN or ±inf in the other). Exit status: 0 no "
+                 "divergence, 1 a divergence, 2 a run could not be read (or bad arguments), 3 "
+                 "reading was incomplete unless --allow-partial.",
                  "nanscope-report"};
     std::string logdir;
     bool json = false;
@@ -55,8 +62,23 @@ int run(int argc, char** argv)
     int context = 3;
     app.set_version_flag("--version", std::string("nanscope-report ") + NANSCOPE_VERSION);
     std::uint64_t maxMemoryMiB = nanscope::core::kDefaultMaxMemoryBytes >> 20;
-    app.add_option("LOGDIR", logdir, "the logdir, or any file in it")->required();
+    app.add_option("LOGDIR", logdir, "the logdir, or any file in it (not with --compare)");
     app.add_flag("--json", json, "print one JSON object instead of text");
+    std::vector<std::string> compare;
+    app.add_option("--compare", compare,
+                   "A B: compare two runs of one program and name where B first parts from A "
+                   "(each a logdir, or any file in it)")
+        ->expected(2)
+        ->allow_extra_args(false);
+    double compareThreshold = -1;
+    auto* thresholdOption =
+        app.add_option("--compare-threshold", compareThreshold,
+                       "with --compare: also a divergence where an op's health differs by more "
+                       "than this, from 0 to 1 (the largest difference in the fraction of -inf, "
+                       "+inf, NaN, negative, zero or positive elements, or in the largest "
+                       "magnitude of a small FULL_TENSOR value); default: finite against "
+                       "non-finite only")
+            ->check(CLI::Range(0.0, 1.0));
     app.add_option("--run-id", runId, "the run to read when the logdir holds several");
     app.add_option("--framework-pattern", patterns,
                    "a path fragment that marks a stack frame as framework code, or the user's "
@@ -112,6 +134,16 @@ int run(int argc, char** argv)
         return kUnreadable;
     }
 
+    if (compare.empty() == logdir.empty() || (compare.empty() && thresholdOption->count() > 0)) {
+        std::cerr << "nanscope-report: "
+                  << (compare.empty() ? logdir.empty() ? "LOGDIR is required"
+                                                       : "--compare-threshold needs --compare"
+                                      : "LOGDIR and --compare exclude each other")
+                  << "\n"
+                  << app.help();
+        return kUnreadable;
+    }
+
     nanscope::core::ReaderOptions readerOptions;
     for (const std::string& text : expected) {
         std::string error;
@@ -128,6 +160,12 @@ int run(int argc, char** argv)
     if (!noIndexCache)
         readerOptions.indexCache.directory = indexCache;
     readerOptions.spill.directory = spill;
+    if (!compare.empty()) {
+        nanscope::CompareCommand command{compare[0], compare[1], std::nullopt, json, allowPartial};
+        if (thresholdOption->count() > 0)
+            command.threshold = compareThreshold;
+        return nanscope::runCompare(command, readerOptions);
+    }
     nanscope::core::LogdirReader reader(logdir, readerOptions);
     const auto snapshot = reader.update();
 

@@ -41,6 +41,9 @@ endif()
 if(TARGET nanscope_app)
     nanscope_add_qtest(tst_expectedvalues tst_expectedvalues.cpp)
     target_link_libraries(tst_expectedvalues PRIVATE NaNscope::app nanscope_test_logdirs)
+    # File › Compare With… and the Compare view (views::ComparePanel).
+    nanscope_add_qtest(tst_compare tst_compare.cpp)
+    target_link_libraries(tst_compare PRIVATE NaNscope::app nanscope_test_logdirs)
 endif()
 
 nanscope_add_qtest(tst_widgets tst_widgets.cpp)
