@@ -59,7 +59,9 @@ std::string describeOp(const NonFiniteOp& op)
 
 std::uint8_t summaryKinds(TensorDebugMode mode, std::span<const double> summary)
 {
-    auto at = [summary](std::size_t i) { return i < summary.size() ? summary[i] : 0.0; };
+    auto at = [summary](std::size_t i) {
+        return i < summary.size() ? summary[i] : 0.0;
+    };
     std::uint8_t kinds = 0;
     auto add = [&kinds](double count, std::uint8_t bit) {
         if (count > 0)
@@ -148,8 +150,7 @@ std::int64_t graphTensorKey(std::string_view graphId, std::string_view opName, i
 NonFiniteWatch::NonFiniteWatch(std::vector<ExpectedPattern> expected, const InternedStacks& stacks,
                                std::filesystem::path logdir)
     : m_expected(std::move(expected)), m_stacks(stacks), m_logdir(std::move(logdir))
-{
-}
+{}
 
 const NonFiniteWatch::Value* NonFiniteWatch::find(std::int64_t key) const
 {
@@ -272,17 +273,16 @@ bool NonFiniteWatch::inspect(const WatchedEvent& event)
 
 void NonFiniteWatch::stopAt(NonFiniteOp origin, std::optional<NonFiniteOp> stoppedAt)
 {
-    NonFiniteStop stop{.origin = std::move(origin),
-                       .stoppedAt = std::move(stoppedAt),
-                       .logdir = m_logdir};
+    NonFiniteStop stop{
+        .origin = std::move(origin), .stoppedAt = std::move(stoppedAt), .logdir = m_logdir};
     stop.message = "NaNscope stopped the recording at the first non-finite value that is not "
                    "intended: " +
                    describeOp(stop.origin) + " made " + stop.origin.kinds;
     if (stop.stoppedAt)
-        stop.message += ", which " + describeOp(*stop.stoppedAt) +
-                        (takesValueOut(stop.stoppedAt->opType) ? " took out of the record"
-                                                               : " turned into " +
-                                                                     stop.stoppedAt->kinds);
+        stop.message +=
+            ", which " + describeOp(*stop.stoppedAt) +
+            (takesValueOut(stop.stoppedAt->opType) ? " took out of the record"
+                                                   : " turned into " + stop.stoppedAt->kinds);
     stop.message += ". Everything recorded up to it is in " + m_logdir.string() + ".";
     m_stop = std::move(stop);
 }

@@ -113,16 +113,19 @@ struct Recorder::Impl
         if (device.empty()) {
             Status status;
             for (auto& e : events)
-                status = detail::either(std::move(status), emit(e.kind, *e.event, std::move(e.watched)));
+                status =
+                    detail::either(std::move(status), emit(e.kind, *e.event, std::move(e.watched)));
             return status;
         }
         Status status = pending.push(std::move(events), std::move(device));
         // A watching recorder bounds how late a stop can come: it waits for all but the newest
         // stopLagEvents.
-        Status drained = watching() ? pending.drainKeeping(static_cast<std::size_t>(
-                                          std::max(options.stopLagEvents, 0)))
-                                    : pending.drain(false);
-        return detail::either(std::move(status), detail::either(std::move(drained), writer.takeUnreportedError()));
+        Status drained =
+            watching()
+                ? pending.drainKeeping(static_cast<std::size_t>(std::max(options.stopLagEvents, 0)))
+                : pending.drain(false);
+        return detail::either(std::move(status),
+                              detail::either(std::move(drained), writer.takeUnreportedError()));
     }
 
     // Writes an event now, or queues it when events recorded earlier wait for device values.
@@ -178,7 +181,7 @@ struct Recorder::Impl
     Status writeEvent(detail::FileKind kind, const detail::wire::DebugEvent& event)
     {
         return detail::either(writer.writeFramed(kind, detail::wire::framedEvent(event)),
-                      writer.takeUnreportedError());
+                              writer.takeUnreportedError());
     }
 
     Status close()

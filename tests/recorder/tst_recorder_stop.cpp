@@ -25,10 +25,7 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 RecorderOptions stopping(const std::filesystem::path& root,
                          TensorDebugMode mode = TensorDebugMode::FullHealth)
 {
-    return {.dumpRoot = root,
-            .mode = mode,
-            .circularBufferSize = -1,
-            .stopAtFirstNonFinite = true};
+    return {.dumpRoot = root, .mode = mode, .circularBufferSize = -1, .stopAtFirstNonFinite = true};
 }
 
 // A tiny eager program: each op gets fresh output ids and reads the ids it is given.
@@ -92,8 +89,7 @@ TEST_CASE("stopping needs a mode that reads values, a lag of 0 or more and valid
     CHECK_FALSE(std::filesystem::exists(dir.path() / "c"));
 }
 
-TEST_CASE("a NaN made from finite values stops the recording at its op, with it on disk",
-          "[stop]")
+TEST_CASE("a NaN made from finite values stops the recording at its op, with it on disk", "[stop]")
 {
     test::TempDir dir;
     auto options = stopping(dir.path());
@@ -246,7 +242,7 @@ TEST_CASE("CURT_HEALTH, which does not tell NaN from inf, stops at the first non
     Program program(**recorder);
     const auto x = program.run("aten::mm", {}, {1.0f});
     const auto mask = program.run("aten::masked_fill", {x}, {-kInf}); // still a constant
-    program.run("aten::add", {mask}, {-kInf});                          // carried on
+    program.run("aten::add", {mask}, {-kInf});                        // carried on
     CHECK_FALSE((*recorder)->nonFiniteStop());
     Status status;
     program.run("aten::log", {x}, {-kInf}, &status);
