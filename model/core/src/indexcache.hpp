@@ -40,6 +40,7 @@ struct IndexCacheKey
     std::string logdir; // absolute and normalised
     std::string runId;  // the run asked for (DiscoveryOptions::runId)
     std::uint64_t maxMemoryBytes = 0;
+    std::string mainHost; // the host asked for (DiscoveryOptions::mainHost)
 
     friend bool operator==(const IndexCacheKey&, const IndexCacheKey&) = default;
 };

@@ -246,7 +246,8 @@ std::uint64_t keyHash(const IndexCacheKey& key)
 {
     std::uint64_t h = fnv1a(kFnvBasis, key.logdir);
     h = fnv1a(fnv1aValue(h, '\0'), key.runId);
-    return fnv1aValue(h, key.maxMemoryBytes);
+    h = fnv1aValue(h, key.maxMemoryBytes);
+    return fnv1a(fnv1aValue(h, '\0'), key.mainHost);
 }
 
 namespace {

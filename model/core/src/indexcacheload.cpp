@@ -98,12 +98,13 @@ private:
         saved.logdir = m_meta.getString();
         saved.runId = m_meta.getString();
         saved.maxMemoryBytes = m_meta.get<std::uint64_t>();
+        saved.mainHost = m_meta.getString();
         if (!checked())
             return false;
         if (saved.logdir != m_key.logdir)
             return fail("it is the index of another logdir");
         if (saved != m_key)
-            return fail("it was read with other options (run or memory limit)");
+            return fail("it was read with other options (run, main host or memory limit)");
         return true;
     }
 

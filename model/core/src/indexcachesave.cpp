@@ -133,6 +133,7 @@ void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheK
     w.put(key.logdir);
     w.put(key.runId);
     w.put(key.maxMemoryBytes);
+    w.put(key.mainHost);
 
     w.put(state.layout.runId);
     w.count(state.layout.fileSets.size());

@@ -305,6 +305,17 @@ LogdirLayout discoverLogdir(const fs::path& path, const DiscoveryOptions& option
     auto sets = std::move(chosen->second);
     std::stable_sort(sets.begin(), sets.end(),
                      [](const FileSet& a, const FileSet& b) { return a.wallTime < b.wallTime; });
+    if (!options.mainHost.empty()) {
+        const auto asked = std::find_if(sets.begin(), sets.end(), [&](const FileSet& set) {
+            return set.hostName == options.mainHost;
+        });
+        if (asked == sets.end())
+            warn(Severity::Warning, layout.directory,
+                 "no file set of host " + quotedName(options.mainHost) +
+                     " in this run: reading the host that started first");
+        else
+            std::rotate(sets.begin(), asked, asked + 1); // the others keep their order
+    }
     if (sets.size() > 1 && chosen->first.empty())
         warn(Severity::Warning, layout.directory,
              std::to_string(sets.size()) +

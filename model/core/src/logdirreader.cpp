@@ -329,7 +329,7 @@ IndexCacheKey LogdirReader::Impl::indexCacheKey() const
     std::error_code ec;
     const auto absolute = std::filesystem::absolute(path, ec);
     return {(ec ? path : absolute).lexically_normal().string(), options.discovery.runId,
-            options.maxMemoryBytes};
+            options.maxMemoryBytes, options.discovery.mainHost};
 }
 
 void LogdirReader::Impl::readIndexCache()

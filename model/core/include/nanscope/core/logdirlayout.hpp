@@ -57,6 +57,10 @@ struct DiscoveryOptions
 {
     // The run to read when the directory holds several; empty: the most recent one.
     std::string runId;
+    // The host whose file set is the main one (FileSet::hostName: a PyTorch rank's
+    // "<host>-rank<N>"): its executions, stack frames and graphs are the ones read, as if it had
+    // started first. Empty, or a host the run lacks (a warning then): the earliest metadata.
+    std::string mainHost;
     // Where the logdir's files are read from (the reader reads everything through it); null:
     // the real file system.
     std::shared_ptr<const FileSystem> fileSystem;
