@@ -2,17 +2,21 @@
 #include "logdirstatus.hpp"
 
 #include "diagnosticsdialog.hpp"
+#include "nanscope/items/fromstd.hpp"
+#include "nanscope/items/hostoriginsearch.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/views/snapshotnotices.hpp"
 #include "nanscope/widgets/banner.hpp"
 #include "recentlogdirs.hpp"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QMainWindow>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolButton>
+#include <utility>
 
 namespace nanscope::app {
 namespace {
@@ -85,8 +89,11 @@ LogdirStatus::LogdirStatus(items::LogdirSession* session, widgets::Banner* banne
         updateCounts();
     });
     connect(session, &Session::followingChanged, m_followState, &QWidget::setVisible);
-    connect(banner, &widgets::Banner::actionTriggered, this,
-            [this] { DiagnosticsDialog(m_session->snapshot(), m_window).exec(); });
+    m_hostOrigins = new items::HostOriginSearch(this);
+    connect(m_hostOrigins, &items::HostOriginSearch::found, this, &LogdirStatus::onHostOrigins);
+    connect(session, &Session::loadingStarted, m_hostOrigins, &items::HostOriginSearch::cancel);
+    connect(session, &Session::closed, m_hostOrigins, &items::HostOriginSearch::cancel);
+    connect(banner, &widgets::Banner::actionTriggered, this, &LogdirStatus::onBannerAction);
     connect(banner, &widgets::Banner::dismissed, this, [this] { m_noticeDismissed = true; });
 }
 
@@ -114,6 +121,8 @@ void LogdirStatus::updateCounts()
                          .arg(snapshot->alertCount());
     if (m_setAsideAlerts > 0 && m_setAsideAlerts <= snapshot->alertCount())
         counts += tr(" (%L1 set aside)").arg(m_setAsideAlerts);
+    if (!m_session->mainHost().isEmpty()) // one host of several, picked by the user
+        counts = tr("Host %1 · ").arg(m_session->mainHost()) + counts;
     m_counts->setText(counts);
 }
 
@@ -135,6 +144,46 @@ void LogdirStatus::onLoadingFinished(bool cancelled)
                                            : tr("Read %1").arg(displayPath(m_session->path())),
                                        cancelled ? 0 : 4000);
     showNotices();
+    if (!cancelled)
+        m_hostOrigins->start(snapshot, m_session->path(), m_session->expected());
+}
+
+void LogdirStatus::onHostOrigins(const items::HostOrigins& origins)
+{
+    const core::ReportHostOrigin* earlier = origins.earlierThanMain();
+    const bool errorShown =
+        m_banner->isVisible() && m_banner->kind() == widgets::Banner::Kind::Error;
+    if (!earlier || m_noticeDismissed || errorShown)
+        return;
+    const core::Origin& o = earlier->origin.origin;
+    QString where;
+    const core::FoldedStack& stack = earlier->origin.stack;
+    if (stack.focusFrame) {
+        const core::ResolvedFrame& frame = stack.frames[*stack.focusFrame].frame;
+        where = tr(" at %1:%2")
+                    .arg(QFileInfo(items::fromStd(frame.filePath)).fileName())
+                    .arg(frame.line);
+    }
+    const QString host = items::fromStd(earlier->host);
+    const QString main = items::fromStd(origins.mainHost);
+    m_hostToRead = host;
+    m_banner->showMessage(
+        widgets::Banner::Kind::Warning, tr("Host %1 made the run's first NaN or ∞").arg(host),
+        tr("%1%2 made %3 before anything on %4, whose alerts and origin are shown: a run of "
+           "several hosts (a job's ranks) is read as TensorFlow reads it, from one host.")
+            .arg(items::fromStd(o.opType), where, items::fromStd(o.health.describe()), main),
+        tr("Read %1").arg(host));
+}
+
+void LogdirStatus::onBannerAction()
+{
+    if (m_hostToRead.isEmpty()) {
+        DiagnosticsDialog(m_session->snapshot(), m_window).exec();
+        return;
+    }
+    const QString host = std::exchange(m_hostToRead, QString());
+    m_session->setMainHost(host);
+    m_session->reload();
 }
 
 void LogdirStatus::onLoadingFailed(const QString& message)
@@ -143,6 +192,7 @@ void LogdirStatus::onLoadingFailed(const QString& message)
     m_window->statusBar()->clearMessage();
     const items::SnapshotPtr snapshot = m_session->snapshot();
     const bool details = snapshot && !snapshot->diagnostics().empty();
+    m_hostToRead.clear();
     m_banner->showMessage(widgets::Banner::Kind::Error,
                           tr("Could not open %1").arg(displayPath(m_session->path())), message,
                           details ? tr("Details…") : QString());
@@ -150,6 +200,7 @@ void LogdirStatus::onLoadingFailed(const QString& message)
 
 void LogdirStatus::showNotices()
 {
+    m_hostToRead.clear();
     const items::SnapshotPtr snapshot = m_session->snapshot();
     if (!snapshot || !snapshot->readable() || m_noticeDismissed)
         return;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How the window reports on the logdir it shows: in the status bar, the reading progress with a
 // button that stops it, the follow state and the counts; in the banner, what a loaded logdir
-// lacks or why one could not be opened, with the details a click away (DiagnosticsDialog).
+// lacks or why one could not be opened, with the details a click away (DiagnosticsDialog), and
+// when another host (rank) made the run's first NaN, with a button that reads that host.
 #pragma once
 
 #include <QObject>
@@ -12,8 +13,10 @@ class QProgressBar;
 class QToolButton;
 
 namespace nanscope::items {
+class HostOriginSearch;
 class LogdirSession;
-}
+struct HostOrigins;
+} // namespace nanscope::items
 namespace nanscope::widgets {
 class Banner;
 }
@@ -43,6 +46,8 @@ private:
     void showNotices();
     void onLoadingFinished(bool cancelled);
     void onLoadingFailed(const QString& message);
+    void onHostOrigins(const items::HostOrigins& origins);
+    void onBannerAction();
 
     items::LogdirSession* m_session;
     widgets::Banner* m_banner;
@@ -51,6 +56,8 @@ private:
     QLabel* m_followState = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
+    items::HostOriginSearch* m_hostOrigins = nullptr;
+    QString m_hostToRead; // the banner's button reads this host as the main one, when set
     bool m_noticeDismissed = false;
     quint64 m_setAsideAlerts = 0;
 };

@@ -194,6 +194,21 @@ ordered_json toJson(const core::Report& r)
                         {"stops", std::move(stops)}};
     j["first_alert"] = r.firstAlert ? firstAlert(*r.firstAlert) : ordered_json(nullptr);
     j["origin"] = r.origin ? origin(*r.origin) : ordered_json(nullptr);
+    // Other hosts' (ranks') origins, each read as the main host, earliest first.
+    ordered_json hostOrigins = ordered_json::array();
+    for (const auto& h : r.hostOrigins) {
+        ordered_json o = origin(h.origin);
+        o["host"] = h.host;
+        o["counted_alerts"] = h.countedAlerts;
+        hostOrigins.push_back(std::move(o));
+    }
+    j["host_origins"] = std::move(hostOrigins);
+    const bool otherFirst =
+        !r.hostOrigins.empty() &&
+        (!r.origin || r.hostOrigins.front().origin.origin.wallTime < r.origin->origin.wallTime);
+    j["earliest_origin_host"] = otherFirst ? ordered_json(r.hostOrigins.front().host)
+                                : r.origin && !r.hosts.empty() ? ordered_json(r.hosts.front().name)
+                                                               : ordered_json(nullptr);
     ordered_json groups = ordered_json::array();
     for (const auto& g : r.setAside)
         groups.push_back(setAside(g));

@@ -8,6 +8,7 @@
 #include "comparecommand.hpp"
 #include "jsonreport.hpp"
 #include "nanscope/core/filesystem.hpp"
+#include "nanscope/core/hostorigins.hpp"
 #include "nanscope/core/intent.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/plaintext.hpp"
@@ -36,8 +37,9 @@ int exitStatus(const nanscope::core::Report& report, bool allowPartial)
                     [](const auto& d) { return d.severity == nanscope::core::Severity::Error; });
     if (incomplete && !allowPartial)
         return kIncomplete;
-    // An attention mask's -inf is no bug: a run whose alerts were all set aside is clean.
-    return report.countedAlerts > 0 ? kAlerts : kNoAlert;
+    // An attention mask's -inf is no bug: a run whose alerts were all set aside is clean; a NaN
+    // on any host (rank) is one.
+    return report.countedAlerts > 0 || !report.hostOrigins.empty() ? kAlerts : kNoAlert;
 }
 
 int run(int argc, char** argv)
@@ -80,6 +82,12 @@ int run(int argc, char** argv)
                        "non-finite only")
             ->check(CLI::Range(0.0, 1.0));
     app.add_option("--run-id", runId, "the run to read when the logdir holds several");
+    std::string host;
+    app.add_option("--host", host,
+                   "the host (a PyTorch rank's file set, e.g. node1-rank2) to read as the main "
+                   "one, whose executions, alerts and origin are reported; default: the host "
+                   "that started first. The other hosts with non-finite values are read as the "
+                   "main one in turn, and their origins listed, earliest first");
     app.add_option("--framework-pattern", patterns,
                    "a path fragment that marks a stack frame as framework code, or the user's "
                    "own with a leading '!' (repeatable; after the defaults, and the last "
@@ -156,6 +164,7 @@ int run(int argc, char** argv)
         readerOptions.expected.push_back(std::move(*pattern));
     }
     readerOptions.discovery.runId = runId;
+    readerOptions.discovery.mainHost = host;
     readerOptions.maxMemoryBytes = maxMemoryMiB << 20;
     if (!noIndexCache)
         readerOptions.indexCache.directory = indexCache;
@@ -175,7 +184,8 @@ int run(int argc, char** argv)
     options.frameworkPatterns.insert(options.frameworkPatterns.end(), patterns.begin(),
                                      patterns.end());
     options.contextLines = context;
-    const auto report = nanscope::core::buildReport(*snapshot, options);
+    auto report = nanscope::core::buildReport(*snapshot, options);
+    nanscope::core::addHostOrigins(report, logdir, readerOptions, options);
 
     if (json) // pure ASCII (\u escapes), and invalid UTF-8 from the logdir becomes U+FFFD
         std::cout << nanscope::toJson(report).dump(2, ' ', true,

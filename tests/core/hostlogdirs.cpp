@@ -51,4 +51,27 @@ bool writeTwoHostExecutions(const std::filesystem::path& dir)
            (*a)->close().ok();
 }
 
+bool writeNaNOnSecondRank(const std::filesystem::path& dir)
+{
+    auto rank0 = openHost(dir, "job", "node-rank0");
+    if (!rank0.ok())
+        return false;
+    auto rank1 = openSecondHost(dir, "job", "node-rank1");
+    if (!rank1.ok())
+        return false;
+    const std::int64_t shape[1] = {2};
+    const float good[2] = {1.0F, 2.0F};
+    const float nan[2] = {NAN, 2.0F};
+    const auto record = [&](Recorder& r, const char* op, const float* data) {
+        return r
+            .recordExecution({.opType = op,
+                              .outputIds = {r.newTensorId()},
+                              .outputs = {{.data = data, .shape = shape}}})
+            .ok();
+    };
+    return record(**rank0, "aten::mm", good) && record(**rank1, "aten::mm", good) &&
+           record(**rank1, "aten::div", nan) && record(**rank0, "aten::add", good) &&
+           (*rank1)->close().ok() && (*rank0)->close().ok();
+}
+
 } // namespace nanscope::test

@@ -26,4 +26,9 @@ openSecondHost(const std::filesystem::path& dir, const char* runId, const char* 
 // executions: no graph, each op from its own call site. Returns whether every call succeeded.
 bool writeTwoHostExecutions(const std::filesystem::path& dir);
 
+// Run "job" of two ranks: node-rank0 (the first to start) computes aten::mm and aten::add,
+// finite; node-rank1 computes aten::mm, then aten::div makes NaN (its execution #1), between
+// rank 0's two ops. Returns whether every call succeeded.
+bool writeNaNOnSecondRank(const std::filesystem::path& dir);
+
 } // namespace nanscope::test

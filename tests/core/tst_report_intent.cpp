@@ -177,7 +177,8 @@ TEST_CASE("nanscope-report: set-aside values in JSON, and exit 1 for the counted
     CHECK(keys == std::vector<std::string>{
                       "logdir", "readable", "run_id", "hosts", "tensorflow_version", "file_version",
                       "tensor_debug_modes", "counts", "alerts", "tensorboard", "first_alert",
-                      "origin", "set_aside", "expected_patterns", "diagnostics"});
+                      "origin", "host_origins", "earliest_origin_host", "set_aside",
+                      "expected_patterns", "diagnostics"});
 }
 
 TEST_CASE("nanscope-report --expect sets the user's NaN aside", "[report][intent][cli]")

@@ -115,6 +115,20 @@ class TestRanks(unittest.TestCase):
         self.assertGreater(non_finite[names[NAN_RANK]], 0)
         self.assertIn("with NaN or ±inf", subprocess.run(
             [REPORT, self.dump_root], capture_output=True, text=True, timeout=120).stdout)
+        # The run's origin is rank 2's square root, whichever rank is read as the main one: the
+        # other ranks' NaN came later, through the all-reduce.
+        self.assertEqual(report["earliest_origin_host"], names[NAN_RANK])
+        by_host = {o["host"]: o for o in report["host_origins"]}
+        rank2 = by_host.get(names[NAN_RANK], report["origin"])
+        self.assertEqual(rank2["op_type"], "aten::sqrt")
+        self.assertEqual(rank2["user_frame"]["line"], 15)  # the worker's sqrt line
+        # The other ranks' NaN came in through the all-reduce, and their origins say so.
+        for other in [report["origin"]] + report["host_origins"]:
+            if other is not rank2:
+                self.assertEqual(other["hint_rule"], "collective-input", other)
+        done = subprocess.run([REPORT, "--json", "--host", names[NAN_RANK], self.dump_root],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(json.loads(done.stdout)["origin"]["op_type"], "aten::sqrt")
 
 
 if __name__ == "__main__":

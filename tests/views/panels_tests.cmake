@@ -41,6 +41,9 @@ endif()
 if(TARGET nanscope_app)
     nanscope_add_qtest(tst_expectedvalues tst_expectedvalues.cpp)
     target_link_libraries(tst_expectedvalues PRIVATE NaNscope::app nanscope_test_logdirs)
+    # A run of several ranks whose NaN was made on another than the first: banner and reload.
+    nanscope_add_qtest(tst_hostorigins tst_hostorigins.cpp)
+    target_link_libraries(tst_hostorigins PRIVATE NaNscope::app nanscope_test_logdirs)
     # File › Compare With… and the Compare view (views::ComparePanel).
     nanscope_add_qtest(tst_compare tst_compare.cpp)
     target_link_libraries(tst_compare PRIVATE NaNscope::app nanscope_test_logdirs)

@@ -5,6 +5,7 @@
 #include "latesttraces.hpp"
 #include "nanscope/core/hints.hpp"
 #include "originanalysis.hpp"
+#include "torchhints.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -106,6 +107,15 @@ Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
         o.inputs.push_back(std::move(in));
     }
     o.hint = explainNonFinite(o.opType, inputHealth, o.health);
+    // A value a collective brought in from other ranks: whatever the op, the cause lies there.
+    for (const auto& source : sources)
+        if (source) {
+            const std::string_view producer = snapshot.execution(source->execution).opType;
+            if (isCollective(producer)) {
+                o.hint = collectiveInputHint(producer);
+                break;
+            }
+        }
     return o;
 }
 

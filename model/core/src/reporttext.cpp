@@ -3,6 +3,8 @@
 #include "nanscope/core/plaintext.hpp"
 #include "nanscope/core/report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <sstream>
@@ -123,6 +125,51 @@ std::string setAsideLine(const ReportSetAside& s)
 // A logdir may set aside thousands of ops; the text shows the first ones, the JSON all.
 constexpr std::size_t kMaxSetAsideLines = 20;
 
+// The end of a secondary host's line in "Hosts:", which has non-finite executions.
+std::string otherHostNote(const Report& r, const std::string& host)
+{
+    if (!r.hostOriginsRead)
+        return "; alerts and origin are read from the first host only)";
+    const bool hasOrigin = std::any_of(r.hostOrigins.begin(), r.hostOrigins.end(),
+                                       [&](const ReportHostOrigin& o) { return o.host == host; });
+    return hasOrigin ? "; its origin is below)" : "; all set aside as intended)";
+}
+
+// Each other host's origin, earliest first, with the command that reports it whole.
+void renderHostOrigins(std::ostringstream& out, const Report& r)
+{
+    if (r.hostOrigins.empty())
+        return;
+    out << "\nOther hosts' origins, earliest first (each host read as the main one)\n";
+    for (const ReportHostOrigin& h : r.hostOrigins) {
+        const Origin& o = h.origin.origin;
+        out << "    " << text(h.host) << ": " << eventLabel(o.event) << ": "
+            << opLabel(o.opType, o.opName);
+        if (!o.modulePath.empty())
+            out << " in " << text(o.modulePath);
+        const FoldedStack& stack = h.origin.stack;
+        if (stack.focusFrame) {
+            const ResolvedFrame& frame = stack.frames[*stack.focusFrame].frame;
+            if (!frame.filePath.empty())
+                out << " at " << printable(frame.filePath) << ":" << frame.line;
+        }
+        out << ", " << o.health.describe();
+        if (r.origin) {
+            const double lead = r.origin->origin.wallTime - o.wallTime;
+            const double size = std::abs(lead);
+            char when[64];
+            std::snprintf(when, sizeof when, size < 1 ? "; %.1f ms %s" : "; %.2f s %s",
+                          size < 1 ? size * 1e3 : size, lead >= 0 ? "before" : "after");
+            out << when << " the main host's origin";
+        }
+        out << "\n        nanscope-report --host " << text(h.host) << " " << printable(r.logdir)
+            << "\n";
+    }
+    if (!r.origin || r.hostOrigins.front().origin.origin.wallTime < r.origin->origin.wallTime)
+        out << "    The earliest origin of the run is " << text(r.hostOrigins.front().host)
+            << "'s.\n";
+}
+
 void renderSetAside(std::ostringstream& out, const Report& r)
 {
     if (r.setAside.empty() && r.expectedPatterns.empty())
@@ -170,8 +217,7 @@ std::string renderText(const Report& r)
                         ? std::string(")")
                         : ", " + std::to_string(r.hosts[i].nonFiniteExecutions) +
                               " with NaN or ±inf" +
-                              (i == 0 ? ")"
-                                      : "; alerts and origin are read from the first host only)"));
+                              (i == 0 ? ")" : otherHostNote(r, r.hosts[i].name)));
         out << "\n";
         out << "Written by:   "
             << (r.tensorflowVersion.empty() ? "unknown" : text(r.tensorflowVersion))
@@ -306,7 +352,11 @@ std::string renderText(const Report& r)
                    "value recorded was set aside (below)\n";
         else
             out << "\nOrigin: none found for the " << r.countedAlerts << " alerts that count\n";
+        if (!r.hostOrigins.empty() && !r.hosts.empty())
+            out << "    (on the main host, " << text(r.hosts.front().name)
+                << "; other hosts made non-finite values: below)\n";
     }
+    renderHostOrigins(out, r);
     renderSetAside(out, r);
 
     if (!r.diagnostics.empty()) {

@@ -145,4 +145,21 @@ void rewordForPyTorch(Hint& hint)
                      "means huge logits in float16)";
 }
 
+bool isCollective(std::string_view opType)
+{
+    return opType.starts_with("c10d::") || opType.starts_with("_c10d_functional::") ||
+           opType.starts_with("c10d_functional::");
+}
+
+Hint collectiveInputHint(std::string_view collective)
+{
+    return {"collective-input",
+            "an input was last written by " + std::string(collective) +
+                ", a collective: its values come from other ranks, and its record here was taken "
+                "before they arrived, so the NaN or inf was most likely made on another rank",
+            "read the run's other ranks (nanscope-report lists each rank's origin, earliest "
+            "first; in the app, the banner reads the rank that made it): the earliest is where "
+            "the value was made"};
+}
+
 } // namespace nanscope::core

@@ -19,4 +19,12 @@ std::string_view ruleOpOfAten(std::string_view opType);
 // Rewrites a hint's fix (and a cause that names TensorFlow) in PyTorch's terms.
 void rewordForPyTorch(Hint& hint);
 
+// Whether an op is a collective of torch.distributed ("c10d::allreduce_", "_c10d_functional::
+// all_reduce"): it writes values that other ranks computed.
+bool isCollective(std::string_view opType);
+
+// The hint for an op whose input a collective wrote last: the values came from other ranks, and
+// the collective's own record may predate them (the program waits for it after the op returns).
+Hint collectiveInputHint(std::string_view collective);
+
 } // namespace nanscope::core

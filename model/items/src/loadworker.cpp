@@ -34,16 +34,15 @@ void LoadWorker::reset()
     m_reader.reset();
 }
 
-void LoadWorker::load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache,
-                      const core::SpillOptions& spill,
-                      const std::vector<core::ExpectedPattern>& expected)
+void LoadWorker::load(quint64 job, const QString& path, const LoadOptions& settings)
 {
     core::ReaderOptions options;
     options.maxMemoryBytes = m_maxMemoryBytes.load();
     options.backgroundThreads = true;
-    options.indexCache = indexCache;
-    options.spill = spill;
-    options.expected = expected;
+    options.indexCache = settings.indexCache;
+    options.spill = settings.spill;
+    options.expected = settings.expected;
+    options.discovery.mainHost = settings.mainHost;
     m_reader = std::make_unique<core::LogdirReader>(path.toStdString(), options);
     // Once the views have what they need: the next open of this logdir starts from here. Not
     // after each update of a followed logdir, which would rewrite the index at every poll; the

@@ -8,9 +8,19 @@
 #include <QObject>
 #include <atomic>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace nanscope::items {
+
+// What a load reads with, beyond the path: the session's settings at the time of the load.
+struct LoadOptions
+{
+    core::IndexCacheOptions indexCache;
+    core::SpillOptions spill;
+    std::vector<core::ExpectedPattern> expected;
+    std::string mainHost; // core::DiscoveryOptions::mainHost
+};
 
 class LoadWorker : public QObject
 {
@@ -26,9 +36,7 @@ public:
 public Q_SLOTS:
     // Reads `path` from the start (or from its saved index, see core::IndexCacheOptions), in
     // chunks, publishing snapshots as it goes; then saves the index.
-    void load(quint64 job, const QString& path, const core::IndexCacheOptions& indexCache,
-              const core::SpillOptions& spill,
-              const std::vector<core::ExpectedPattern>& expected = {});
+    void load(quint64 job, const QString& path, const nanscope::items::LoadOptions& settings);
     // Reads what was appended since the last call (following a growing logdir).
     void update(quint64 job);
     void reset();

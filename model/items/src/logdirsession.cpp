@@ -49,7 +49,13 @@ LogdirSession::~LogdirSession()
 void LogdirSession::open(const QString& path)
 {
     m_path = path;
+    m_mainHost.clear(); // another logdir's hosts
     startLoad();
+}
+
+void LogdirSession::setMainHost(const QString& host)
+{
+    m_mainHost = host;
 }
 
 void LogdirSession::reload()
@@ -69,12 +75,9 @@ void LogdirSession::startLoad()
     Q_EMIT loadingStarted(m_path);
     const quint64 job = m_job;
     const QString path = m_path;
-    const core::IndexCacheOptions cache = m_indexCache;
-    const core::SpillOptions spill = m_spill;
-    QMetaObject::invokeMethod(m_worker,
-                              [worker = m_worker, job, path, cache, spill, expected = m_expected] {
-                                  worker->load(job, path, cache, spill, expected);
-                              });
+    LoadOptions settings{m_indexCache, m_spill, m_expected, m_mainHost.toStdString()};
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, job, path, settings] { worker->load(job, path, settings); });
 }
 
 void LogdirSession::close()

@@ -74,6 +74,14 @@ struct ReportSetAside
     std::string location; // "model.py:36": the focus frame of the first event's stack, or ""
 };
 
+// The origin of a host other than the main one (hostorigins.hpp), read as if it were the main.
+struct ReportHostOrigin
+{
+    std::string host;
+    std::uint64_t countedAlerts = 0; // of that host's executions
+    ReportOrigin origin;
+};
+
 struct Report
 {
     std::string logdir;
@@ -99,6 +107,9 @@ struct Report
     std::vector<TensorBoardStop> tensorBoardStops;
     std::optional<ReportAlert> firstAlert; // TensorBoard's first alert
     std::optional<ReportOrigin> origin;    // the first non-finite value that is not intended
+    // Other hosts' origins, earliest first (filled by addHostOrigins; empty from buildReport).
+    std::vector<ReportHostOrigin> hostOrigins;
+    bool hostOriginsRead = false; // whether addHostOrigins ran
     std::vector<ReportSetAside> setAside;
     std::vector<ExpectedPattern> expectedPatterns; // the user's, as applied (--expect, side file)
     std::vector<Diagnostic> diagnostics;

@@ -33,7 +33,8 @@ public:
     explicit LogdirSession(QObject* parent = nullptr);
     ~LogdirSession() override;
 
-    // Starts reading `path` (a logdir or any file of it); a load in progress is abandoned.
+    // Starts reading `path` (a logdir or any file of it); a load in progress is abandoned. The
+    // host read as the main one goes back to the first (setMainHost).
     void open(const QString& path);
     // Reads the current logdir again: from the start, or from its saved index when one fits
     // (setIndexCache), which the reader checks against the files as they are now.
@@ -66,6 +67,11 @@ public:
     // What the current load made of the saved index: "off", "none saved", "used", "not used:
     // <why>" (core::LogdirReader::indexCacheStatus()); empty before the load's first step.
     QString indexCacheStatus() const { return m_indexCacheStatus; }
+    // The host (a rank's file set) read as the main one, whose executions, alerts and origin the
+    // views show (core::DiscoveryOptions::mainHost); empty: the first. Applies from the next
+    // reload().
+    void setMainHost(const QString& host);
+    QString mainHost() const { return m_mainHost; }
 
     bool isLoading() const { return m_loading; }
     QString path() const { return m_path; }
@@ -97,6 +103,7 @@ private:
     core::SpillOptions m_spill;
     std::vector<core::ExpectedPattern> m_expected;
     QString m_indexCacheStatus;
+    QString m_mainHost;
     QFileSystemWatcher* m_watcher = nullptr;
     QTimer* m_pollTimer = nullptr;
     QString m_path;
