@@ -5,6 +5,7 @@
 // checking the looks on a headless machine. --expect sets values aside as intended, as the
 // window's "Treat as Expected" does, for this run only.
 #include "appicon.hpp"
+#include "comparedialog.hpp"
 #include "focusreport.hpp"
 #include "gototarget.hpp"
 #include "mainwindow.hpp"
@@ -37,6 +38,7 @@ struct CommandLine
     std::optional<nanscope::app::GotoTarget> target;
     bool printFocus = false;
     QStringList expected; // --expect, checked
+    QString compare;      // --compare: run B, absolute
 };
 
 // The command line without the options QApplication takes for itself (-platform offscreen,
@@ -109,7 +111,12 @@ std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
                        "OP[:KINDS], OP an op's type or name with * and ?, KINDS -inf, +inf, inf, "
                        "nan or any (default). Repeatable."),
         QStringLiteral("PATTERN"));
-    parser.addOptions({follow, goTo, printFocus, screenshot, expect});
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Once LOGDIR is open, compare it with the logdir B (File › Compare "
+                       "With…); with --screenshot, the picture is of the comparison."),
+        QStringLiteral("B"));
+    parser.addOptions({follow, goTo, printFocus, screenshot, expect, compare});
     auto fail = [&status](const QString& why) {
         std::fprintf(stderr, "nanscope: %s\n", qPrintable(why));
         status = kUsage;
@@ -143,8 +150,12 @@ std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
         if (!line.target)
             return fail(error);
     }
-    if ((parser.isSet(screenshot) || line.printFocus || line.target) && line.logdir.isEmpty())
-        return fail(QStringLiteral("--goto, --print-focus and --screenshot need a LOGDIR"));
+    if ((parser.isSet(screenshot) || line.printFocus || line.target || parser.isSet(compare)) &&
+        line.logdir.isEmpty())
+        return fail(
+            QStringLiteral("--goto, --print-focus, --screenshot and --compare need a LOGDIR"));
+    if (parser.isSet(compare))
+        line.compare = QDir::current().absoluteFilePath(parser.value(compare));
     if (parser.isSet(screenshot) && line.printFocus)
         return fail(QStringLiteral("--screenshot and --print-focus do not go together"));
     line.logdir = line.logdir.isEmpty() ? QString() : QDir::current().absoluteFilePath(line.logdir);
@@ -237,7 +248,22 @@ int main(int argc, char* argv[])
     // A screenshot shows the first alert unless told otherwise.
     const auto target =
         line->target || !shooting ? line->target : std::optional(nanscope::app::GotoTarget{});
-    if (target || line->printFocus) {
+    if (!line->compare.isEmpty()) {
+        whenSettled(window, [&window, &line, shooting] {
+            window.compareWith(line->compare);
+            if (!shooting)
+                return;
+            whenSettled(window, [&window, &line] {
+                QTimer::singleShot(1500, &window, [&window, &line] {
+                    const bool saved = window.compareDialog()->grab().save(line->screenshot);
+                    if (!saved)
+                        std::fprintf(stderr, "nanscope: could not write %s\n",
+                                     qPrintable(line->screenshot));
+                    QCoreApplication::exit(saved ? 0 : 1);
+                });
+            });
+        });
+    } else if (target || line->printFocus) {
         whenSettled(window, [&window, target, &line, shooting] {
             const auto snapshot = window.session()->snapshot();
             if (line->printFocus && (!snapshot || !snapshot->readable())) {

@@ -97,7 +97,7 @@ TEST_CASE("the fixed demo against the buggy one parts at the bug's origin", "[de
     INFO(report.output);
     CHECK(report.status == 1);
     CHECK_THAT(report.output,
-               Catch::StartsWith("the run B diverges from the run A at Log / op Log (graph loss), "
+               Catch::StartsWith("Run B diverges from run A at Log / op Log (graph loss), "
                                  "step " +
                                  std::to_string(c.first.b.step) + ": finite in A, "));
     CHECK_THAT(report.output, Catch::Contains(" -inf in B\n"));

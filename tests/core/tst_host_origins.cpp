@@ -39,8 +39,8 @@ TEST_CASE("any host can be read as the main one", "[reader][multihost]")
     REQUIRE(b->layout().fileSets.size() == 2);
     CHECK(b->layout().fileSets[0].hostName == "host-b");
     CHECK(b->layout().fileSets[1].hostName == "host-a");
-    CHECK(b->executionCount() == 3);         // Sqrt, Div, Add
-    CHECK(b->hostExecutionCount(1) == 2);    // host-a's Exp and Log, read apart
+    CHECK(b->executionCount() == 3);      // Sqrt, Div, Add
+    CHECK(b->hostExecutionCount(1) == 2); // host-a's Exp and Log, read apart
     REQUIRE(b->origin());
     CHECK(b->origin()->opType == "Div");
 
@@ -94,8 +94,8 @@ TEST_CASE("a NaN made on the second rank alone is reported, with that rank named
     CHECK(contains(json.output, "\"earliest_origin_host\": \"node-rank1\""));
     CHECK(contains(json.output, "\"host\": \"node-rank1\""));
 
-    const auto asked = test::runReport(test::shellQuoted(dir.path()) +
-                                       " --host node-rank1 --no-index-cache");
+    const auto asked =
+        test::runReport(test::shellQuoted(dir.path()) + " --host node-rank1 --no-index-cache");
     CHECK(asked.status == 1);
     CHECK(contains(asked.output, "Origin: the first non-finite value in execution order"));
     CHECK(contains(asked.output, "aten::div"));

@@ -58,7 +58,7 @@ TEST_CASE("nanscope-report --compare names where run B diverges, in text", "[rep
     const auto r = runReport(dirs.arguments());
     INFO(r.output);
     CHECK(r.status == 1);
-    CHECK_THAT(r.output, Catch::StartsWith("the run B diverges from the run A at Log / op "
+    CHECK_THAT(r.output, Catch::StartsWith("Run B diverges from run A at Log / op "
                                            "dense/Log (graph train), step 1: finite in A, 2 -inf "
                                            "in B\n"));
     CHECK_THAT(r.output, Catch::Contains("    A: graph execution trace #3, step 1: 4 elements: "
@@ -73,7 +73,7 @@ TEST_CASE("nanscope-report --compare names where run B diverges, in text", "[rep
     const auto same = runReport("--no-index-cache --compare " + shellQuoted(dirs.a.path()) + " " +
                                 shellQuoted(dirs.a.path()));
     CHECK(same.status == 0);
-    CHECK_THAT(same.output, Catch::StartsWith("no divergence"));
+    CHECK_THAT(same.output, Catch::StartsWith("No divergence"));
 }
 
 TEST_CASE("nanscope-report --compare --json for CI", "[report][compare]")

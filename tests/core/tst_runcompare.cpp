@@ -98,7 +98,7 @@ TEST_CASE("two identical runs do not diverge", "[compare]")
     CHECK_FALSE(c.traces.firstUnmatched);
     CHECK(c.traces.healthReads == 20); // the threshold read every pair
     CHECK_FALSE(c.stopped);
-    CHECK_THAT(renderCompareText(c), Catch::StartsWith("no divergence"));
+    CHECK_THAT(renderCompareText(c), Catch::StartsWith("No divergence"));
 }
 
 TEST_CASE("the first op finite in A and -inf in B is named with its module and step", "[compare]")
@@ -122,7 +122,7 @@ TEST_CASE("the first op finite in A and -inf in B is named with its module and s
     CHECK_FALSE(c.traces.divergence);
 
     const std::string text = renderCompareText(c);
-    CHECK_THAT(text, Catch::StartsWith("the run B diverges from the run A at aten::log (module "
+    CHECK_THAT(text, Catch::StartsWith("Run B diverges from run A at aten::log (module "
                                        "MLP.loss), step 3: finite in A, 1 -inf in B\n"));
     CHECK_THAT(text, Catch::Contains("Executions: 36 in A, 36 in B; 36 aligned"));
 
@@ -158,7 +158,7 @@ TEST_CASE("extra ops in one run do not break the alignment", "[compare]")
     CHECK(c.traces.firstUnmatched->opName == "clip/Minimum");
     CHECK(c.traces.firstUnmatched->event.index == 2);
     CHECK_THAT(renderCompareText(c),
-               Catch::StartsWith("the run B diverges from the run A at Log / op loss/Log (graph "
+               Catch::StartsWith("Run B diverges from run A at Log / op loss/Log (graph "
                                  "train), step 2: finite in A, 1 -inf in B"));
 }
 

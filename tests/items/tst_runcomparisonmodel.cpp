@@ -68,6 +68,8 @@ TEST_CASE("the records of a divergence, field by field", "[models][compare]")
     CHECK(model.data(model.index(M::StateRow, M::RunBColumn), Qt::BackgroundRole)
               .value<QColor>()
               .isValid());
+    // A finite value has no background at all (an invalid QColor would paint it black).
+    CHECK_FALSE(model.data(model.index(M::StateRow, M::RunAColumn), Qt::BackgroundRole).isValid());
     CHECK(model.headerData(M::RunBColumn, Qt::Horizontal).toString() == QStringLiteral("Run B"));
     REQUIRE(model.eventAt(M::RunAColumn));
     CHECK(*model.eventAt(M::RunAColumn) == d.a.event);

@@ -99,7 +99,7 @@ void TestCompare::thePanelMarksTheDivergence()
     QVERIFY(!panel.isBusy());
     QVERIFY(panel.result() && *panel.result());
 
-    QCOMPARE(panel.headline(), QStringLiteral("the run B diverges from the run A at Log / op "
+    QCOMPARE(panel.headline(), QStringLiteral("Run B diverges from run A at Log / op "
                                               "loss/Log (graph train), step 2: finite in A, 1 "
                                               "-inf in B"));
     QVERIFY(panel.shownList() == core::EventSource::Graph);
@@ -176,7 +176,7 @@ void TestCompare::theWindowComparesWithAnotherRun()
     QVERIFY(QTest::qWaitFor([&] { return !window.isBusy(); }, kWait));
     views::ComparePanel* panel = dialog->panel();
     QVERIFY(panel->headline().startsWith(
-        QStringLiteral("the run B diverges from the run A at Log / op loss/Log")));
+        QStringLiteral("Run B diverges from run A at Log / op loss/Log")));
 
     // Run A's record shows its event in the window; run B's is not the window's logdir.
     RunComparisonModel* model = panel->model();

@@ -101,9 +101,8 @@ void TestHostOrigins::theBannerReadsTheRankThatMadeTheFirstNaN()
     QVERIFY(!window.alertsPanel()->hasOrigin()); // rank 0 made no NaN
 
     widgets::Banner* banner = window.banner();
-    QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible() && banner->title().contains(
-                                                        QStringLiteral("node-rank1")),
-                             kWait);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        banner->isVisible() && banner->title().contains(QStringLiteral("node-rank1")), kWait);
     QCOMPARE(banner->kind(), widgets::Banner::Kind::Warning);
     QVERIFY(banner->text().contains(QStringLiteral("aten::div")));
     QPushButton* read = bannerButton(banner);

@@ -41,13 +41,14 @@ QString summaryText(const core::SequenceComparison& s, core::EventSource list)
                        .arg(s.onlyInB);
     text[0] = text[0].toUpper();
     if (s.firstUnmatched)
+        // One arg() for all: an op name from the logdir that holds "%4" stays as it is.
         text += ComparePanel::tr(". First op in one run only: %1's #%2 %3 (step %4)")
                     .arg(*s.firstUnmatchedSide == core::RunSide::A ? QStringLiteral("A")
-                                                                   : QStringLiteral("B"))
-                    .arg(s.firstUnmatched->event.index)
-                    .arg(fromStd(s.firstUnmatched->opName.empty() ? s.firstUnmatched->opType
-                                                                  : s.firstUnmatched->opName))
-                    .arg(s.firstUnmatched->step);
+                                                                   : QStringLiteral("B"),
+                         QString::number(s.firstUnmatched->event.index),
+                         fromStd(s.firstUnmatched->opName.empty() ? s.firstUnmatched->opType
+                                                                  : s.firstUnmatched->opName),
+                         QString::number(s.firstUnmatched->step));
     if (s.thresholdCut)
         text += ComparePanel::tr(". The threshold was applied to the first %1 pairs only")
                     .arg(s.healthReads);

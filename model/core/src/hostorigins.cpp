@@ -26,8 +26,8 @@ void addHostOrigins(Report& report, const std::filesystem::path& logdir,
         Report hostReport = buildReport(*snapshot, reportOptions);
         if (!hostReport.origin)
             continue; // every non-finite value it made was intended
-        report.hostOrigins.push_back({host.name, hostReport.countedAlerts,
-                                      std::move(*hostReport.origin)});
+        report.hostOrigins.push_back(
+            {host.name, hostReport.countedAlerts, std::move(*hostReport.origin)});
     }
     std::stable_sort(report.hostOrigins.begin(), report.hostOrigins.end(),
                      [](const ReportHostOrigin& a, const ReportHostOrigin& b) {

@@ -57,7 +57,7 @@ std::string headline(const RunComparison& c)
 {
     const Divergence& d = c.first;
     if (d.kind == DivergenceKind::None) {
-        std::string line = "no divergence: every aligned event is finite in both runs or in "
+        std::string line = "No divergence: every aligned event is finite in both runs or in "
                            "neither";
         if (c.threshold) {
             line += ", and no health differs by more than " + threshold(*c.threshold);
@@ -66,8 +66,7 @@ std::string headline(const RunComparison& c)
         }
         return line;
     }
-    std::string line =
-        "the run B diverges from the run A at " + opWords(d.b) + ", " + stepWords(d) + ": ";
+    std::string line = "Run B diverges from run A at " + opWords(d.b) + ", " + stepWords(d) + ": ";
     if (d.kind == DivergenceKind::Magnitude)
         return line + "its health differs by " + threshold(d.difference) + " (threshold " +
                threshold(c.threshold.value_or(0)) + "): " + describeState(d.a) + " in A, " +

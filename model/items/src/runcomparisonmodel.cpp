@@ -66,7 +66,8 @@ QVariant RunComparisonModel::data(const QModelIndex& index, int role) const
     if (role == Qt::BackgroundRole && index.column() != FieldColumn && index.row() == StateRow) {
         const core::CompareEvent& e =
             index.column() == RunAColumn ? m_divergence->a : m_divergence->b;
-        if (!e.setAside)
+        // No variant for a finite value: an invalid QColor in a variant paints black.
+        if (!e.setAside && e.digest.nonFinite())
             return nonFiniteBackground(e.digest);
     }
     return {};

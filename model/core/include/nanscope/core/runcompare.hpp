@@ -138,7 +138,7 @@ std::optional<double> healthDifference(const TensorHealth& a, const TensorHealth
 std::optional<double> magnitudeDifference(const TensorValue& a, const TensorValue& b);
 
 // A readable plain-text rendering (ends with a newline). The first line names the divergence:
-// "the run B diverges from the run A at Log / op Log (graph loss), step 3: finite in A, 3 -inf
+// "Run B diverges from run A at Log / op Log (graph loss), step 3: finite in A, 3 -inf
 // in B", or says that none was found.
 std::string renderCompareText(const RunComparison& comparison);
 

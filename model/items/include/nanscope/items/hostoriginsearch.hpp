@@ -19,9 +19,9 @@ namespace nanscope::items {
 
 struct HostOrigins
 {
-    std::string mainHost;        // the host the snapshot was read with as the main one
-    bool mainHasOrigin = false;  // whether the main host made a non-finite value that counts
-    double mainOriginTime = 0;   // its wall time, when it did
+    std::string mainHost;       // the host the snapshot was read with as the main one
+    bool mainHasOrigin = false; // whether the main host made a non-finite value that counts
+    double mainOriginTime = 0;  // its wall time, when it did
     std::vector<core::ReportHostOrigin> others; // earliest first
 
     // The host whose origin is the run's earliest, when it is not the main one.
