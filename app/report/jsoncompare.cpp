@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jsoncompare.hpp"
 
+#include "jsonreport.hpp"
+
 namespace nanscope {
 namespace {
 
 using nlohmann::ordered_json;
-
-ordered_json orNull(const std::string& s)
-{
-    return s.empty() ? ordered_json(nullptr) : ordered_json(s);
-}
 
 std::string state(const core::CompareEvent& e)
 {
@@ -92,16 +89,6 @@ ordered_json list(const core::SequenceComparison& s)
     return j;
 }
 
-ordered_json errors(const std::vector<core::Diagnostic>& diagnostics)
-{
-    ordered_json j = ordered_json::array();
-    for (const auto& d : diagnostics)
-        j.push_back({{"file", orNull(d.file)},
-                     {"offset", d.offset ? ordered_json(*d.offset) : ordered_json(nullptr)},
-                     {"message", d.message}});
-    return j;
-}
-
 } // namespace
 
 ordered_json toJson(const core::RunComparison& c)
@@ -116,8 +103,8 @@ ordered_json toJson(const core::RunComparison& c)
     j["executions"] = list(c.executions);
     j["graph_execution_traces"] = list(c.traces);
     j["stopped"] = c.stopped;
-    j["errors_a"] = errors(c.errorsA);
-    j["errors_b"] = errors(c.errorsB);
+    j["errors_a"] = toJson(c.errorsA);
+    j["errors_b"] = toJson(c.errorsB);
     return j;
 }
 

@@ -6,11 +6,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-ordered_json orNull(const std::string& s)
-{
-    return s.empty() ? ordered_json(nullptr) : ordered_json(s);
-}
-
 // TensorBoard's typing: floats from summary vectors, integers from full tensors, null without.
 ordered_json count(const core::Alert& a, double value)
 {
@@ -217,14 +212,23 @@ ordered_json toJson(const core::Report& r)
     for (const auto& p : r.expectedPatterns)
         patterns.push_back(p.text);
     j["expected_patterns"] = std::move(patterns);
-    ordered_json diagnostics = ordered_json::array();
-    for (const auto& d : r.diagnostics)
-        diagnostics.push_back(
-            {{"severity", std::string(core::toString(d.severity))},
-             {"file", orNull(d.file)},
-             {"offset", d.offset ? ordered_json(*d.offset) : ordered_json(nullptr)},
-             {"message", d.message}});
-    j["diagnostics"] = std::move(diagnostics);
+    j["diagnostics"] = toJson(r.diagnostics);
+    return j;
+}
+
+ordered_json orNull(const std::string& s)
+{
+    return s.empty() ? ordered_json(nullptr) : ordered_json(s);
+}
+
+ordered_json toJson(const std::vector<core::Diagnostic>& diagnostics)
+{
+    ordered_json j = ordered_json::array();
+    for (const auto& d : diagnostics)
+        j.push_back({{"severity", std::string(core::toString(d.severity))},
+                     {"file", orNull(d.file)},
+                     {"offset", d.offset ? ordered_json(*d.offset) : ordered_json(nullptr)},
+                     {"message", d.message}});
     return j;
 }
 

@@ -27,22 +27,29 @@ Result<StackId> InternedStacks::intern(CodeLocations& locations,
     return StackId{static_cast<std::uint32_t>(m_stacks.size() - 1)};
 }
 
-Result<InternedStacks::Frames> InternedStacks::frameIds(StackId id) const
+Result<InternedStacks::Interned> InternedStacks::entry(StackId id) const
 {
     std::lock_guard lock(m_mutex);
     if (id.index >= m_stacks.size())
         return Status{ErrorCode::InvalidArgument,
                       "stack id " + std::to_string(id.index) + " was not given by internStack"};
-    return m_stacks[id.index].frames;
+    return m_stacks[id.index];
+}
+
+Result<InternedStacks::Frames> InternedStacks::frameIds(StackId id) const
+{
+    auto found = entry(id);
+    if (!found)
+        return found.status();
+    return std::move(found->frames);
 }
 
 Result<InternedStacks::Locations> InternedStacks::locations(StackId id) const
 {
-    std::lock_guard lock(m_mutex);
-    if (id.index >= m_stacks.size())
-        return Status{ErrorCode::InvalidArgument,
-                      "stack id " + std::to_string(id.index) + " was not given by internStack"};
-    return m_stacks[id.index].locations;
+    auto found = entry(id);
+    if (!found)
+        return found.status();
+    return std::move(found->locations);
 }
 
 Result<InternedStacks::Frames> InternedStacks::shared(Result<std::vector<std::string>> ids)

@@ -37,12 +37,14 @@ public:
     static Result<Frames> shared(Result<std::vector<std::string>> ids);
 
 private:
-    mutable std::mutex m_mutex;
     struct Interned
     {
         Frames frames;
         Locations locations;
     };
+    Result<Interned> entry(StackId id) const; // InvalidArgument for an id it never gave
+
+    mutable std::mutex m_mutex;
     std::vector<Interned> m_stacks;
     bool m_keepLocations = false; // set before the first record call
 };

@@ -27,6 +27,26 @@ Result<std::unique_ptr<Recorder>> openSecondHost(const std::filesystem::path& di
     return openHost(dir, runId, host, mode);
 }
 
+namespace {
+
+// Two-element float tensors, one per kind of value the multi-host logdirs record.
+constexpr std::int64_t kShape[1] = {2};
+const float kGood[2] = {1.0F, 2.0F};
+const float kNegInf[2] = {-INFINITY, 2.0F};
+const float kNaN[2] = {NAN, 2.0F};
+
+// One eager op with one output, recorded from this file's call site.
+bool record(Recorder& r, const char* op, const float* data)
+{
+    return r
+        .recordExecution({.opType = op,
+                          .outputIds = {r.newTensorId()},
+                          .outputs = {{.data = data, .shape = kShape}}})
+        .ok();
+}
+
+} // namespace
+
 bool writeTwoHostExecutions(const std::filesystem::path& dir)
 {
     auto a = openHost(dir, "two-hosts", "host-a");
@@ -35,19 +55,8 @@ bool writeTwoHostExecutions(const std::filesystem::path& dir)
     auto b = openSecondHost(dir, "two-hosts", "host-b");
     if (!b.ok())
         return false;
-    const std::int64_t shape[1] = {2};
-    const float good[2] = {1.0F, 2.0F};
-    const float negInf[2] = {-INFINITY, 2.0F};
-    const float nan[2] = {NAN, 2.0F};
-    const auto record = [&](Recorder& r, const char* op, const float* data) {
-        return r
-            .recordExecution({.opType = op,
-                              .outputIds = {r.newTensorId()},
-                              .outputs = {{.data = data, .shape = shape}}})
-            .ok();
-    };
-    return record(**a, "Exp", good) && record(**b, "Sqrt", good) && record(**a, "Log", negInf) &&
-           record(**b, "Div", nan) && record(**b, "Add", good) && (*b)->close().ok() &&
+    return record(**a, "Exp", kGood) && record(**b, "Sqrt", kGood) && record(**a, "Log", kNegInf) &&
+           record(**b, "Div", kNaN) && record(**b, "Add", kGood) && (*b)->close().ok() &&
            (*a)->close().ok();
 }
 
@@ -59,18 +68,8 @@ bool writeNaNOnSecondRank(const std::filesystem::path& dir)
     auto rank1 = openSecondHost(dir, "job", "node-rank1");
     if (!rank1.ok())
         return false;
-    const std::int64_t shape[1] = {2};
-    const float good[2] = {1.0F, 2.0F};
-    const float nan[2] = {NAN, 2.0F};
-    const auto record = [&](Recorder& r, const char* op, const float* data) {
-        return r
-            .recordExecution({.opType = op,
-                              .outputIds = {r.newTensorId()},
-                              .outputs = {{.data = data, .shape = shape}}})
-            .ok();
-    };
-    return record(**rank0, "aten::mm", good) && record(**rank1, "aten::mm", good) &&
-           record(**rank1, "aten::div", nan) && record(**rank0, "aten::add", good) &&
+    return record(**rank0, "aten::mm", kGood) && record(**rank1, "aten::mm", kGood) &&
+           record(**rank1, "aten::div", kNaN) && record(**rank0, "aten::add", kGood) &&
            (*rank1)->close().ok() && (*rank0)->close().ok();
 }
 

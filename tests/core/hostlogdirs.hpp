@@ -23,7 +23,8 @@ openSecondHost(const std::filesystem::path& dir, const char* runId, const char* 
 
 // Run "two-hosts": host-a records the eager ops Exp (finite) and Log (-inf); host-b records
 // Sqrt, Div (NaN) and Add, interleaved in that order (Exp, Sqrt, Log, Div, Add). Only
-// executions: no graph, each op from its own call site. Returns whether every call succeeded.
+// executions: no graph, every op from one call site of hostlogdirs.cpp. Returns whether every
+// call succeeded.
 bool writeTwoHostExecutions(const std::filesystem::path& dir);
 
 // Run "job" of two ranks: node-rank0 (the first to start) computes aten::mm and aten::add,
