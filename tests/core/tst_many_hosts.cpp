@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A logdir of many hosts keeps a few files open per host: nanscope-report reads one under a
-// lowered soft limit of open files (`ulimit -Sn`) without running out of them.
+// lowered soft limit of open files (`ulimit -Sn`) without running out of them, and under a hard
+// limit below what the logdir needs (`ulimit -n`), by closing each file once it is read.
 #include "childrun.hpp"
 #include "hostlogdirs.hpp"
 #include "reportcommand.hpp"
@@ -12,16 +13,17 @@
 
 using namespace nanscope;
 
-TEST_CASE("nanscope-report reads a logdir of many hosts under a low soft limit of open files",
-          "[report][hosts]")
+namespace {
+
+constexpr int kHosts = 150; // about two files each are read: past 256
+
+void writeManyHosts(const std::filesystem::path& dir)
 {
-    test::TempDir dir;
     const std::int64_t shape[1] = {2};
     const float good[2] = {1.0F, 2.0F};
-    constexpr int kHosts = 150; // about three files each are read: past 256
     for (int h = 0; h < kHosts; ++h) {
         const std::string host = "host-" + std::to_string(1000 + h);
-        auto r = test::openHost(dir.path(), "many", host.c_str());
+        auto r = test::openHost(dir, "many", host.c_str());
         REQUIRE(r.ok());
         REQUIRE((*r)->recordExecution({.opType = "Exp",
                                        .outputIds = {(*r)->newTensorId()},
@@ -29,6 +31,15 @@ TEST_CASE("nanscope-report reads a logdir of many hosts under a low soft limit o
                     .ok());
         REQUIRE((*r)->close().ok());
     }
+}
+
+} // namespace
+
+TEST_CASE("nanscope-report reads a logdir of many hosts under a low soft limit of open files",
+          "[report][hosts]")
+{
+    test::TempDir dir;
+    writeManyHosts(dir.path());
     std::string output;
     const auto result = test::runInChild(120, [&] {
         rlimit limit{};
@@ -41,6 +52,28 @@ TEST_CASE("nanscope-report reads a logdir of many hosts under a low soft limit o
             test::runReport("--no-index-cache " + test::shellQuoted(dir.path()));
         if (run.output.find("Too many open files") != std::string::npos)
             return 11;
+        return run.status == 0 ? 0 : 20 + run.status;
+    });
+    CHECK(result.code == 0);
+}
+
+TEST_CASE("nanscope-report reads a logdir of many hosts under a hard limit it cannot raise",
+          "[report][hosts]")
+{
+    test::TempDir dir;
+    writeManyHosts(dir.path());
+    const auto result = test::runInChild(120, [&] {
+        // 128 for everything: the logdir has 300 trace and execution files to read.
+        rlimit limit{128, 128};
+        if (::setrlimit(RLIMIT_NOFILE, &limit) != 0)
+            return 10;
+        const test::ReportRun run =
+            test::runReport("--no-index-cache " + test::shellQuoted(dir.path()));
+        if (run.output.find("Too many open files") != std::string::npos)
+            return 11;
+        if (run.output.find(std::to_string(kHosts - 1) + " more hosts") == std::string::npos &&
+            run.output.find("host-" + std::to_string(1000 + kHosts - 1)) == std::string::npos)
+            return 12; // every host read
         return run.status == 0 ? 0 : 20 + run.status;
     });
     CHECK(result.code == 0);

@@ -430,6 +430,8 @@ void readExecutions(FileState& file, IndexState& index, ExecutionColumns& column
     do
         executionPass(file, index, columns, compatible, pool, size);
     while (!file.memoryLimited && skipCorruptRecord(file, index));
+    if (index.closeFilesAfterReading)
+        file.handle.close(); // opened again by the next update
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/core/filesystem.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -236,6 +237,16 @@ void raiseOpenFileLimit()
         return;
     limit.rlim_cur = limit.rlim_max;
     ::setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+std::size_t openFileBudget()
+{
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return 256;
+    if (limit.rlim_cur == RLIM_INFINITY)
+        return SIZE_MAX;
+    return std::max<std::size_t>(16, static_cast<std::size_t>(limit.rlim_cur / 2));
 }
 
 std::shared_ptr<const FileSystem> realFileSystem()

@@ -165,6 +165,14 @@ private:
     // rewritten in the middle and appended to differs from an append by its bytes alone.
     bool stillTheSame(FileState& f, const SavedFile& saved)
     {
+        const bool same = compareWithSaved(f, saved);
+        if (m_files.size() > openFileBudget())
+            f.handle.close(); // the update opens it again when it reads on
+        return same;
+    }
+
+    bool compareWithSaved(FileState& f, const SavedFile& saved)
+    {
         const std::string name = f.path.filename().string();
         if (!f.ensureOpen(*m_state.index.files))
             return fail(name + " can no longer be read");

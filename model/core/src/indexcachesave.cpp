@@ -144,8 +144,14 @@ void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheK
     state.forEachFile([&](const FileState&) { ++files; });
     w.count(files);
     state.forEachFile([&](const FileState& f) {
-        const bool read = !f.missing && f.openError.empty() && f.handle.isOpen();
-        putFile(w, f, read ? stampOf(f.handle, f.offset, pool) : FileStamp{});
+        // A file closed after reading (openFileBudget) is opened again for its stamp.
+        FileHandle reopened;
+        const FileHandle* handle = &f.handle;
+        if (!f.handle.isOpen() && !f.missing && f.openError.empty() &&
+            reopened.open(*state.index.files, f.path, nullptr))
+            handle = &reopened;
+        const bool read = !f.missing && f.openError.empty() && handle->isOpen();
+        putFile(w, f, read ? stampOf(*handle, f.offset, pool) : FileStamp{});
     });
 
     const IndexState& index = state.index;

@@ -235,6 +235,8 @@ struct Snapshot::Data
 // Everything the reader has built; the loaders and passes fill it in.
 struct IndexState
 {
+    // Whether trace and execution files are closed once read (openFileBudget()): set per update.
+    bool closeFilesAfterReading = false;
     GraphTable graphs;
     bool graphsChanged = true;
     CodeTable code;

@@ -492,6 +492,9 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
         d.readIndexCache();
     }
     bool changed = d.refreshLayout();
+    std::size_t fileCount = 0;
+    d.forEachFile([&fileCount](const FileState&) { ++fileCount; });
+    d.index.closeFilesAfterReading = fileCount > openFileBudget();
     bool complete = true;
     if (!d.layout.fileSets.empty()) {
         // TensorFlow's order (format §8.3): it fixes indices and the order of alerts.

@@ -493,6 +493,8 @@ TracePassResult loadTraces(FileState& file, std::uint32_t fileIndex, IndexState&
         if (pass.stoppedAtBudget || total.bytesRead >= byteBudget)
             break;
     } while (skipCorruptRecord(file, index));
+    if (index.closeFilesAfterReading)
+        file.handle.close(); // opened again by the next update
     return total;
 }
 

@@ -49,6 +49,12 @@ public:
 // change its process's limits by itself.
 void raiseOpenFileLimit();
 
+// How many logdir files a reader keeps open between reads: half this process's soft limit of
+// open files, at least 16. A logdir with more files than this (hundreds of hosts under a hard
+// limit of 1024) closes each trace and execution file once it is read, and opens it again at the
+// next update.
+std::size_t openFileBudget();
+
 class FileSystem
 {
 public:
