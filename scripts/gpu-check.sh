@@ -133,7 +133,7 @@ run_bundle() {
     export NANSCOPE_REPORT="$bundle/bin/nanscope-report"
     export NANSCOPE_TORCH_EXAMPLE="$repo/recorder/python/examples/debug_mnist_torch.py"
     local test
-    for test in cuda recording intended; do
+    for test in cuda recording intended stop; do
       step "Python tests: test_torch_$test.py"
       timeout 240 python3 "$repo/tests/python/test_torch_$test.py" \
         > "$out/python-$test.txt" 2>&1 || status=1
@@ -141,7 +141,7 @@ run_bundle() {
     done
     step "benchmark: PyTorch recording overhead on CUDA"
     PYTHONUNBUFFERED=1 timeout 300 python3 "$repo/tests/bench/torch_overhead.py" --device cuda \
-      --rounds 2 --no-anomaly > "$out/bench-torch-cuda.txt" 2>&1 || status=1
+      --rounds 2 --no-anomaly --stop > "$out/bench-torch-cuda.txt" 2>&1 || status=1
     cat "$out/bench-torch-cuda.txt" >> "$out/README.txt"
   else
     step "pip install FAILED (see python-build.txt)"

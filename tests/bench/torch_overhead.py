@@ -161,9 +161,16 @@ def timed_run(case, device, steps, config, profile=False):
             return timed_steps(model, loss_of, optimizer_type, steps, device), None, None
     if config == "plain":
         return timed_steps(model, loss_of, optimizer_type, steps, device), None, None
+    # "FULL_HEALTH+stop": stop_at_first_nonfinite with its default lag; "+strict": a lag of 0,
+    # which waits for every op's summary (on a GPU, a synchronisation per op).
+    mode, _, stop = config.partition("+")
+    options = {}
+    if stop:
+        options = {"stop_at_first_nonfinite": True,
+                   "stop_lag_events": 0 if stop == "strict" else 64}
     root = tempfile.mkdtemp(prefix="nanscope-bench-")
     try:
-        session = nanscope.torch.enable_dump_debug_info(root, tensor_debug_mode=config)
+        session = nanscope.torch.enable_dump_debug_info(root, tensor_debug_mode=mode, **options)
         if profile:
             session._profile_phases(True)
         t = timed_steps(model, loss_of, optimizer_type, steps, device)
@@ -198,14 +205,14 @@ def measure(case, device, modes, steps, rounds, anomaly):
     plain = best["plain"]
     print(f"\n{case} ({device}): {ops_per_step:.0f} aten ops per step; plain step "
           f"{plain * 1e3:.2f} ms, {plain / ops_per_step * 1e6:.1f} µs per op")
-    print(f"  {'run':<16}{'step ms':>10}{'× plain':>10}{'µs/op added':>13}")
+    print(f"  {'run':<20}{'step ms':>10}{'× plain':>10}{'µs/op added':>13}")
     for c in configs:
         t = best[c]
         added = (t - plain) / ops_per_step * 1e6
-        print(f"  {c:<16}{t * 1e3:>10.2f}{t / plain:>10.2f}{added:>13.1f}"
+        print(f"  {c:<20}{t * 1e3:>10.2f}{t / plain:>10.2f}{added:>13.1f}"
               f"{goal_text(case, c, t / plain, added)}")
     dispatch = (best["empty_mode"] - plain) / ops_per_step * 1e6
-    for mode in [m for m in ("NO_TENSOR", "FULL_HEALTH") if m in modes]:
+    for mode in [m for m in ("NO_TENSOR", "FULL_HEALTH") if m in configs]:
         _, ops, phases = timed_run(case, device, steps, mode, profile=True)
         calls = max(phases.pop("calls", 0), 1)
         added = (best[mode] - plain) / ops_per_step * 1e6
@@ -224,6 +231,9 @@ def main():
     parser.add_argument("--models", help="comma-separated (default: the device's set)")
     parser.add_argument("--modes", help="comma-separated tensor debug modes")
     parser.add_argument("--no-anomaly", action="store_true", help="leave detect_anomaly out")
+    parser.add_argument("--stop", action="store_true",
+                        help="also FULL_HEALTH with stop_at_first_nonfinite: the default lag of 64 "
+                             "ops (+stop) and strict, a lag of 0 (+strict)")
     flags = parser.parse_args()
     if flags.device == "cuda" and not torch.cuda.is_available():
         print("no CUDA device: nothing measured")
@@ -231,6 +241,8 @@ def main():
     cuda = flags.device == "cuda"
     models = flags.models or ("gpt,mlp4096" if cuda else "tiny,mlp,transformer")
     modes = flags.modes.split(",") if flags.modes else (CUDA_MODES if cuda else MODES)
+    if flags.stop:
+        modes = modes + ["FULL_HEALTH+stop", "FULL_HEALTH+strict"]
     device_name = torch.cuda.get_device_name() if cuda else f"{torch.get_num_threads()} threads"
     print(f"torch {torch.__version__}, {device_name}, recorder {nanscope.__version__}, "
           f"circular_buffer_size 1000 (the default)")

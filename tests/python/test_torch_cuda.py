@@ -54,6 +54,32 @@ class TestCuda(RecordingCase):
         # log(0), log(4), log(3): one -inf, two positive.
         self.assertEqual(sliced[-1].tensors[0].values[5:], [1, 0, 0, 0, 0, 2])
 
+    def test_a_strict_stop_raises_at_the_cuda_op(self):
+        """stop_lag_events=0 waits for each op's summary: the error comes from the op itself."""
+        import nanscope
+        nanscope.torch.enable_dump_debug_info(self.logdir(), circular_buffer_size=-1,
+                                              stop_at_first_nonfinite=True, stop_lag_events=0)
+        x = torch.tensor([4.0, 1.0], device="cuda")
+        with self.assertRaises(nanscope.NonFiniteError) as caught:
+            torch.sqrt(x - 2.0)
+        self.assertEqual(caught.exception.origin["op_type"], "aten::sqrt")
+        self.assertIn("test_torch_cuda.py", str(caught.exception))
+
+    def test_a_lagging_stop_comes_within_its_lag_and_names_the_op(self):
+        import nanscope
+        lag = 8
+        nanscope.torch.enable_dump_debug_info(self.logdir(), circular_buffer_size=-1,
+                                              stop_at_first_nonfinite=True, stop_lag_events=lag)
+        x = torch.tensor([4.0, 1.0], device="cuda")
+        later = 0
+        with self.assertRaises(nanscope.NonFiniteError) as caught:
+            y = torch.sqrt(x - 2.0)
+            for later in range(1, 4 * lag):
+                x = x + 1.0  # finite ops, each summarised on the device
+        self.assertLessEqual(later, lag + 1)
+        self.assertEqual(caught.exception.origin["op_type"], "aten::sqrt")
+        del y
+
 
 if __name__ == "__main__":
     if not device_usable():
