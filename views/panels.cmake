@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The Alerts, Graph Execution, Stack Trace and Source panels, and what they share. The source view
+# The Alerts, Executions, Graph Execution, Stack Trace and Source panels, and what they share. The source view
 # is QScintilla (Debian: libqscintilla2-qt6-dev); scans of the index run on Qt Concurrent.
 find_package(Qt6 6.4 REQUIRED COMPONENTS Concurrent PrintSupport) # PrintSupport: for QScintilla
 find_package(QScintilla REQUIRED)
@@ -7,6 +7,7 @@ find_package(QScintilla REQUIRED)
 list(APPEND NANSCOPE_VIEWS_SOURCES
     include/nanscope/views/alertspanel.hpp
     include/nanscope/views/comparepanel.hpp
+    include/nanscope/views/executionspanel.hpp
     include/nanscope/views/graphexecutionpanel.hpp
     include/nanscope/views/snapshotnotices.hpp
     include/nanscope/views/sourcepanel.hpp
@@ -16,6 +17,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/alertspanelprivate.hpp
     src/alertspanelrows.cpp
     src/comparepanel.cpp
+    src/executionspanel.cpp
+    src/executionspanelsetup.cpp
     src/expectedpattern.cpp
     src/expectedpattern.hpp
     src/graphexecutionpanel.cpp

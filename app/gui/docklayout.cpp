@@ -11,13 +11,14 @@ namespace nanscope::app {
 namespace {
 
 // Saved layouts of another version are ignored: change it with the arrangement in the table.
-constexpr int kLayoutVersion = 1;
+constexpr int kLayoutVersion = 2; // 2: Executions beside Graph Execution
 
 constexpr auto Top = Qt::TopDockWidgetArea;
 constexpr auto Bottom = Qt::BottomDockWidgetArea;
 
 // Alerts | Execution Timeline over Graph Structure | Graph Execution on top (60% of the height),
-// Source | Stack Trace below.
+// Source | Stack Trace below. Executions is a tab beside Graph Execution: a run has mostly one
+// or the other (graph traces, or eager executions), and each needs the full height.
 // clang-format off
 using enum Dock;
 constexpr std::array<DockSpec, kDockCount> kDocks{{
@@ -31,6 +32,8 @@ constexpr std::array<DockSpec, kDockCount> kDocks{{
                         Top,    ExecutionTimeline, 0.32,  0.38},
     {GraphExecution,    "graphExecutionDock",    QT_TRANSLATE_NOOP("Dock", "Graph Execution"),
                         Top,    {},                0.48,  0.60},
+    {Executions,        "executionsDock",        QT_TRANSLATE_NOOP("Dock", "Executions"),
+                        Top,    {},                0.48,  0.60,  GraphExecution},
     {Source,            "sourceDock",            QT_TRANSLATE_NOOP("Dock", "Source"),
                         Bottom, {},                0.60,  0.40},
     {StackTrace,        "stackTraceDock",        QT_TRANSLATE_NOOP("Dock", "Stack Trace"),
@@ -49,11 +52,17 @@ constexpr Dock columnOf(const DockSpec& spec)
     return spec.under.value_or(spec.dock);
 }
 
+// Whether the dock takes room of its own (a tab does not).
+constexpr bool placed(const DockSpec& spec)
+{
+    return !spec.tabbedWith;
+}
+
 constexpr double columnHeight(Dock column)
 {
     double height = 0;
     for (const DockSpec& spec : kDocks)
-        if (columnOf(spec) == column)
+        if (placed(spec) && columnOf(spec) == column)
             height += spec.height;
     return height;
 }
@@ -77,6 +86,15 @@ constexpr bool isConsistent()
         for (const DockSpec& spec : kDocks) {
             if (spec.area != area)
                 continue;
+            if (spec.tabbedWith) {
+                // A tab of an earlier dock that has room of its own, with its shares.
+                const DockSpec& beside = kDocks[indexOf(*spec.tabbedWith)];
+                if (indexOf(*spec.tabbedWith) >= indexOf(spec.dock) || beside.tabbedWith ||
+                    spec.under || beside.area != area || !near(beside.width, spec.width) ||
+                    !near(beside.height, spec.height))
+                    return false;
+                continue;
+            }
             if (spec.under) {
                 const DockSpec& column = kDocks[indexOf(*spec.under)];
                 if (indexOf(*spec.under) >= indexOf(spec.dock) || column.under ||
@@ -157,6 +175,12 @@ void DockLayout::reveal(Dock which) const
     dock(which)->raise();
 }
 
+void DockLayout::raiseIfShown(Dock which) const
+{
+    if (!dock(which)->isHidden())
+        dock(which)->raise();
+}
+
 void DockLayout::arrange()
 {
     for (QDockWidget* dock : m_docks) {
@@ -166,7 +190,7 @@ void DockLayout::arrange()
     // Each area's row first; a column is split once its row is whole.
     std::map<Qt::DockWidgetArea, QDockWidget*> lastColumn;
     for (const DockSpec& spec : kDocks) {
-        if (spec.under)
+        if (spec.under || !placed(spec))
             continue;
         QDockWidget*& left = lastColumn[spec.area];
         if (left)
@@ -177,16 +201,23 @@ void DockLayout::arrange()
     }
     std::array<QDockWidget*, kDockCount> lastInColumn = m_docks;
     for (const DockSpec& spec : kDocks) {
-        if (!spec.under)
+        if (!spec.under || !placed(spec))
             continue;
         QDockWidget*& above = lastInColumn[indexOf(*spec.under)];
         m_host->splitDockWidget(above, dock(spec.dock), Qt::Vertical);
         above = dock(spec.dock);
     }
+    for (const DockSpec& spec : kDocks)
+        if (spec.tabbedWith)
+            m_host->tabifyDockWidget(dock(*spec.tabbedWith), dock(spec.dock));
     for (QDockWidget* dock : m_docks) {
         dock->setFloating(false);
         dock->show();
     }
+    // The docks that take room of their own in front of their tabs.
+    for (const DockSpec& spec : kDocks)
+        if (spec.tabbedWith)
+            dock(*spec.tabbedWith)->raise();
 }
 
 void DockLayout::applyDefaultSizes()
@@ -203,7 +234,7 @@ void DockLayout::applyDefaultSizes()
         QList<QDockWidget*> row;
         QList<int> widths;
         for (const DockSpec& spec : kDocks) {
-            if (spec.area == area && !spec.under) {
+            if (spec.area == area && !spec.under && placed(spec)) {
                 columns << spec.dock;
                 row << dock(spec.dock);
                 widths << part(width, spec.width);
@@ -216,7 +247,7 @@ void DockLayout::applyDefaultSizes()
             QList<QDockWidget*> column;
             QList<int> heights;
             for (const DockSpec& spec : kDocks) {
-                if (columnOf(spec) == top) {
+                if (placed(spec) && columnOf(spec) == top) {
                     column << dock(spec.dock);
                     heights << part(height, spec.height);
                 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The six panels' docks by name, and their default arrangement as data (the table in
+// The panels' docks by name, and their default arrangement as data (the table in
 // docklayout.cpp): Debugger V2's Alerts | Execution Timeline over Graph Structure | Graph
-// Execution on top, Source | Stack Trace below.
+// Execution on top, Source | Stack Trace below; Executions in a tab beside Graph Execution (the
+// window raises it for a run of executions only, such as PyTorch's).
 #pragma once
 
 #include <QByteArray>
@@ -19,14 +20,23 @@ class QWidget;
 
 namespace nanscope::app {
 
-enum class Dock { Alerts, ExecutionTimeline, GraphStructure, GraphExecution, Source, StackTrace };
-inline constexpr std::size_t kDockCount = 6;
+enum class Dock {
+    Alerts,
+    ExecutionTimeline,
+    GraphStructure,
+    GraphExecution,
+    Executions,
+    Source,
+    StackTrace
+};
+inline constexpr std::size_t kDockCount = 7;
 
 // One dock of the default layout. Each area is a row of columns, left to right in the order of
 // the table: a dock opens the next column of its area, or goes under another dock of its area
 // (`under`; in the order of the table too). The shares are parts of the size of the window the
 // docks live in: a row's widths add up to 1, a column's heights to its area's height, and the
-// areas' heights to 1.
+// areas' heights to 1. A dock `tabbedWith` an earlier one takes no room of its own: it is a tab
+// beside it, with its shares.
 struct DockSpec
 {
     Dock dock;
@@ -36,6 +46,7 @@ struct DockSpec
     std::optional<Dock> under;
     double width;
     double height;
+    std::optional<Dock> tabbedWith = {};
 };
 
 // The table, in the order of Dock (which is also the order of View › Panels).
@@ -59,6 +70,9 @@ public:
     QList<QDockWidget*> docks() const;
     // Shows the dock and brings it to the front of its tabs.
     void reveal(Dock dock) const;
+    // Brings the dock to the front of its tabs if it is shown (a dock the user closed stays
+    // closed).
+    void raiseIfShown(Dock dock) const;
 
     // Every dock where the table puts it, none floating or hidden.
     void arrange();

@@ -2,14 +2,17 @@
 #include "focusreport.hpp"
 
 #include "mainwindow.hpp"
+#include "nanscope/items/executionmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
 #include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/executionspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
 #include "nanscope/views/navigator.hpp"
+#include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
@@ -66,6 +69,28 @@ QJsonValue graphExecutionJson(const views::GraphExecutionPanel& panel)
                        {QStringLiteral("health"), cell(static_cast<quint64>(trace),
                                                        items::GraphExecutionModel::HealthColumn)},
                        {QStringLiteral("highlighted_inputs"), inputs}};
+}
+
+// The Executions table's current row and the producers and consumers it highlights.
+QJsonValue executionsJson(const views::ExecutionsPanel& panel)
+{
+    const qint64 execution = panel.currentExecution();
+    if (execution < 0)
+        return QJsonValue::Null;
+    const auto* model = panel.model();
+    const auto cell = [model, execution](int column, int role = Qt::DisplayRole) {
+        return model->index(static_cast<int>(execution), column).data(role).toString();
+    };
+    QJsonArray neighbours;
+    for (const quint64 row : panel.highlightedNeighbours())
+        neighbours.append(static_cast<qint64>(row));
+    using M = items::ExecutionModel;
+    return QJsonObject{{QStringLiteral("execution"), execution},
+                       {QStringLiteral("op_type"), cell(M::OpTypeColumn, M::FullOpTypeRole)},
+                       {QStringLiteral("module"), cell(M::ModuleColumn)},
+                       {QStringLiteral("health"), cell(M::HealthColumn)},
+                       {QStringLiteral("rows_shown"), panel.proxy()->rowCount()},
+                       {QStringLiteral("highlighted_neighbours"), neighbours}};
 }
 
 QJsonValue stackTraceJson(const views::StackTracePanel& panel)
@@ -143,6 +168,7 @@ QJsonObject focusReport(const MainWindow& window)
         {QStringLiteral("event"), eventJson(focus)},
         {QStringLiteral("op"), opJson(snapshot, focus)},
         {QStringLiteral("graph_execution"), graphExecutionJson(*window.graphExecutionPanel())},
+        {QStringLiteral("executions"), executionsJson(*window.executionsPanel())},
         {QStringLiteral("execution"),
          orNull(!execution.isEmpty(), QJsonObject{{QStringLiteral("details"), execution}})},
         {QStringLiteral("stack_trace"), stackTraceJson(*window.stackTracePanel())},

@@ -15,6 +15,7 @@
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/executionspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
@@ -100,12 +101,14 @@ void MainWindow::createPanels()
     m_timeline = new views::ExecutionTimelinePanel(m_navigator);
     m_graphStructure = new views::GraphStructurePanel(m_navigator);
     m_graphExecution = new views::GraphExecutionPanel(m_navigator);
+    m_executions = new views::ExecutionsPanel(m_navigator);
     m_source = new views::SourcePanel(m_navigator);
     m_stackTrace = new views::StackTracePanel(m_navigator);
     m_docks->addDock(Dock::Alerts, m_alerts);
     m_docks->addDock(Dock::ExecutionTimeline, m_timeline);
     m_docks->addDock(Dock::GraphStructure, m_graphStructure);
     m_docks->addDock(Dock::GraphExecution, m_graphExecution);
+    m_docks->addDock(Dock::Executions, m_executions);
     m_docks->addDock(Dock::Source, m_source);
     m_docks->addDock(Dock::StackTrace, m_stackTrace);
     m_docks->arrange();
@@ -121,6 +124,9 @@ void MainWindow::resetLayout()
     m_docks->arrange();
     m_docks->applyDefaultSizes();
     m_defaultSizesPending = false;
+    // The list the open run needs in front again (arrange() put Graph Execution there).
+    m_listRaised = false;
+    raiseListOfRun(m_session->snapshot(), !m_session->isLoading());
 }
 
 void MainWindow::connectActions()
@@ -134,10 +140,20 @@ void MainWindow::connectActions()
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.copy, &QAction::triggered, this, &MainWindow::copy);
     connect(a.find, &QAction::triggered, this, [this] {
+        if (listsExecutions()) {
+            m_docks->reveal(Dock::Executions);
+            m_executions->activateFind();
+            return;
+        }
         m_docks->reveal(Dock::GraphExecution);
         m_graphExecution->activateFind();
     });
     connect(a.goTo, &QAction::triggered, this, [this] {
+        if (listsExecutions()) {
+            m_docks->reveal(Dock::Executions);
+            m_executions->activateGoTo();
+            return;
+        }
         m_docks->reveal(Dock::GraphExecution);
         m_graphExecution->activateGoTo();
     });
@@ -169,11 +185,15 @@ void MainWindow::connectSession()
 {
     connect(m_session, &items::LogdirSession::loadingStarted, this, [this](const QString& path) {
         setWindowTitle(tr("%1 — NaNscope").arg(displayPath(path)));
+        m_listRaised = false;
         showWorkspace(true);
         updateActions();
     });
     connect(m_session, &items::LogdirSession::snapshotChanged, this,
-            [this](const items::SnapshotPtr& snapshot) { m_navigator->setSnapshot(snapshot); });
+            [this](const items::SnapshotPtr& snapshot) {
+                m_navigator->setSnapshot(snapshot);
+                raiseListOfRun(snapshot, false);
+            });
     connect(m_session, &items::LogdirSession::loadingFinished, this,
             &MainWindow::onLoadingFinished);
     connect(m_session, &items::LogdirSession::loadingFailed, this, &MainWindow::onLoadingFailed);
@@ -281,7 +301,7 @@ QStringList MainWindow::recentLogdirs() const
 bool MainWindow::isBusy() const
 {
     return m_session->isLoading() || m_alerts->isBusy() || m_graphExecution->isBusy() ||
-           m_source->isBusy() || (m_compare && m_compare->isBusy());
+           m_executions->isBusy() || m_source->isBusy() || (m_compare && m_compare->isBusy());
 }
 
 QString MainWindow::countsText() const
@@ -460,10 +480,42 @@ bool MainWindow::jumpToFirstAlert()
     return true;
 }
 
+void MainWindow::raiseListOfRun(const items::SnapshotPtr& snapshot, bool finished)
+{
+    // Once per load: the user's choice of tab stands while the run is read or followed. A run
+    // with graph traces shows them (TensorFlow's tf.function executions are calls of them); a
+    // run of executions only (PyTorch's, TensorFlow's eager) lists its executions there instead
+    // of an empty Graph Execution. Until the load has read everything, no trace may mean "not
+    // yet".
+    if (m_listRaised || !snapshot)
+        return;
+    if (snapshot->traceCount() > 0) {
+        m_docks->raiseIfShown(Dock::GraphExecution);
+        m_listRaised = true;
+    } else if ((finished || snapshot->complete()) && snapshot->executionCount() > 0) {
+        m_docks->raiseIfShown(Dock::Executions);
+        m_listRaised = true;
+    }
+}
+
+bool MainWindow::listsExecutions() const
+{
+    const items::SnapshotPtr snapshot = m_session->snapshot();
+    if (!snapshot || snapshot->executionCount() == 0)
+        return false;
+    // The list in front, or the only one with rows. (Qt moves a dock behind its tabs out of
+    // sight rather than hide it.)
+    const auto inSight = [](const QWidget* panel) {
+        return panel->isVisible() && !panel->visibleRegion().isEmpty();
+    };
+    return snapshot->traceCount() == 0 || (inSight(m_executions) && !inSight(m_graphExecution));
+}
+
 void MainWindow::onLoadingFinished()
 {
     updateActions();
     const items::SnapshotPtr snapshot = m_session->snapshot();
+    raiseListOfRun(snapshot, true);
     // A demo's logdir is temporary: not worth remembering.
     if (snapshot && snapshot->readable() &&
         QDir::cleanPath(m_session->path()) != QDir::cleanPath(m_demo->logdir()))
@@ -499,8 +551,9 @@ void MainWindow::updateActions()
     a.nextAlert->setEnabled(alerts);
     a.previousAlert->setEnabled(alerts);
     a.origin->setEnabled(m_alerts->hasOrigin());
-    a.find->setEnabled(snapshot && snapshot->traceCount() > 0);
-    a.goTo->setEnabled(snapshot && snapshot->traceCount() > 0);
+    const bool rows = snapshot && (snapshot->traceCount() > 0 || snapshot->executionCount() > 0);
+    a.find->setEnabled(rows);
+    a.goTo->setEnabled(rows);
     a.demo->setEnabled(m_demo->isAvailable() && !m_demo->isRunning());
 }
 

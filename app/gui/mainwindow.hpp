@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// NaNscope's main window: the six panels in their docks (DockLayout), the start page and the
+// NaNscope's main window: the panels in their docks (DockLayout), the start page and the
 // banner (CentralArea), the actions, menus and toolbar (MainWindowActions), the status bar
 // (LogdirStatus), and the loading session they all share. It wires; they do the work.
 #pragma once
@@ -13,12 +13,16 @@
 
 class QDockWidget;
 
+namespace nanscope::core {
+class Snapshot;
+}
 namespace nanscope::items {
 class LogdirSession;
 }
 namespace nanscope::views {
 class AlertsPanel;
 class ExecutionTimelinePanel;
+class ExecutionsPanel;
 class GraphExecutionPanel;
 class GraphStructurePanel;
 class Navigator;
@@ -68,6 +72,7 @@ public:
     views::ExecutionTimelinePanel* timelinePanel() const { return m_timeline; }
     views::GraphStructurePanel* graphStructurePanel() const { return m_graphStructure; }
     views::GraphExecutionPanel* graphExecutionPanel() const { return m_graphExecution; }
+    views::ExecutionsPanel* executionsPanel() const { return m_executions; }
     views::SourcePanel* sourcePanel() const { return m_source; }
     views::StackTracePanel* stackTracePanel() const { return m_stackTrace; }
     widgets::Banner* banner() const { return m_banner; }
@@ -131,6 +136,10 @@ private:
     void updateRecentMenu();
     void updateActions();
     void onLoadingFinished();
+    // Brings Graph Execution or Executions to the front of their tabs, by what the run holds.
+    void raiseListOfRun(const std::shared_ptr<const core::Snapshot>& snapshot, bool finished);
+    // Whether Edit › Find and Go to act on Executions rather than Graph Execution.
+    bool listsExecutions() const;
     void onLoadingFailed();
     void chooseAmong(const QString& root, const std::vector<core::LogdirLayout>& logdirs);
     void copy();
@@ -153,6 +162,7 @@ private:
     views::ExecutionTimelinePanel* m_timeline = nullptr;
     views::GraphStructurePanel* m_graphStructure = nullptr;
     views::GraphExecutionPanel* m_graphExecution = nullptr;
+    views::ExecutionsPanel* m_executions = nullptr;
     views::SourcePanel* m_source = nullptr;
     views::StackTracePanel* m_stackTrace = nullptr;
     std::unique_ptr<DockLayout> m_docks;
@@ -161,6 +171,7 @@ private:
     LogdirStatus* m_status = nullptr;
 
     bool m_defaultSizesPending = true;
+    bool m_listRaised = false; // for the logdir being loaded
 };
 
 } // namespace nanscope::app

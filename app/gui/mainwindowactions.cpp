@@ -43,7 +43,8 @@ MainWindowActions::MainWindowActions(QMainWindow* window) : QObject(window)
 
     copy = make(tr("&Copy"), QKeySequence::Copy);
     find = make(tr("&Find Op…"), QKeySequence::Find,
-                tr("Find a graph execution by op name or type (Ctrl+F)"));
+                tr("Find a graph execution by op name or type, or an execution by op type or "
+                   "module (Ctrl+F)"));
     goTo = make(tr("&Go to Index…"), Qt::CTRL | Qt::Key_G);
     expectedValues = make(tr("&Expected Values…"), {},
                           tr("The non-finite values this logdir's program makes on purpose: "

@@ -5,6 +5,9 @@ nanscope_add_qtest(tst_panels tst_panels.cpp pylogdir.cpp pylogdir.hpp)
 # Alerts set aside as intended (core/intent.hpp): the toggle, the counts, the origin box.
 nanscope_add_qtest(tst_setaside tst_setaside.cpp)
 target_link_libraries(tst_setaside PRIVATE NaNscope::format nanscope_test_logdirs)
+# Executions: an eager-only run's table (filters, find, go to, sort, the shared focus).
+nanscope_add_qtest(tst_executionspanel tst_executionspanel.cpp)
+target_link_libraries(tst_executionspanel PRIVATE nanscope_test_logdirs)
 nanscope_add_qtest(tst_uniformtableview tst_uniformtableview.cpp)
 nanscope_add_qtest(tst_toolrow tst_toolrow.cpp)
 target_link_libraries(tst_panels PRIVATE NaNscope::format nanscope_test_logdirs)
@@ -44,6 +47,9 @@ if(TARGET nanscope_app)
     # A run of several ranks whose NaN was made on another than the first: banner and reload.
     nanscope_add_qtest(tst_hostorigins tst_hostorigins.cpp)
     target_link_libraries(tst_hostorigins PRIVATE NaNscope::app nanscope_test_logdirs)
+    # Executions' dock: in front for an eager run, behind Graph Execution for a graph run.
+    nanscope_add_qtest(tst_executionsdock tst_executionsdock.cpp)
+    target_link_libraries(tst_executionsdock PRIVATE NaNscope::app nanscope_test_logdirs)
     # File › Compare With… and the Compare view (views::ComparePanel).
     nanscope_add_qtest(tst_compare tst_compare.cpp)
     target_link_libraries(tst_compare PRIVATE NaNscope::app nanscope_test_logdirs)

@@ -43,6 +43,7 @@
 #include <QStandardPaths>
 #include <QStyle>
 #include <QStyleOptionViewItem>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -581,8 +582,8 @@ void TestMainWindow::defaultLayoutFollowsItsTable()
     QVERIFY(host);
     const auto geometries = [&] {
         QList<QRect> rects;
-        for (const app::DockSpec& spec : app::defaultDocks())
-            rects << window.dock(spec.dock)->geometry();
+        for (const app::DockSpec& spec : app::defaultDocks()) // (a tab behind: out of sight)
+            rects << (spec.tabbedWith ? QRect() : window.dock(spec.dock)->geometry());
         return rects;
     };
     const auto rect = [&](Dock dock) {
@@ -593,13 +594,27 @@ void TestMainWindow::defaultLayoutFollowsItsTable()
     for (const app::DockSpec& spec : app::defaultDocks()) {
         QDockWidget* dock = window.dock(spec.dock);
         QCOMPARE(host->dockWidgetArea(dock), spec.area);
+        if (spec.tabbedWith) {
+            // A tab beside its dock, behind it in a run of graph traces (the demo's).
+            QVERIFY(host->tabifiedDockWidgets(window.dock(*spec.tabbedWith)).contains(dock));
+            QVERIFY(!dock->isHidden());
+            QVERIFY(dock->visibleRegion().isEmpty()); // out of sight, not hidden
+            continue;
+        }
         QVERIFY(dock->isVisible());
         QVERIFY(!dock->isFloating());
         const QRect r = dock->geometry();
+        // A dock with tabs shares its height with their tab bar.
+        int tabBar = 0;
+        if (!host->tabifiedDockWidgets(dock).isEmpty())
+            for (const QTabBar* bar : host->findChildren<QTabBar*>())
+                if (bar->isVisible() && bar->geometry().left() == r.left())
+                    tabBar = bar->height();
         // Its share of the host, give or take the separators.
         QVERIFY2(std::abs(r.width() - spec.width * host->width()) < 0.02 * host->width(),
                  spec.objectName);
-        QVERIFY2(std::abs(r.height() - spec.height * host->height()) < 0.02 * host->height(),
+        QVERIFY2(std::abs(r.height() + tabBar - spec.height * host->height()) <
+                     0.02 * host->height(),
                  spec.objectName);
         if (spec.under) {
             QCOMPARE(r.left(), rect(*spec.under).left());
@@ -637,6 +652,7 @@ void TestMainWindow::docksKeepTheNamesSavedLayoutsUse()
         {Dock::ExecutionTimeline, "executionTimelineDock"},
         {Dock::GraphStructure, "graphStructureDock"},
         {Dock::GraphExecution, "graphExecutionDock"},
+        {Dock::Executions, "executionsDock"},
         {Dock::Source, "sourceDock"},
         {Dock::StackTrace, "stackTraceDock"}};
     MainWindow window({.useSettings = false});
@@ -650,7 +666,7 @@ void TestMainWindow::resetLayoutRestoresTheDocks()
     MainWindow window({.useSettings = false});
     window.show();
     const QList<QDockWidget*> docks = window.findChildren<QDockWidget*>();
-    QCOMPARE(docks.size(), 6);
+    QCOMPARE(docks.size(), 7);
     window.dock(Dock::Alerts)->setFloating(true);
     window.dock(Dock::ExecutionTimeline)->hide();
     window.resetLayout();

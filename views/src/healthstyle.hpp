@@ -37,5 +37,7 @@ inline QColor positive()
 
 // Segments of the health bar over GraphExecutionModel's count roles.
 QList<widgets::HealthBarDelegate::Segment> graphExecutionSegments();
+// The same over ExecutionModel's count roles (all outputs of an execution together).
+QList<widgets::HealthBarDelegate::Segment> executionSegments();
 
 } // namespace nanscope::views::healthstyle

@@ -80,9 +80,10 @@ std::vector<SnapshotNotice> snapshotNotices(const core::Snapshot& snapshot)
         notices.push_back(
             {S::Info, tr("Eager-only run: no graph execution traces"),
              tr("Every op ran eagerly (PyTorch, or TensorFlow without tf.function or with "
-                "tf.config.run_functions_eagerly(True)), so Graph Execution stays empty: the "
-                "execution timeline holds everything, and Graph Structure shows the focused "
-                "execution with those that produced its inputs and read its outputs.")});
+                "tf.config.run_functions_eagerly(True)), so Graph Execution stays empty: "
+                "Executions lists every op, the execution timeline shows them in time, and "
+                "Graph Structure shows the focused execution with those that produced its "
+                "inputs and read its outputs.")});
     }
     if (onlyModes(modes, core::modeBit(core::DebugMode::NoTensor) |
                              core::modeBit(core::DebugMode::Shape))) {

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nanscope/views/executionspanel.hpp"
+
+#include "nanscope/core/eagerneighbourhood.hpp"
+#include "nanscope/items/executionmodel.hpp"
+#include "nanscope/views/rowlistproxymodel.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
+#include "nanscope/widgets/toolrow.hpp"
+#include "snapshotjob.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <numeric>
+
+namespace nanscope::views {
+
+namespace {
+
+using Model = items::ExecutionModel;
+
+} // namespace
+
+// The rows to show, filtered and sorted on a worker thread.
+struct ExecutionsPanel::ShownRows
+{
+    quint64 generation = 0;
+    std::uint64_t end = 0; // model rows they cover
+    std::vector<int> rows;
+    std::vector<int> positions; // when sorted: of each model row in `rows`
+    bool sorted = false;
+    bool append = false; // more ascending rows after those shown
+};
+
+class ExecutionsPanel::Jobs
+{
+public:
+    struct FindResult
+    {
+        std::optional<std::uint64_t> execution;
+        items::ExecutionMatch position;
+    };
+
+    explicit Jobs(ExecutionsPanel* panel)
+        : rows([panel](ShownRows shown) { panel->showRows(std::move(shown)); }),
+          choices([panel](items::ExecutionChoices c) { panel->showChoices(std::move(c)); }),
+          find([panel](FindResult result) {
+              panel->m_findBar->setMatch(result.position.ordinal,
+                                         result.execution ? result.position.total : 0);
+              if (result.execution)
+                  panel->navigator()->focusExecution(*result.execution);
+          }),
+          neighbours([panel](const core::EagerNeighbourhood& n) {
+              // The focus may have moved on while it was worked out.
+              const Focus& focus = panel->navigator()->focus();
+              if (!focus.event || focus.event->source != core::EventSource::Eager ||
+                  focus.event->index != n.execution)
+                  return;
+              QSet<int> producers;
+              QSet<int> consumers;
+              for (const core::EagerEdge& edge : n.producers)
+                  if (edge.execution)
+                      producers.insert(static_cast<int>(*edge.execution));
+              for (const core::EagerEdge& edge : n.consumers)
+                  if (edge.execution)
+                      consumers.insert(static_cast<int>(*edge.execution));
+              panel->m_proxy->setHighlightedRows(producers + consumers);
+              panel->m_neighbours =
+                  producers.isEmpty() && consumers.isEmpty()
+                      ? QString()
+                      : ExecutionsPanel::tr("Producers: %L1 · consumers: %L2%3")
+                            .arg(producers.size())
+                            .arg(consumers.size())
+                            .arg(n.consumersCut ? QStringLiteral("+") : QString());
+              panel->updateStatus();
+          })
+    {}
+
+    SnapshotJob<ShownRows> rows;
+    SnapshotJob<items::ExecutionChoices> choices;
+    SnapshotJob<FindResult> find;
+    SnapshotJob<core::EagerNeighbourhood> neighbours;
+};
+
+ExecutionsPanel::ExecutionsPanel(Navigator* navigator, QWidget* parent)
+    : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
+{
+    setWindowTitle(tr("Executions"));
+    m_model = new Model(this);
+    m_proxy = new RowListProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+
+    QWidget* tools = buildControls();
+    buildTable();
+    m_findBar = new widgets::FindBar(this);
+    m_findBar->setPlaceholderText(tr("Find an execution by op type or module"));
+    m_findBar->hide();
+    m_empty = widgets::plainLabel(
+        tr("No executions in this logdir: its ops ran in graphs (see Graph Execution)."), this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+    m_empty->setWordWrap(true);
+    m_empty->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(tools);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_empty, 1);
+    layout->addWidget(m_findBar);
+
+    connectTable();
+    connectControls();
+    showChoices({});
+    updateStatus();
+}
+
+ExecutionsPanel::~ExecutionsPanel()
+{
+    // ~QWidget deletes the table once this is no longer an ExecutionsPanel, and the header
+    // reports its sections resized on the way out: nothing of ours may hear it.
+    disconnect(m_view->horizontalHeader(), nullptr, this, nullptr);
+}
+
+widgets::CopyableTableView* ExecutionsPanel::view() const
+{
+    return m_view;
+}
+
+void ExecutionsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
+{
+    if (!items::sameLogdir(m_model->snapshot(), snapshot)) {
+        // Nothing of one logdir's browsing carries over to the next.
+        m_jobs->find.cancel();
+        m_jobs->choices.cancel();
+        m_findBar->setStatus({});
+        m_goTo->clear();
+        m_view->scrollToTop();
+        m_message.clear();
+        m_neighbours.clear();
+        m_choices = {};
+        m_userSizedColumns = false;
+        showChoices({});
+        if (m_filter.active())
+            setFilter({}); // another run's op types and modules mean nothing here
+    }
+    m_model->setSnapshot(snapshot);
+    const quint64 count = snapshot ? snapshot->executionCount() : 0;
+    setWindowTitle(count ? tr("Executions (%L1)").arg(count) : tr("Executions"));
+    // A run of graph traces only has nothing to list: say so rather than show an empty table.
+    const bool none = snapshot && snapshot->readable() && snapshot->complete() && count == 0;
+    m_empty->setVisible(none);
+    m_view->setVisible(!none);
+    requestChoices();
+    const Focus& focus = navigator()->focus();
+    if (focus.event && focus.event->source == core::EventSource::Eager &&
+        !m_view->currentIndex().isValid()) {
+        showFocus();
+        requestNeighbours();
+    }
+    updateStatus();
+}
+
+void ExecutionsPanel::requestChoices()
+{
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
+    if (!snapshot || end <= m_choices.scanned)
+        return;
+    // Only the executions read since the last scan: a followed run grows by appends.
+    m_jobs->choices.request(snapshot, [choices = m_choices, end](const core::Snapshot& s,
+                                                                 const std::atomic_bool& stop) {
+        items::ExecutionChoices more = choices;
+        if (!items::scanExecutionChoices(s, end, more, &stop))
+            return choices;
+        return more;
+    });
+}
+
+bool ExecutionsPanel::sorted() const
+{
+    return m_sortColumn != Model::IndexColumn || m_sortOrder != Qt::AscendingOrder;
+}
+
+void ExecutionsPanel::setFilter(const items::ExecutionFilter& filter)
+{
+    m_filter = filter;
+    m_filter.text.clear();
+    m_updatingChoices = true;
+    showFilterInControls();
+    m_updatingChoices = false;
+    requestRows();
+}
+
+void ExecutionsPanel::sortBy(int column, Qt::SortOrder order)
+{
+    // The columns of full records have no value to sort by until read: the sort stays.
+    if (!items::executionColumnSortable(column)) {
+        const QSignalBlocker quiet(m_view->horizontalHeader());
+        m_view->horizontalHeader()->setSortIndicator(m_sortColumn, m_sortOrder);
+        return;
+    }
+    m_sortColumn = column;
+    m_sortOrder = order;
+    if (m_view->horizontalHeader()->sortIndicatorSection() != column ||
+        m_view->horizontalHeader()->sortIndicatorOrder() != order) {
+        const QSignalBlocker quiet(m_view->horizontalHeader());
+        m_view->horizontalHeader()->setSortIndicator(column, order);
+    }
+    requestRows();
+}
+
+void ExecutionsPanel::requestRows()
+{
+    ++m_rowsGeneration;
+    m_rowsUpTo = 0;
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    if ((!m_filter.active() && !sorted()) || !snapshot) {
+        m_jobs->rows.cancel();
+        m_proxy->setRows(m_filter.active() || sorted()
+                             ? std::optional<std::vector<int>>(std::vector<int>())
+                             : std::nullopt);
+        showFocus();
+        updateStatus();
+        return;
+    }
+    const quint64 generation = m_rowsGeneration;
+    const int end = m_model->rowCount(); // may trail the snapshot
+    const int column = sorted() ? m_sortColumn : -1;
+    m_jobs->rows.request(snapshot, [filter = m_filter, generation, end, column,
+                                    order = m_sortOrder](const core::Snapshot& s,
+                                                         const std::atomic_bool& stop) {
+        ShownRows shown{generation, static_cast<std::uint64_t>(end), {}, {}, column >= 0, false};
+        if (filter.active()) {
+            shown.rows = items::matchingExecutions(s, filter, 0, shown.end, &stop);
+        } else {
+            shown.rows.resize(static_cast<std::size_t>(end));
+            std::iota(shown.rows.begin(), shown.rows.end(), 0);
+        }
+        if (column >= 0) {
+            auto ordered = items::sortExecutions(s, std::move(shown.rows), column, order, stop);
+            if (!ordered)
+                return ShownRows{}; // stopped: a newer request replaces it
+            shown.rows = std::move(*ordered);
+            shown.positions = RowListProxyModel::positionsOf(shown.rows, end);
+        }
+        return shown;
+    });
+    updateStatus();
+}
+
+void ExecutionsPanel::extendRows()
+{
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
+    if (!snapshot || !m_proxy->isFiltered() || !m_jobs->rows.idle() || m_rowsUpTo >= end)
+        return;
+    if (sorted()) { // new rows land anywhere in a sorted list: sort again
+        requestRows();
+        return;
+    }
+    // Filtered in the run's order: only the new executions are scanned.
+    const quint64 generation = m_rowsGeneration;
+    const std::uint64_t begin = m_rowsUpTo;
+    m_jobs->rows.request(snapshot, [filter = m_filter, generation, begin,
+                                    end](const core::Snapshot& s, const std::atomic_bool& stop) {
+        return ShownRows{generation, end,   items::matchingExecutions(s, filter, begin, end, &stop),
+                         {},         false, true};
+    });
+}
+
+void ExecutionsPanel::showRows(ShownRows shown)
+{
+    if (shown.generation != m_rowsGeneration || (!m_filter.active() && !sorted()))
+        return;
+    if (shown.append)
+        m_proxy->appendRows(shown.rows);
+    else if (shown.sorted)
+        m_proxy->setOrderedRows(std::move(shown.rows), std::move(shown.positions));
+    else
+        m_proxy->setRows(std::move(shown.rows));
+    m_rowsUpTo = shown.end;
+    if (!shown.append)
+        showFocus();
+    updateStatus();
+    extendRows();
+}
+
+qint64 ExecutionsPanel::currentExecution() const
+{
+    const QModelIndex current = m_view->currentIndex();
+    return current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+}
+
+QList<quint64> ExecutionsPanel::highlightedNeighbours() const
+{
+    QList<quint64> rows;
+    for (const int row : m_proxy->highlightedRows())
+        rows << static_cast<quint64>(row);
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+bool ExecutionsPanel::isBusy() const
+{
+    return !m_jobs->rows.idle() || !m_jobs->find.idle() || !m_jobs->choices.idle() ||
+           !m_jobs->neighbours.idle() || !m_proxy->allRowsShown();
+}
+
+QString ExecutionsPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void ExecutionsPanel::updateStatus()
+{
+    QString text = m_message;
+    if (text.isEmpty() && m_filter.active())
+        text = !m_jobs->rows.idle() && m_rowsUpTo == 0
+                   ? tr("Filtering…")
+                   : tr("%L1 of %L2 rows").arg(m_proxy->rowCount()).arg(m_model->rowCount());
+    if (text.isEmpty())
+        text = m_neighbours;
+    m_status->setText(text);
+}
+
+void ExecutionsPanel::find(const QString& text, bool backward)
+{
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    if (text.trimmed().isEmpty() || !snapshot)
+        return;
+    items::ExecutionFilter filter = m_filter;
+    filter.text = text.trimmed().toStdString();
+    const qint64 current = currentExecution();
+    const std::optional<std::uint64_t> from =
+        current >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(current))
+                     : std::nullopt;
+    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
+    m_findBar->setStatus(tr("Searching…"));
+    m_jobs->find.request(snapshot, [filter, from, backward, end](const core::Snapshot& s,
+                                                                 const std::atomic_bool& stop) {
+        Jobs::FindResult result{items::findExecution(s, filter, end, from, backward, &stop), {}};
+        if (result.execution)
+            result.position =
+                items::executionMatchPosition(s, filter, end, *result.execution, &stop);
+        return result;
+    });
+}
+
+bool ExecutionsPanel::goToIndex(quint64 index)
+{
+    const quint64 count = static_cast<quint64>(m_model->rowCount());
+    if (index >= count) {
+        m_message = count ? tr("No execution #%L1 (the last is #%L2)").arg(index).arg(count - 1)
+                          : tr("No executions");
+        updateStatus();
+        return false;
+    }
+    m_message.clear();
+    const QModelIndex shown = m_proxy->mapFromSource(m_model->index(static_cast<int>(index), 0));
+    if (!shown.isValid() && m_filter.active())
+        setFilter({}); // the filters hide it: show everything rather than go nowhere
+    navigator()->focusExecution(index);
+    updateStatus();
+    return true;
+}
+
+void ExecutionsPanel::activateFind()
+{
+    m_findBar->activate();
+}
+
+void ExecutionsPanel::activateGoTo()
+{
+    m_goTo->setFocus(Qt::ShortcutFocusReason);
+    m_goTo->selectAll();
+}
+
+void ExecutionsPanel::focusChanged(const Focus&)
+{
+    showFocus();
+    requestNeighbours();
+}
+
+void ExecutionsPanel::showFocus()
+{
+    const Focus& focus = navigator()->focus();
+    QModelIndex index;
+    if (focus.event && focus.event->source == core::EventSource::Eager &&
+        focus.event->index < static_cast<quint64>(m_model->rowCount()))
+        index = m_proxy->mapFromSource(
+            m_model->index(static_cast<int>(focus.event->index), Model::OpTypeColumn));
+    m_applyingFocus = true;
+    if (!index.isValid()) {
+        m_view->selectionModel()->clearSelection();
+        m_view->selectionModel()->setCurrentIndex({}, QItemSelectionModel::NoUpdate);
+    } else {
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                             QItemSelectionModel::Rows);
+        // Centre a row focused elsewhere unless it is well in sight; a row the user just
+        // clicked stays where it is.
+        const QRect rect = m_view->visualRect(index);
+        const int margin = 2 * m_view->rowHeight();
+        const QRect comfortable = m_view->viewport()->rect().adjusted(0, margin, 0, -margin);
+        if (!m_userMovedFocus && !(rect.isValid() && comfortable.contains(rect)))
+            m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    }
+    m_applyingFocus = false;
+}
+
+void ExecutionsPanel::requestNeighbours()
+{
+    const Focus& focus = navigator()->focus();
+    const items::SnapshotPtr snapshot = m_model->snapshot();
+    m_jobs->neighbours.cancel();
+    if (!m_message.isEmpty() || !m_neighbours.isEmpty()) { // notes about the previous focus
+        m_message.clear();
+        m_neighbours.clear();
+        updateStatus();
+    }
+    m_proxy->setHighlightedRows({});
+    if (!snapshot || !focus.event || focus.event->source != core::EventSource::Eager ||
+        focus.event->index >= snapshot->executionCount())
+        return;
+    // A scan of the index both ways (bounded): on a worker thread, as Graph Structure does.
+    const std::uint64_t execution = focus.event->index;
+    m_jobs->neighbours.request(snapshot,
+                               [execution](const core::Snapshot& s, const std::atomic_bool&) {
+                                   core::EagerNeighbourhoodLimits limits;
+                                   limits.maxConsumers = 64;
+                                   return core::eagerNeighbourhood(s, execution, limits);
+                               });
+}
+
+void ExecutionsPanel::onCurrentRowChanged(const QModelIndex& current)
+{
+    if (m_applyingFocus || !current.isValid())
+        return;
+    const QModelIndex source = m_proxy->mapToSource(current);
+    if (!source.isValid())
+        return;
+    m_userMovedFocus = true;
+    navigator()->focusExecution(static_cast<quint64>(source.row()));
+    m_userMovedFocus = false;
+}
+
+} // namespace nanscope::views
