@@ -33,6 +33,20 @@ void writeManyHosts(const std::filesystem::path& dir)
     }
 }
 
+// In a child process: nanscope-report on `dir` under `limit`. 0 when it read every host and
+// found nothing wrong; otherwise what failed.
+int reportUnder(rlimit limit, const std::filesystem::path& dir)
+{
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return 10;
+    const test::ReportRun run = test::runReport("--no-index-cache " + test::shellQuoted(dir));
+    if (run.output.find("Too many open files") != std::string::npos)
+        return 11;
+    if (run.output.find("host-" + std::to_string(1000 + kHosts - 1)) == std::string::npos)
+        return 12; // every host read
+    return run.status == 0 ? 0 : 20 + run.status;
+}
+
 } // namespace
 
 TEST_CASE("nanscope-report reads a logdir of many hosts under a low soft limit of open files",
@@ -40,19 +54,12 @@ TEST_CASE("nanscope-report reads a logdir of many hosts under a low soft limit o
 {
     test::TempDir dir;
     writeManyHosts(dir.path());
-    std::string output;
     const auto result = test::runInChild(120, [&] {
         rlimit limit{};
         if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_max < 4096)
             return 0; // a hard limit this low leaves nothing to raise to: not what is tested
         limit.rlim_cur = 256;
-        if (::setrlimit(RLIMIT_NOFILE, &limit) != 0)
-            return 10;
-        const test::ReportRun run =
-            test::runReport("--no-index-cache " + test::shellQuoted(dir.path()));
-        if (run.output.find("Too many open files") != std::string::npos)
-            return 11;
-        return run.status == 0 ? 0 : 20 + run.status;
+        return reportUnder(limit, dir.path());
     });
     CHECK(result.code == 0);
 }
@@ -64,17 +71,7 @@ TEST_CASE("nanscope-report reads a logdir of many hosts under a hard limit it ca
     writeManyHosts(dir.path());
     const auto result = test::runInChild(120, [&] {
         // 128 for everything: the logdir has 300 trace and execution files to read.
-        rlimit limit{128, 128};
-        if (::setrlimit(RLIMIT_NOFILE, &limit) != 0)
-            return 10;
-        const test::ReportRun run =
-            test::runReport("--no-index-cache " + test::shellQuoted(dir.path()));
-        if (run.output.find("Too many open files") != std::string::npos)
-            return 11;
-        if (run.output.find(std::to_string(kHosts - 1) + " more hosts") == std::string::npos &&
-            run.output.find("host-" + std::to_string(1000 + kHosts - 1)) == std::string::npos)
-            return 12; // every host read
-        return run.status == 0 ? 0 : 20 + run.status;
+        return reportUnder(rlimit{128, 128}, dir.path());
     });
     CHECK(result.code == 0);
 }

@@ -7,6 +7,7 @@
 #include "focusreport.hpp"
 #include "mainwindow.hpp"
 #include "mainwindowactions.hpp"
+#include "mainwindowload.hpp"
 #include "nanscope/views/executionspanel.hpp"
 #include "nanscope/views/navigator.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
@@ -32,12 +33,7 @@ namespace {
 
 constexpr int kWait = 30000;
 
-bool openAndWait(MainWindow& window, const QString& path)
-{
-    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
-    window.openLogdir(path);
-    return QTest::qWaitFor([&] { return loaded.count() > 0 && !window.isBusy(); }, kWait);
-}
+using test::openAndWait;
 
 // A dock in front of its tabs (Qt moves the others out of sight rather than hide them).
 bool inFront(const QDockWidget* dock)

@@ -8,6 +8,7 @@
 #include "logdirpicker.hpp"
 #include "mainwindow.hpp"
 #include "mainwindowactions.hpp"
+#include "mainwindowload.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
@@ -61,13 +62,7 @@ namespace {
 
 constexpr int kWait = 30000;
 
-// Opens `path` and waits until it is read and every panel has worked out what it shows.
-bool openAndWait(MainWindow& window, const QString& path)
-{
-    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
-    window.openLogdir(path);
-    return QTest::qWaitFor([&] { return loaded.count() > 0 && !window.isBusy(); }, kWait);
-}
+using test::openAndWait;
 
 // The default window of a 1280×800 screen, shown, on `path` at its first alert.
 bool showAtFirstAlert(MainWindow& window, const QString& path)

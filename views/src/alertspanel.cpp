@@ -178,11 +178,7 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     header->moveSection(header->visualIndex(items::AlertModel::NanColumn),
                         header->visualIndex(items::AlertModel::NegInfColumn));
 
-    m_empty = widgets::plainLabel(tr("No NaN or ∞ in this logdir."), this);
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setForegroundRole(QPalette::PlaceholderText);
-    m_empty->setWordWrap(true);
-    m_empty->hide();
+    m_empty = emptyStateLabel(tr("No NaN or ∞ in this logdir."), this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "executiondescription.hpp"
 
+#include "nanscope/items/firstexecution.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 
@@ -65,20 +66,6 @@ QString wallTimeText(double wallTime, double firstWallTime)
         QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
     return QStringLiteral("%1 (+%2 s since the first execution)")
         .arg(clock, QString::number(wallTime - firstWallTime, 'f', 3));
-}
-
-// Wall times count from the logdir's first execution, of whichever host ran it.
-double firstExecutionTime(const core::Snapshot& snapshot)
-{
-    double first = snapshot.executionCount() > 0 ? snapshot.execution(0).wallTime : 0;
-    bool any = snapshot.executionCount() > 0;
-    for (std::size_t h = 1; h < snapshot.layout().fileSets.size(); ++h)
-        if (snapshot.hostExecutionCount(h) > 0) {
-            const double t = snapshot.hostExecution(h, 0).wallTime;
-            first = any ? std::min(first, t) : t;
-            any = true;
-        }
-    return first;
 }
 
 QString digestWords(core::HealthDigest digest)
@@ -174,7 +161,7 @@ ExecutionDescription describeExecution(const core::Snapshot& snapshot, std::size
     if (!e.hostName.empty())
         d.fields.emplace_back(QStringLiteral("Host"), QString::fromStdString(e.hostName));
     d.fields.emplace_back(QStringLiteral("Wall time"),
-                          wallTimeText(e.wallTime, firstExecutionTime(snapshot)));
+                          wallTimeText(e.wallTime, items::firstExecutionWallTime(snapshot)));
 
     const std::size_t slots = std::max({static_cast<std::size_t>(std::max(e.numOutputs, 0)),
                                         e.outputTensorIds.size(), e.outputHealth.size()});

@@ -9,6 +9,7 @@
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/toolrow.hpp"
 #include "snapshotjob.hpp"
+#include "viewhelpers.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -101,12 +102,8 @@ ExecutionsPanel::ExecutionsPanel(Navigator* navigator, QWidget* parent)
     m_findBar = new widgets::FindBar(this);
     m_findBar->setPlaceholderText(tr("Find an execution by op type or module"));
     m_findBar->hide();
-    m_empty = widgets::plainLabel(
+    m_empty = emptyStateLabel(
         tr("No executions in this logdir: its ops ran in graphs (see Graph Execution)."), this);
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setForegroundRole(QPalette::PlaceholderText);
-    m_empty->setWordWrap(true);
-    m_empty->hide();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -295,17 +292,12 @@ void ExecutionsPanel::showRows(ShownRows shown)
 
 qint64 ExecutionsPanel::currentExecution() const
 {
-    const QModelIndex current = m_view->currentIndex();
-    return current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+    return currentSourceRow(m_view, m_proxy);
 }
 
 QList<quint64> ExecutionsPanel::highlightedNeighbours() const
 {
-    QList<quint64> rows;
-    for (const int row : m_proxy->highlightedRows())
-        rows << static_cast<quint64>(row);
-    std::sort(rows.begin(), rows.end());
-    return rows;
+    return sortedHighlightedRows(*m_proxy);
 }
 
 bool ExecutionsPanel::isBusy() const

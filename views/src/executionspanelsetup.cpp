@@ -15,6 +15,7 @@
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/toolrow.hpp"
+#include "viewhelpers.hpp"
 
 #include <QAbstractItemView>
 #include <QCheckBox>
@@ -69,16 +70,8 @@ QWidget* ExecutionsPanel::buildControls()
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
-    m_status = new QLabel(this);
-    m_status->setTextFormat(Qt::PlainText);
-    m_status->setForegroundRole(QPalette::PlaceholderText);
-    m_goTo = new QLineEdit(this);
-    m_goTo->setPlaceholderText(tr("Go to #"));
-    m_goTo->setToolTip(tr("Go to an execution by its index (Ctrl+G)"));
-    m_goTo->setClearButtonEnabled(true);
-    m_goTo->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9,. ]*")), m_goTo));
-    m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
+    m_status = toolStatusLabel(this);
+    m_goTo = goToField(tr("Go to an execution by its index (Ctrl+G)"), this);
     auto* tools = new widgets::ToolRow(this);
     tools->leading()->setSpacing(6);
     tools->leading()->addWidget(m_nonFinite);
@@ -101,7 +94,8 @@ void ExecutionsPanel::buildTable()
     for (const int column : {int(Model::IndexColumn), int(Model::OutputsColumn),
                              int(Model::ElementsColumn), int(Model::TimeColumn)})
         m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
-    m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::executionSegments(), this);
+    m_healthDelegate =
+        new widgets::HealthBarDelegate(healthstyle::countSegments(Model::NegInfCountRole), this);
     m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     const int widths[] = {digit * 5 + 8, digit * 14, digit * 16, digit * 18,

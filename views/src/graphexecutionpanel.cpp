@@ -273,17 +273,12 @@ void GraphExecutionPanel::showFilterResult(FilterResult result)
 
 qint64 GraphExecutionPanel::currentTrace() const
 {
-    const QModelIndex current = m_view->currentIndex();
-    return current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+    return currentSourceRow(m_view, m_proxy);
 }
 
 QList<quint64> GraphExecutionPanel::highlightedInputs() const
 {
-    QList<quint64> traces;
-    for (const int row : m_proxy->highlightedRows())
-        traces << static_cast<quint64>(row);
-    std::sort(traces.begin(), traces.end());
-    return traces;
+    return sortedHighlightedRows(*m_proxy);
 }
 
 bool GraphExecutionPanel::isBusy() const

@@ -49,16 +49,8 @@ widgets::ToolRow* GraphExecutionPanel::buildControls()
     m_device->setToolTip(tr("Show only the traces of ops that ran on one device"));
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_device->hide();
-    m_status = new QLabel(this);
-    m_status->setTextFormat(Qt::PlainText);
-    m_status->setForegroundRole(QPalette::PlaceholderText);
-    m_goTo = new QLineEdit(this);
-    m_goTo->setPlaceholderText(tr("Go to #"));
-    m_goTo->setToolTip(tr("Go to a trace by its index (Ctrl+G)"));
-    m_goTo->setClearButtonEnabled(true);
-    m_goTo->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9,. ]*")), m_goTo));
-    m_goTo->setMaximumWidth(m_goTo->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
+    m_status = toolStatusLabel(this);
+    m_goTo = goToField(tr("Go to a trace by its index (Ctrl+G)"), this);
     auto* tools = new widgets::ToolRow(this);
     tools->leading()->setSpacing(6);
     tools->leading()->addWidget(m_nonFinite);
@@ -83,7 +75,8 @@ void GraphExecutionPanel::buildTable()
     m_view->setItemDelegateForColumn(Model::TensorColumn, new widgets::ScopeNameDelegate(m_view));
     for (const int column : {int(Model::IndexColumn), int(Model::ShapeColumn)})
         m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
-    m_healthDelegate = new widgets::HealthBarDelegate(healthstyle::graphExecutionSegments(), this);
+    m_healthDelegate =
+        new widgets::HealthBarDelegate(healthstyle::countSegments(Model::NegInfCountRole), this);
     m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
     // Until rows arrive; then fitKeyColumns sizes the key columns by what they show.
     for (int column = 0; column < Model::ColumnCount; ++column)

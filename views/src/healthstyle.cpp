@@ -8,29 +8,20 @@
 
 namespace nanscope::views::healthstyle {
 
-QList<widgets::HealthBarDelegate::Segment> graphExecutionSegments()
+QList<widgets::HealthBarDelegate::Segment> countSegments(int negInfRole)
 {
-    using M = items::GraphExecutionModel;
+    // Both models keep the roles in this order; the asserts hold them to it.
+    using E = items::ExecutionModel;
+    using G = items::GraphExecutionModel;
+    static_assert(E::PositiveCountRole - E::NegInfCountRole == 5);
+    static_assert(G::PositiveCountRole - G::NegInfCountRole == 5);
     return {
-        {M::NegInfCountRole, negativeInfinity(), QStringLiteral("−∞")},
-        {M::PosInfCountRole, positiveInfinity(), QStringLiteral("+∞")},
-        {M::NanCountRole, nan(), QStringLiteral("NaN")},
-        {M::NegativeCountRole, negative(), QStringLiteral("neg")},
-        {M::ZeroCountRole, zero(), QStringLiteral("zero")},
-        {M::PositiveCountRole, positive(), QStringLiteral("pos")},
-    };
-}
-
-QList<widgets::HealthBarDelegate::Segment> executionSegments()
-{
-    using M = items::ExecutionModel;
-    return {
-        {M::NegInfCountRole, negativeInfinity(), QStringLiteral("−∞")},
-        {M::PosInfCountRole, positiveInfinity(), QStringLiteral("+∞")},
-        {M::NanCountRole, nan(), QStringLiteral("NaN")},
-        {M::NegativeCountRole, negative(), QStringLiteral("neg")},
-        {M::ZeroCountRole, zero(), QStringLiteral("zero")},
-        {M::PositiveCountRole, positive(), QStringLiteral("pos")},
+        {negInfRole, negativeInfinity(), QStringLiteral("−∞")},
+        {negInfRole + 1, positiveInfinity(), QStringLiteral("+∞")},
+        {negInfRole + 2, nan(), QStringLiteral("NaN")},
+        {negInfRole + 3, negative(), QStringLiteral("neg")},
+        {negInfRole + 4, zero(), QStringLiteral("zero")},
+        {negInfRole + 5, positive(), QStringLiteral("pos")},
     };
 }
 

@@ -35,9 +35,8 @@ inline QColor positive()
     return {0x4d, 0xb6, 0xac};
 }
 
-// Segments of the health bar over GraphExecutionModel's count roles.
-QList<widgets::HealthBarDelegate::Segment> graphExecutionSegments();
-// The same over ExecutionModel's count roles (all outputs of an execution together).
-QList<widgets::HealthBarDelegate::Segment> executionSegments();
+// Segments of the health bar over a model's six count roles, which follow `negInfRole` in the
+// order −∞, +∞, NaN, negative, zero, positive (GraphExecutionModel's and ExecutionModel's).
+QList<widgets::HealthBarDelegate::Segment> countSegments(int negInfRole);
 
 } // namespace nanscope::views::healthstyle

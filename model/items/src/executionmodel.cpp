@@ -2,6 +2,7 @@
 #include "nanscope/items/executionmodel.hpp"
 
 #include "nanscope/items/executionquery.hpp"
+#include "nanscope/items/firstexecution.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 #include "nanscope/items/optypetext.hpp"
@@ -65,21 +66,6 @@ ExecutionModel::Details summarise(const core::ExecutionDetails& record)
     return d;
 }
 
-// Seconds count from the logdir's first execution, of whichever host ran it (as the Execution
-// Timeline's details count them).
-double firstWallTime(const core::Snapshot& snapshot)
-{
-    double first = snapshot.executionCount() > 0 ? snapshot.execution(0).wallTime : 0;
-    bool any = snapshot.executionCount() > 0;
-    for (std::size_t h = 1; h < snapshot.layout().fileSets.size(); ++h)
-        if (snapshot.hostExecutionCount(h) > 0) {
-            const double t = snapshot.hostExecution(h, 0).wallTime;
-            first = any ? std::min(first, t) : t;
-            any = true;
-        }
-    return first;
-}
-
 } // namespace
 
 quint64 ExecutionModel::rowsIn(const core::Snapshot& snapshot) const
@@ -104,7 +90,7 @@ void ExecutionModel::snapshotChanged()
         m_unreadable.clear();
     }
     m_detailsOf = now;
-    m_firstWallTime = now ? firstWallTime(*now) : 0;
+    m_firstWallTime = now ? firstExecutionWallTime(*now) : 0;
 }
 
 const ExecutionModel::Details* ExecutionModel::details(int row) const
