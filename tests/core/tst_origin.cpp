@@ -101,6 +101,31 @@ TEST_CASE("eager executions: inputs by tensor id", "[origin]")
     CHECK_FALSE(s->propagation().hops({EventSource::Eager, 2}));
 }
 
+TEST_CASE("a NaN an all-reduce brought in is blamed on the other ranks, however it was recorded",
+          "[origin][multihost]")
+{
+    // The all-reduce's output is summarised when the op returns; whether the other ranks' values
+    // have arrived by then is a race. Either the all-reduce or its first reader shows the NaN.
+    const int full = 4;
+    const auto finite = ev::fullHealth(-1, 4, 0, 0, 0, 0, 0, 4);
+    const auto nan = ev::fullHealth(-1, 4, 0, 0, 4, 0, 0, 0);
+    for (const bool arrivedBeforeRecord : {true, false}) {
+        test::TempDir dir;
+        FileSetWriter set = test::emptyRun(dir.path());
+        set.append("execution", ev::execution(1.0, "aten::mul", {1}, {2}, full, {finite}));
+        set.append("execution", ev::execution(2.0, "c10d::allreduce_", {2}, {2}, full,
+                                              {arrivedBeforeRecord ? nan : finite}));
+        set.append("execution", ev::execution(3.0, "aten::div", {2}, {3}, full, {nan}));
+        const auto s = LogdirReader(dir.path()).update();
+        const auto& origin = s->origin();
+        REQUIRE(origin);
+        CHECK(origin->opType == (arrivedBeforeRecord ? "c10d::allreduce_" : "aten::div"));
+        CHECK(origin->hint.rule == "collective-input");
+        CHECK_THAT(origin->hint.cause,
+                   Catch::Contains("c10d::allreduce_") && Catch::Contains("made on another rank"));
+    }
+}
+
 TEST_CASE("inputs are followed through uninstrumented Identity ops", "[origin]")
 {
     test::TempDir dir;

@@ -108,11 +108,16 @@ Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
     }
     o.hint = explainNonFinite(o.opType, inputHealth, o.health);
     // A value a collective brought in from other ranks: whatever the op, the cause lies there.
+    // Whether the collective's own record already holds the other ranks' values is a race.
+    if (isCollective(o.opType)) {
+        o.hint = collectiveInputHint(o.opType, true);
+        return o;
+    }
     for (const auto& source : sources)
         if (source) {
             const std::string_view producer = snapshot.execution(source->execution).opType;
             if (isCollective(producer)) {
-                o.hint = collectiveInputHint(producer);
+                o.hint = collectiveInputHint(producer, false);
                 break;
             }
         }

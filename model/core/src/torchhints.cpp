@@ -151,12 +151,17 @@ bool isCollective(std::string_view opType)
            opType.starts_with("c10d_functional::");
 }
 
-Hint collectiveInputHint(std::string_view collective)
+Hint collectiveInputHint(std::string_view collective, bool isOrigin)
 {
+    const std::string name(collective);
     return {"collective-input",
-            "an input was last written by " + std::string(collective) +
-                ", a collective: its values come from other ranks, and its record here was taken "
-                "before they arrived, so the NaN or inf was most likely made on another rank",
+            isOrigin ? name + " is a collective: its output holds values from other ranks and its "
+                              "inputs here were finite, so the NaN or inf was most likely made on "
+                              "another rank (or the reduction overflowed)"
+                     : "an input was last written by " + name +
+                           ", a collective: its values come from other ranks, and its record here "
+                           "was taken before they arrived, so the NaN or inf was most likely made "
+                           "on another rank",
             "read the run's other ranks (nanscope-report lists each rank's origin, earliest "
             "first; in the app, the banner reads the rank that made it): the earliest is where "
             "the value was made"};

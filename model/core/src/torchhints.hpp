@@ -23,8 +23,11 @@ void rewordForPyTorch(Hint& hint);
 // all_reduce"): it writes values that other ranks computed.
 bool isCollective(std::string_view opType);
 
-// The hint for an op whose input a collective wrote last: the values came from other ranks, and
-// the collective's own record may predate them (the program waits for it after the op returns).
-Hint collectiveInputHint(std::string_view collective);
+// The hint for a non-finite value a collective brought in from other ranks. `isOrigin`: the
+// collective's own output was recorded non-finite from finite inputs (its record was taken after
+// the values arrived); otherwise an op read what the collective wrote (its record predates them:
+// the program waits for the collective after the op returns). Which of the two a run shows is a
+// race, so both share one rule.
+Hint collectiveInputHint(std::string_view collective, bool isOrigin);
 
 } // namespace nanscope::core
