@@ -237,3 +237,58 @@ TEST_CASE("pruning removes the temporaries of killed savers, not those being wri
     CHECK(fs::exists(fresh));
     CHECK(fs::exists(notOurs));
 }
+
+namespace {
+
+// Every trace's wall time, offset and health, summed: what a view reading them all would see.
+double traceSum(const Snapshot& s)
+{
+    double sum = 0;
+    for (std::uint64_t i = 0; i < s.traceCount(); ++i) {
+        const TraceDigest t = s.trace(i);
+        sum += t.wallTime + static_cast<double>(t.offset) + t.health.bits;
+    }
+    return sum;
+}
+
+} // namespace
+
+TEST_CASE("a saved index cut short or rewritten in place while in use changes nothing read",
+          "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    test::TempDir spill;
+    writeTraces(dir.path(), 200'000); // three chunks of 65,536 traces in each array
+    REQUIRE(readAndSave(dir.path(), cache.path()).saved);
+    const fs::path index = savedIndexOf(dir.path(), cache.path());
+    const auto indexBytes = fs::file_size(index);
+    const std::string original = test::readBytes(index);
+    // In memory (below the spill threshold) and in a spill file (above it).
+    for (const std::uint64_t spillAbove : {std::uint64_t{1} << 40, std::uint64_t{0}}) {
+        for (const bool cut : {true, false}) {
+            test::writeBytes(index, original); // a fresh copy of the saved index
+            // In a child: a reader that kept mapping the file dies of SIGBUS, failing the test.
+            const auto result = test::runInChild(60, [&] {
+                ReaderOptions options = cachedIn(cache.path());
+                options.spill = {spill.path(), spillAbove};
+                LogdirReader reader(dir.path(), options);
+                const auto s = reader.update();
+                if (reader.indexCacheStatus() != "used")
+                    return 10;
+                const double before = traceSum(*s);
+                if (cut) {
+                    if (::truncate(index.c_str(), 4096) != 0)
+                        return 11;
+                } else {
+                    // Another process's writes in place: every page of the arrays changed.
+                    test::writeBytes(index, std::string(indexBytes, '\xff'));
+                }
+                return traceSum(*s) == before && s->traceCount() == 200'000 ? 0 : 12;
+            });
+            INFO("spill above " << spillAbove << ", cut " << cut);
+            CHECK(result.signal == 0);
+            CHECK(result.code == 0);
+        }
+    }
+}

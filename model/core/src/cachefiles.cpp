@@ -2,6 +2,7 @@
 #include "cachefiles.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -31,6 +32,20 @@ int openCacheFile(const std::filesystem::path& path, int& error)
 int createCacheFile(const std::filesystem::path& path)
 {
     return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+int createUnnamedCacheFile(const std::filesystem::path& directory)
+{
+#ifdef O_TMPFILE
+    const int unnamed = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (unnamed >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+        return unnamed;
+#endif
+    std::string name = (directory / "nanscope-columns-XXXXXX").string();
+    const int named = ::mkostemp(name.data(), O_CLOEXEC);
+    if (named >= 0)
+        ::unlink(name.c_str());
+    return named;
 }
 
 std::string cacheFileError(int error)

@@ -25,6 +25,10 @@ int openCacheFile(const std::filesystem::path& path, int& error);
 // A new file, created where nothing lies (no link followed), or -1 with errno set.
 int createCacheFile(const std::filesystem::path& path);
 
+// A new file in `directory` that no other process can open, gone once closed (O_TMPFILE, or a
+// name unlinked at once where the file system has none), or -1 with errno set.
+int createUnnamedCacheFile(const std::filesystem::path& directory);
+
 // The text of an errno from openCacheFile or createCacheFile.
 std::string cacheFileError(int error);
 

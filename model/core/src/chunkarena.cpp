@@ -30,22 +30,6 @@ std::size_t roundUp(std::size_t n, std::size_t to)
     return (n + to - 1) / to * to;
 }
 
-// A file in `directory` that no other process can open, gone once closed.
-int unnamedFile(const std::filesystem::path& directory)
-{
-#ifdef O_TMPFILE
-    const int unnamed = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (unnamed >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-        return unnamed;
-#endif
-    // File systems without O_TMPFILE: a named file, unlinked at once.
-    std::string name = (directory / "nanscope-columns-XXXXXX").string();
-    const int named = ::mkostemp(name.data(), O_CLOEXEC);
-    if (named >= 0)
-        ::unlink(name.c_str());
-    return named;
-}
-
 } // namespace
 
 std::shared_ptr<ChunkArena> ChunkArena::create(const std::filesystem::path& directory)
@@ -58,7 +42,7 @@ std::shared_ptr<ChunkArena> ChunkArena::create(const std::filesystem::path& dire
 #endif
     std::error_code ec;
     std::filesystem::create_directories(directory, ec);
-    const int fd = unnamedFile(directory);
+    const int fd = createUnnamedCacheFile(directory);
     if (fd < 0)
         return nullptr;
     return std::shared_ptr<ChunkArena>(new ChunkArena(fd));

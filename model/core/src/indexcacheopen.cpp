@@ -1,34 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Opening a saved index file: mapped whole, trusted when its record vouches for it (a checked
-// file skips the array checks), noted as used or checked after a load; and checking one just
-// saved. What the file must hold is indexcacheload.cpp's business.
+// Opening a saved index file: copied whole where no other process can change it
+// (privatecopy.hpp), trusted when its record vouches for it (a checked file skips the array
+// checks), noted as used or checked after a load; and checking one just saved. What the file must
+// hold is indexcacheload.cpp's business.
 #include "cachefiles.hpp"
 #include "indexcache.hpp"
 #include "indexcachetrust.hpp"
+#include "privatecopy.hpp"
 
 #include <cerrno>
 #include <chrono>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
 namespace nanscope::core {
-namespace {
 
 namespace fs = std::filesystem;
 
-// A read-only private mapping of a whole file, unmapped with its last user.
-struct Mapping
+namespace {
+
+bool sameVersion(const struct stat& a, const struct stat& b)
 {
-    void* address = MAP_FAILED;
-    std::size_t size = 0;
-    ~Mapping()
-    {
-        if (address != MAP_FAILED)
-            ::munmap(address, size);
-    }
-};
+    return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
+           a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec &&
+           a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
+}
 
 } // namespace
 
@@ -44,27 +41,29 @@ bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::pa
     }
     struct stat st
     {};
-    auto mapping = std::make_shared<Mapping>();
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        mapping->size = static_cast<std::size_t>(st.st_size);
-        mapping->address = ::mmap(nullptr, mapping->size, PROT_READ, MAP_PRIVATE, fd, 0);
-    }
+    std::shared_ptr<const PrivateCopy> copy;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        copy = PrivateCopy::of(fd, static_cast<std::uint64_t>(st.st_size),
+                               state.index.spillDirectory, state.index.spillAboveBytes, why);
+    else
+        why = "it is empty";
+    // A file changed while it was copied may hold a mix of two versions: checked whole, and
+    // noted as checked only when it is still what was looked at.
+    struct stat after
+    {};
+    const bool unchanged = copy && ::fstat(fd, &after) == 0 && sameVersion(st, after);
     ::close(fd);
-    if (mapping->address == MAP_FAILED) {
-        why = "cannot map it";
+    if (!copy)
         return false;
-    }
-    const std::span<const std::byte> bytes(static_cast<const std::byte*>(mapping->address),
-                                           mapping->size);
-    const bool trusted = checksums && checkedBefore(file, st);
-    if (!loadIndexCache(bytes, mapping, true, key, logdir, discovery, state, pool, why, checksums,
-                        trusted))
+    const bool trusted = checksums && unchanged && checkedBefore(file, st);
+    if (!loadIndexCache(copy->bytes(), copy, copy->fileBacked(), key, logdir, discovery, state,
+                        pool, why, checksums, trusted))
         return false;
     // Used: the last to be pruned. The record carries the time, so that the index file keeps
     // the times its record names.
     if (trusted)
         noteUsed(file);
-    else if (checksums)
+    else if (checksums && unchanged)
         noteChecked(file, st);
     return true;
 }
