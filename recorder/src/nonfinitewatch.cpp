@@ -192,6 +192,72 @@ NonFiniteOp NonFiniteWatch::describe(const WatchedEvent& event, std::uint8_t kin
     return op;
 }
 
+std::optional<NonFiniteOp> NonFiniteWatch::suspectOp(std::uint32_t index) const
+{
+    if (index == 0)
+        return std::nullopt;
+    return m_suspects[index - 1];
+}
+
+bool NonFiniteWatch::scalesLoss(const WatchedEvent& event) const
+{
+    if (!isLossScaling(event.opType))
+        return false;
+    if (std::any_of(event.inputs.begin(), event.inputs.end(),
+                    [this](std::int64_t key) { return m_scales.count(key) > 0; }))
+        return true;
+    // Before the first update names the scale: the multiplication is the scaler's scale().
+    auto fromScaler = [](const std::vector<CodeLocation>& stack) {
+        return std::any_of(stack.begin(), stack.end(), [](const CodeLocation& frame) {
+            return isLossScalingFrame(frame.file, frame.function);
+        });
+    };
+    if (event.internedStack)
+        if (auto stack = m_stacks.locations(*event.internedStack))
+            return fromScaler(**stack);
+    return fromScaler(event.stack);
+}
+
+void NonFiniteWatch::followScaling(const WatchedEvent& event)
+{
+    if (isLossScaleUpdate(event.opType) && !event.inputs.empty())
+        m_scales.insert(event.inputs.front());
+    if (scalesLoss(event))
+        m_scaling = true;
+}
+
+NonFiniteWatch::Reads NonFiniteWatch::reads(const WatchedEvent& event)
+{
+    Reads r;
+    const bool check = isLossScalerCheck(event.opType);
+    for (const std::int64_t key : event.inputs) {
+        const auto it = m_values.find(key);
+        if (it == m_values.end())
+            continue;
+        Value& value = it->second;
+        if (value.caught) {
+            if (!r.caughtRead)
+                r.caughtSuspect = value.suspect;
+            r.caughtRead = true;
+        } else if (value.intended) {
+            r.intended |= value.kinds;
+        } else if (value.scaled) {
+            if (!r.scaledRead)
+                r.scaledSuspect = value.suspect;
+            r.scaledRead = true;
+            r.scaled |= value.kinds;
+        } else {
+            if (!r.plainRead)
+                r.plainSuspect = value.suspect;
+            r.plainRead = true;
+            r.plain |= value.kinds;
+        }
+        if (check && value.scaled)
+            value.caught = true;
+    }
+    return r;
+}
+
 bool NonFiniteWatch::inspect(const WatchedEvent& event)
 {
     std::lock_guard lock(m_mutex);
@@ -199,34 +265,51 @@ bool NonFiniteWatch::inspect(const WatchedEvent& event)
         ++m_stop->eventsLate;
         return false;
     }
-    std::uint8_t intendedIn = 0;
-    std::uint8_t suspectIn = 0;
-    std::uint32_t suspect = 0; // the first suspect read
-    bool suspectRead = false;
-    for (const std::int64_t key : event.inputs) {
-        const Value* value = find(key);
-        if (!value)
-            continue;
-        if (value->intended) {
-            intendedIn |= value->kinds;
-        } else {
-            suspectIn |= value->kinds;
-            if (!suspectRead)
-                suspect = value->suspect;
-            suspectRead = true;
+    followScaling(event);
+    const Reads in = reads(event);
+    if (isLossScalerCheck(event.opType)) {
+        m_scaling = false; // what it read is caught (reads()); it writes in place, unrecorded
+        if (!in.scaledRead) {
+            m_skippedSteps = 0; // the scaler found the gradients finite: it recovered
+            return false;
         }
+        if (m_skippedSteps++ == 0)
+            m_firstSkipped = in.scaledSuspect;
+        if (m_skippedSteps < kMaxLossScalingSkips)
+            return false;
+        // No overflow of loss scaling lasts this long: the scale would have shrunk by 2^32.
+        if (auto origin = suspectOp(m_firstSkipped)) {
+            stopAt(std::move(*origin), describe(event, in.scaled),
+                   "caught in each of " + std::to_string(kMaxLossScalingSkips) +
+                       " steps in a row: a lasting fault, not loss scaling's passing overflow");
+            return true;
+        }
+        return false;
     }
-    auto suspectOp = [this](std::uint32_t index) -> std::optional<NonFiniteOp> {
-        if (index == 0)
-            return std::nullopt;
-        return m_suspects[index - 1];
-    };
-    if (suspectRead && takesValueOut(event.opType)) {
-        if (auto origin = suspectOp(suspect)) {
-            stopAt(std::move(*origin), describe(event, suspectIn));
+    // What the scaler caught is read again: the step it should have skipped went on.
+    if (in.caughtRead && !isConstantWriter(event.opType) && !consumesNoValue(event.opType)) {
+        if (auto origin = suspectOp(in.caughtSuspect)) {
+            stopAt(std::move(*origin), describe(event, kUnknownKind),
+                   "read after the loss scaler had caught it (the step was not skipped)");
             return true;
         }
     }
+    if (takesValueOut(event.opType) && (in.plainRead || in.scaledRead)) {
+        if (auto origin = suspectOp(in.plainRead ? in.plainSuspect : in.scaledSuspect)) {
+            stopAt(std::move(*origin), describe(event, in.plain | in.scaled));
+            return true;
+        }
+    }
+    return inspectOutputs(event, in);
+}
+
+bool NonFiniteWatch::inspectOutputs(const WatchedEvent& event, const Reads& in)
+{
+    const std::uint8_t suspectIn = in.plain | in.scaled;
+    // Values made while the loss is scaled, or from scaled ones, are the scaler's to catch
+    // unless a suspect of the program's own came in.
+    const bool scaled = (m_scaling || in.scaledRead) && !in.plainRead;
+    const std::uint32_t suspect = in.plainRead ? in.plainSuspect : in.scaledSuspect;
     for (std::size_t i = 0; i < event.outputs.size() && i < event.kinds.size(); ++i) {
         const std::uint8_t kinds = event.kinds[i];
         const std::int64_t key = event.outputs[i];
@@ -236,7 +319,7 @@ bool NonFiniteWatch::inspect(const WatchedEvent& event)
             m_values.erase(key); // written over with finite values (in place, or the next step)
             continue;
         }
-        const std::uint8_t carried = intendedIn | suspectIn;
+        const std::uint8_t carried = in.intended | suspectIn;
         const bool constant = carried == 0 && isConstantWriter(event.opType);
         if (constant || expected(event, kinds)) {
             remember(key, {.kinds = kinds, .intended = true});
@@ -248,41 +331,49 @@ bool NonFiniteWatch::inspect(const WatchedEvent& event)
                 ? std::uint8_t{0}
                 : static_cast<std::uint8_t>(kinds & ~carried);
         if (made == 0) { // carried on unchanged: intended only if nothing suspect came in
-            remember(key, {.kinds = kinds, .intended = suspectIn == 0, .suspect = suspect});
+            remember(key, {.kinds = kinds,
+                           .intended = suspectIn == 0,
+                           .suspect = suspect,
+                           .scaled = suspectIn != 0 && scaled});
             continue;
         }
-        if (made & (nonfinite::NaN | kUnknownKind)) {
+        if ((made & (nonfinite::NaN | kUnknownKind)) && !scaled) {
             // NaN from a suspect's infinities names the suspect; from intended ones (−∞ · 0, a
             // row masked entirely) or from finite values, this op made it.
-            if (auto origin = suspectRead ? suspectOp(suspect) : std::nullopt)
+            if (auto origin = in.plainRead ? suspectOp(in.plainSuspect) : std::nullopt)
                 stopAt(std::move(*origin), describe(event, kinds));
             else
                 stopAt(describe(event, kinds), std::nullopt);
             return true;
         }
-        // New infinities: a suspect. Made from a suspect's (−∞ negated), they are still its.
-        std::uint32_t index = suspectRead ? suspect : 0;
-        if (!suspectRead && m_suspects.size() < kMaxSuspects) {
+        // New infinities (or, while the loss is scaled, anything new): a suspect. Made from a
+        // suspect's values (−∞ negated, a scaled ∞ made NaN), they are still its.
+        const bool fromSuspect = in.plainRead || in.scaledRead;
+        std::uint32_t index = fromSuspect ? suspect : 0;
+        if (!fromSuspect && m_suspects.size() < kMaxSuspects) {
             m_suspects.push_back(describe(event, kinds));
             index = static_cast<std::uint32_t>(m_suspects.size());
         }
-        remember(key, {.kinds = kinds, .intended = false, .suspect = index});
+        remember(key, {.kinds = kinds, .intended = false, .suspect = index, .scaled = scaled});
     }
     return false;
 }
 
-void NonFiniteWatch::stopAt(NonFiniteOp origin, std::optional<NonFiniteOp> stoppedAt)
+void NonFiniteWatch::stopAt(NonFiniteOp origin, std::optional<NonFiniteOp> stoppedAt,
+                            std::string how)
 {
     NonFiniteStop stop{
         .origin = std::move(origin), .stoppedAt = std::move(stoppedAt), .logdir = m_logdir};
     stop.message = "NaNscope stopped the recording at the first non-finite value that is not "
                    "intended: " +
                    describeOp(stop.origin) + " made " + stop.origin.kinds;
-    if (stop.stoppedAt)
-        stop.message +=
-            ", which " + describeOp(*stop.stoppedAt) +
-            (takesValueOut(stop.stoppedAt->opType) ? " took out of the record"
-                                                   : " turned into " + stop.stoppedAt->kinds);
+    if (stop.stoppedAt) {
+        if (how.empty())
+            how = takesValueOut(stop.stoppedAt->opType) ? "took out of the record"
+                                                        : "turned into " + stop.stoppedAt->kinds;
+        stop.message += ", which " + describeOp(*stop.stoppedAt) + " " + how;
+        stop.stoppedHow = std::move(how);
+    }
     stop.message += ". Everything recorded up to it is in " + m_logdir.string() + ".";
     m_stop = std::move(stop);
 }

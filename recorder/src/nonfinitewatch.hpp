@@ -5,7 +5,12 @@
 // tensor's (graph, op, slot). Non-finite values are remembered as intended (a constant writer's,
 // an expected pattern's, and what carries them on) or as suspects (infinities an op computed:
 // a mask built by log(0) until an op turns them into NaN); the first NaN that neither explains
-// stops the recording, and names the suspect it came from when it came from one.
+// stops the recording, and names the suspect it came from when it came from one. Loss scaling
+// (nanscope/intendedvalues.hpp): from a multiplication by the scale to the scaler's check, what
+// an op makes non-finite is a *scaled* suspect; the check catches it; anything but a writer that
+// reads a caught value afterwards (an optimizer step the check did not skip), or item() reading
+// a scaled one, stops the recording and names the op that made it; so do 32 checks in a row that
+// caught something (a scaler that never recovers: a fault, not a passing overflow).
 #pragma once
 
 #include "nanscope/intendedvalues.hpp"
@@ -20,6 +25,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace nanscope::detail {
@@ -78,13 +84,37 @@ private:
         std::uint8_t kinds = 0;
         bool intended = false;
         std::uint32_t suspect = 0; // 1 + index into m_suspects, for a suspect's infinities
+        bool scaled = false;       // made or carried while the loss was scaled
+        bool caught = false;       // read by the loss scaler's check
     };
+    // What an event read: kinds of intended and suspect values, and the first suspect of each
+    // sort (1 + index into m_suspects; 0: none described).
+    struct Reads
+    {
+        std::uint8_t intended = 0;
+        std::uint8_t plain = 0;  // suspects made outside loss scaling
+        std::uint8_t scaled = 0; // scaled suspects
+        bool plainRead = false;
+        bool scaledRead = false;
+        std::uint32_t plainSuspect = 0;
+        std::uint32_t scaledSuspect = 0;
+        std::uint32_t caughtSuspect = 0; // a caught value's, when one was read
+        bool caughtRead = false;
+    };
+
+    Reads reads(const WatchedEvent& event);
+    void followScaling(const WatchedEvent& event);
+    bool scalesLoss(const WatchedEvent& event) const;
+    bool inspectOutputs(const WatchedEvent& event, const Reads& in);
 
     const Value* find(std::int64_t key) const;
     void remember(std::int64_t key, Value value);
     bool expected(const WatchedEvent& event, std::uint8_t kinds) const;
     NonFiniteOp describe(const WatchedEvent& event, std::uint8_t kinds) const;
-    void stopAt(NonFiniteOp origin, std::optional<NonFiniteOp> stoppedAt);
+    // `how` the op at which it stopped dealt with the value ("took out of the record"); by
+    // default told from its op type.
+    void stopAt(NonFiniteOp origin, std::optional<NonFiniteOp> stoppedAt, std::string how = {});
+    std::optional<NonFiniteOp> suspectOp(std::uint32_t index) const;
 
     std::vector<ExpectedPattern> m_expected;
     const InternedStacks& m_stacks;
@@ -95,6 +125,10 @@ private:
     std::deque<std::int64_t> m_order; // of m_values' keys, oldest first: forgotten past a bound
     std::vector<NonFiniteOp> m_suspects;
     std::optional<NonFiniteStop> m_stop;
+    std::unordered_set<std::int64_t> m_scales; // keys the scaler's updates read first
+    bool m_scaling = false;                    // the loss was scaled since the scaler's last check
+    std::uint32_t m_skippedSteps = 0;          // checks in a row that caught something
+    std::uint32_t m_firstSkipped = 0;          // the suspect the first of them caught
 };
 
 } // namespace nanscope::detail

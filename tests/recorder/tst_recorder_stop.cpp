@@ -362,3 +362,129 @@ TEST_CASE("the C interface stops with NANSCOPE_NONFINITE and calls back once", "
     CHECK(heard.calls == 1);
     CHECK(nanscope_close(recorder) == NANSCOPE_OK);
 }
+
+namespace {
+
+// A loss scaler's step as PyTorch's recorder writes it: the loss multiplied by the scale (from
+// GradScaler.scale, whose frame tells it before the first update names the scale), a backward
+// product that overflows and a NaN made of it, the check (no outputs), the update.
+struct ScaledStep
+{
+    std::int64_t grad = 0; // the gradient the check caught
+    Status check;          // what recording the check returned
+};
+
+ScaledStep scaledStep(Recorder& recorder, Program& program, std::int64_t scale, bool fromScaler)
+{
+    const auto w = program.run("aten::mm", {}, {1.0f, 2.0f});
+    const auto loss = program.run("aten::mse_loss", {w}, {3.0f});
+    const std::int64_t scaled = recorder.newTensorId();
+    const float value[1] = {196608.0f};
+    const std::int64_t shape[1] = {1};
+    ExecutionSpec mul{.opType = "aten::mul", .inputIds = {loss, scale}, .outputIds = {scaled}};
+    mul.outputs.push_back({.data = value, .dtype = DType::Float32, .shape = shape});
+    const std::vector<CodeLocation> stack = {
+        {"/home/user/train.py", 40, "train"},
+        {fromScaler ? "/usr/lib/python3/dist-packages/torch/amp/grad_scaler.py" : "/x/other.py",
+         260, "scale"}};
+    CHECK(recorder.recordExecution(mul, stack).ok());
+    const auto gradAct = program.run("aten::mm", {scaled, w}, {kInf, 1.0f});
+    const auto grad = program.run("aten::mul", {gradAct, w}, {kNaN, 1.0f});
+    const auto found = program.run("aten::full", {}, {0.0f});
+    ExecutionSpec check{.opType = "aten::_amp_foreach_non_finite_check_and_unscale_",
+                        .inputIds = {grad, found, scale}};
+    return {grad, recorder.recordExecution(check)};
+}
+
+} // namespace
+
+TEST_CASE("overflows the loss scaler catches do not stop; the program's own NaN does",
+          "[stop][lossscaling]")
+{
+    test::TempDir dir;
+    auto recorder = Recorder::open(stopping(dir.path()));
+    REQUIRE(recorder.ok());
+    Program program(**recorder);
+    const auto scale = program.run("aten::full", {}, {65536.0f});
+    const auto growth = program.run("aten::full", {}, {0.0f});
+    // Step 1: the scale is known by the frame of GradScaler.scale; then by the update.
+    CHECK(scaledStep(**recorder, program, scale, true).check.ok());
+    ExecutionSpec update{.opType = "aten::_amp_update_scale_", .inputIds = {scale, growth}};
+    CHECK((*recorder)->recordExecution(update).ok());
+    CHECK(scaledStep(**recorder, program, scale, false).check.ok());
+    CHECK_FALSE((*recorder)->nonFiniteStop());
+
+    const auto zeros = program.run("aten::zeros", {}, {0.0f});
+    const auto logs = program.run("aten::log", {zeros}, {-kInf});
+    Status status;
+    program.run("aten::mul", {logs, zeros}, {kNaN}, &status);
+    CHECK(status.code() == ErrorCode::NonFinite);
+    const auto stop = (*recorder)->nonFiniteStop();
+    REQUIRE(stop);
+    CHECK(stop->origin.opType == "aten::log");
+}
+
+TEST_CASE("a step taken on what the loss scaler caught stops, naming the overflow",
+          "[stop][lossscaling]")
+{
+    test::TempDir dir;
+    auto recorder = Recorder::open(stopping(dir.path()));
+    REQUIRE(recorder.ok());
+    Program program(**recorder);
+    const auto scale = program.run("aten::full", {}, {65536.0f});
+    const ScaledStep step = scaledStep(**recorder, program, scale, true);
+    CHECK(step.check.ok());
+    Status status;
+    program.run("aten::add_", {step.grad}, {kNaN, 1.0f}, &status); // the optimizer anyway
+    CHECK(status.code() == ErrorCode::NonFinite);
+    const auto stop = (*recorder)->nonFiniteStop();
+    REQUIRE(stop);
+    CHECK(stop->origin.opType == "aten::mm");
+    CHECK(stop->origin.kinds == "+inf");
+    REQUIRE(stop->stoppedAt);
+    CHECK(stop->stoppedAt->opType == "aten::add_");
+    CHECK(contains(stop->message, "after the loss scaler had caught it"));
+}
+
+TEST_CASE("without loss scaling, a backward overflow made NaN stops at once", "[stop][lossscaling]")
+{
+    test::TempDir dir;
+    auto recorder = Recorder::open(stopping(dir.path()));
+    REQUIRE(recorder.ok());
+    Program program(**recorder);
+    const auto scale = program.run("aten::full", {}, {65536.0f});
+    Status status;
+    const auto w = program.run("aten::mm", {}, {1.0f, 2.0f});
+    const auto product = program.run("aten::mul", {w, scale}, {kInf, 1.0f}); // not a scaler's
+    program.run("aten::mul", {product, w}, {kNaN, 1.0f}, &status);
+    CHECK(status.code() == ErrorCode::NonFinite);
+    const auto stop = (*recorder)->nonFiniteStop();
+    REQUIRE(stop);
+    CHECK(stop->origin.opType == "aten::mul");
+}
+
+TEST_CASE("a loss scaler that catches something at every step stops after 32 steps",
+          "[stop][lossscaling]")
+{
+    test::TempDir dir;
+    auto recorder = Recorder::open(stopping(dir.path()));
+    REQUIRE(recorder.ok());
+    Program program(**recorder);
+    const auto scale = program.run("aten::full", {}, {65536.0f});
+    for (int step = 0; step < 31; ++step)
+        CHECK(scaledStep(**recorder, program, scale, true).check.ok());
+    // A clean check: the scaler recovered, and the count starts again.
+    const auto w = program.run("aten::mm", {}, {1.0f, 2.0f});
+    ExecutionSpec clean{.opType = "aten::_amp_foreach_non_finite_check_and_unscale_",
+                        .inputIds = {w}};
+    CHECK((*recorder)->recordExecution(clean).ok());
+    for (int step = 0; step < 31; ++step)
+        CHECK(scaledStep(**recorder, program, scale, true).check.ok());
+    CHECK_FALSE((*recorder)->nonFiniteStop());
+    CHECK(scaledStep(**recorder, program, scale, true).check.code() == ErrorCode::NonFinite);
+    const auto stop = (*recorder)->nonFiniteStop();
+    REQUIRE(stop);
+    CHECK(stop->origin.opType == "aten::mm");
+    CHECK(stop->origin.kinds == "+inf");
+    CHECK(contains(stop->message, "32 steps in a row"));
+}

@@ -84,6 +84,9 @@ QString OriginBox::setAsideText(const SetAsideLine& line)
     case core::Intent::Uninitialised:
         why = tr("Set aside as uninitialised memory");
         break;
+    case core::Intent::LossScaled:
+        why = tr("Set aside as loss scaling's overflow (the scaler skips such steps)");
+        break;
     default:
         why = tr("Set aside as intended");
         break;

@@ -17,9 +17,10 @@
 namespace nanscope::core::indexfile {
 
 inline constexpr std::array<char, 8> kMagic{'N', 'a', 'N', 's', 'c', 'I', 'd', 'x'};
-inline constexpr std::uint32_t kVersion = 4; // 2: origins set intended values aside; 3: files'
+inline constexpr std::uint32_t kVersion = 5; // 2: origins set intended values aside; 3: files'
                                              // identities and content checksums; 4: the main
-                                             // host asked for
+                                             // host asked for; 5: loss-scaled values, collective
+                                             // origins' hint
 inline constexpr std::uint32_t kByteOrder =
     0x01020304; // reads otherwise on a machine of the other order
 inline constexpr std::uint64_t kPage = 4096;

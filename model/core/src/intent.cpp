@@ -16,6 +16,8 @@ std::string_view toString(Intent intent)
         return "expected";
     case Intent::Uninitialised:
         return "uninitialised";
+    case Intent::LossScaled:
+        return "loss-scaled";
     }
     return "none";
 }

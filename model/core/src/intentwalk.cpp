@@ -3,89 +3,16 @@
 
 #include "eventorder.hpp"
 #include "graphnesting.hpp"
+#include "intentwalkterms.hpp"
 
 #include <algorithm>
 #include <memory_resource>
 #include <string>
+#include <unordered_set>
 
 namespace nanscope::core {
-namespace {
 
-using Hop = std::uint16_t;
-constexpr Hop kFinite = Propagation::kFinite;
-
-bool nonFinite(std::uint8_t bits)
-{
-    return (bits & health::Known) && (bits & health::NonFinite);
-}
-
-// The kinds a health digest tells; 0 when its mode tells none (CURT_HEALTH).
-std::uint8_t kindsOf(std::uint8_t bits)
-{
-    std::uint8_t kinds = 0;
-    if (bits & health::NegInf)
-        kinds |= nonfinite::NegInf;
-    if (bits & health::PosInf)
-        kinds |= nonfinite::PosInf;
-    if (bits & health::NaN)
-        kinds |= nonfinite::NaN;
-    return kinds;
-}
-
-// What the value of one tensor is, while it may still be read.
-struct Label
-{
-    std::uint32_t group = IntentWalk::kNoGroup; // kNoGroup: finite or unknown
-    Hop hop = kFinite;                          // the second walk's hop (kIntended …)
-    std::uint8_t kinds = 0;
-    bool known = false; // its health is known (finite or not)
-    bool read = false;  // a later op read its values
-
-    bool nonFinite() const { return group != IntentWalk::kNoGroup; }
-};
-
-struct TensorState
-{
-    IntentWalk::TensorSource source;
-    Label label;
-};
-
-// What the rules need to know of an op, looked up once per op (graph) or op type (eager).
-struct OpTraits
-{
-    std::string_view type;
-    std::string_view name;
-    bool constant = false;
-    bool uninitialised = false;
-    bool noValueRead = false;
-    bool softmaxLike = false;
-    // The user's patterns whose op matches, worked out when the op first makes a non-finite
-    // value: globs over a million op names would cost more than the walk.
-    mutable bool patternsMatched = false;
-    mutable std::vector<std::uint16_t> patterns;
-};
-
-OpTraits traitsOf(std::string_view type, std::string_view name)
-{
-    OpTraits t;
-    t.type = type;
-    t.name = name;
-    t.constant = isConstantWriter(type);
-    t.uninitialised = isUninitialisedOutput(type);
-    t.noValueRead = consumesNoValue(type);
-    t.softmaxLike = isSoftmaxLike(type);
-    return t;
-}
-
-struct Group
-{
-    EventRef root;
-    Intent construction = Intent::None; // Constant, Expected; None: judged by what reads it
-    bool escaped = false;               // first walk: a value of it was not absorbed
-    std::uint16_t pattern = 0;          // Expected: which
-};
-
-} // namespace
+using namespace intentwalk;
 
 struct IntentWalk::Impl
 {
@@ -118,6 +45,14 @@ struct IntentWalk::Impl
     std::vector<std::uint32_t> groupSetAside;
     std::unordered_map<std::string, std::uint32_t> setAsideByKey;
     std::vector<Label*> inputs; // of the event being visited, reused
+    // Loss scaling: the scale tensors (what the scaler's updates read first); whether the loss
+    // was scaled since the last check; the checks so far, and the last that found every
+    // gradient finite (1-based; 0: none), which tells that the scaler recovered.
+    std::unordered_set<std::int64_t> scaleIds;
+    bool scaling = false;
+    std::uint32_t checks = 0;
+    std::uint32_t lastCleanCheck = 0;
+    std::vector<bool> checkCaught; // by check: it read a non-finite value
 
     Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p)
         : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs)
@@ -238,6 +173,8 @@ struct IntentWalk::Impl
         const auto g = static_cast<std::uint32_t>(groups.size());
         groups.push_back(
             {ref, construction, false, static_cast<std::uint16_t>(std::max(0, pattern))});
+        groups.back().afterScaling = scaling;
+        groups.back().window = checks;
         notAbsorbable(g, kinds);
         Label label{g, 0, kinds, true, false};
         if (!second()) {
@@ -307,6 +244,10 @@ struct IntentWalk::Impl
                 bool hasOutputs, bool anyKnownInput)
     {
         sawNonFinite = sawNonFinite || nonFinite(bits);
+        if (!op.constant) // a writer overwrites what the scaler caught without using it
+            for (const Label* in : inputs)
+                if (groups[in->group].window < checks)
+                    groups[in->group].escapedScaler = true;
         if (op.uninitialised) {
             if (nonFinite(bits) && out)
                 noteUninitialised(ref, op, module, kindsOf(bits));
@@ -315,8 +256,10 @@ struct IntentWalk::Impl
         if (!(bits & health::Known)) {
             for (Label* in : inputs) {
                 in->read = true;
-                if (!hasOutputs) // its values went where no record follows them
+                if (!hasOutputs) { // its values went where no record follows them
                     escape(in->group);
+                    groups[in->group].escapedScaler = true;
+                }
             }
             return {};
         }
@@ -449,6 +392,18 @@ struct IntentWalk::Impl
                     inputs.push_back(&label);
             }
         }
+        if (op.scaling)
+            noteScaling(e);
+        if (op.scalerCheck) { // it has no outputs: it tests the gradients in place
+            for (Label* in : inputs)
+                in->read = true;
+            ++checks;
+            if (inputs.empty())
+                lastCleanCheck = checks;
+            checkCaught.push_back(!inputs.empty());
+            scaling = false;
+            return;
+        }
         const std::uint32_t outputs = x.outputCount[e];
         const bool hasOutputs = outputs > 0 || x.healthCount[e] > 0;
         const std::size_t groupsBefore = groups.size();
@@ -479,6 +434,54 @@ struct IntentWalk::Impl
         }
     }
 
+    // Made after the loss was scaled, neither taken out of the record nor used after its check,
+    // in a run whose scaler then found every gradient finite at a later check: it recovered, so
+    // the overflow was the passing one that loss scaling makes, not a lasting fault.
+    bool lossScaled(const Group& g, const std::vector<std::uint32_t>& skipRuns) const
+    {
+        return g.afterScaling && !g.escapedScaler && lastCleanCheck > g.window &&
+               g.window < skipRuns.size() && skipRuns[g.window] < kMaxLossScalingSkips;
+    }
+
+    // By check: how many checks in a row around it caught something (0 for a clean one).
+    std::vector<std::uint32_t> skipRuns() const
+    {
+        std::vector<std::uint32_t> runs(checkCaught.size(), 0);
+        for (std::size_t begin = 0; begin < runs.size();) {
+            std::size_t end = begin;
+            while (end < runs.size() && checkCaught[end])
+                ++end;
+            std::fill(runs.begin() + static_cast<std::ptrdiff_t>(begin),
+                      runs.begin() + static_cast<std::ptrdiff_t>(end),
+                      static_cast<std::uint32_t>(end - begin));
+            begin = end + 1;
+        }
+        return runs;
+    }
+
+    // Whether multiplication `e` scaled the loss: it read a scale.
+    void noteScaling(std::uint64_t e)
+    {
+        const auto& x = d.executions;
+        for (std::uint32_t j = 0; j < x.inputCount[e] && !scaleIds.empty(); ++j)
+            if (scaleIds.count(x.tensorIds[x.idsBegin[e] + j]))
+                scaling = true;
+    }
+
+    // The scales: the first input of every update of a loss scaler's scale.
+    void collectScales()
+    {
+        std::vector<std::uint32_t> updates; // op type ids
+        for (std::size_t i = 0; i < d.strings.size(); ++i)
+            if (isLossScaleUpdate(d.strings[i]))
+                updates.push_back(static_cast<std::uint32_t>(i));
+        const auto& x = d.executions;
+        for (std::uint64_t e = 0; e < x.size() && !updates.empty(); ++e)
+            if (x.inputCount[e] > 0 &&
+                std::find(updates.begin(), updates.end(), x.opType[e]) != updates.end())
+                scaleIds.insert(x.tensorIds[x.idsBegin[e]]);
+    }
+
     // Who made each input of execution `e`, which began a group still to be judged: should it
     // be the origin, the second walk (which does not keep finite tensors) describes it by this.
     void noteRootInputs(std::uint64_t e)
@@ -504,6 +507,7 @@ struct IntentWalk::Impl
             constexpr std::size_t kMaxReserved = std::size_t{1} << 24;
             tensors.reserve(std::min<std::size_t>(d.executions.tensorIds.size(), kMaxReserved));
         }
+        collectScales();
         EventOrder order(d);
         EventRun run;
         while (order.nextRun(run)) {
@@ -554,11 +558,16 @@ IntentWalk::Judgement IntentWalk::judgement() const
     Judgement j;
     const Impl& d = *m_impl;
     j.verdicts.reserve(d.groups.size());
+    const std::vector<std::uint32_t> skipRuns = d.skipRuns();
     for (const Group& g : d.groups) {
         if (g.construction != Intent::None)
             j.verdicts.push_back(g.construction);
         else
-            j.verdicts.push_back(g.escaped ? Intent::None : Intent::Absorbed);
+            // In a scaled window, the scaler's catch is what a reader (zero_grad's zero_)
+            // that made them finite would otherwise be credited with.
+            j.verdicts.push_back(d.lossScaled(g, skipRuns) ? Intent::LossScaled
+                                 : !g.escaped              ? Intent::Absorbed
+                                                           : Intent::None);
     }
     j.anyKnownInput = d.rootAnyKnown;
     const auto origin = std::find(j.verdicts.begin(), j.verdicts.end(), Intent::None);

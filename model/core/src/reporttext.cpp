@@ -116,6 +116,9 @@ std::string setAsideLine(const ReportSetAside& s)
             line += " from a constant";
         else if (g.intent == Intent::Expected)
             line += ", expected by the user (" + text(g.pattern) + ")";
+        else if (g.intent == Intent::LossScaled)
+            line += " after the loss was scaled (loss scaling's overflow: the scaler skips such "
+                    "steps, and found the gradients finite again later)";
     }
     for (std::size_t i = 0; i < g.absorbedBy.size(); ++i)
         line += (i ? ", " : ", absorbed by ") + text(g.absorbedBy[i]);

@@ -36,6 +36,7 @@ constexpr std::array kConstantWriters = {
     std::string_view{"aten::full_like"},
     std::string_view{"aten::new_full"},
     std::string_view{"aten::fill"},
+    std::string_view{"aten::zero"}, // zero_grad(set_to_none=False)
     std::string_view{"aten::index_fill"},
     std::string_view{"aten::constant_pad_nd"},
     std::string_view{"aten::pad"},
@@ -121,6 +122,16 @@ constexpr std::array kSoftmaxLike = {
     std::string_view{"aten::_native_multi_head_attention"},
     std::string_view{"Softmax"},
     std::string_view{"LogSoftmax"},
+};
+
+// PyTorch's loss scaler (torch.amp.GradScaler and its kin): the op that checks the gradients for
+// NaN and ∞ (and unscales them), and the one that shrinks the scale after a check found some.
+constexpr std::array kLossScalerChecks = {
+    std::string_view{"aten::_amp_foreach_non_finite_check_and_unscale"},
+    std::string_view{"aten::_amp_non_finite_check_and_unscale"},
+};
+constexpr std::array kLossScaleUpdates = {
+    std::string_view{"aten::_amp_update_scale"},
 };
 
 // `*` matches any run, `?` one character; iterative, with one backtracking point, so that a
@@ -295,6 +306,30 @@ bool consumesNoValue(std::string_view opType)
 bool isSoftmaxLike(std::string_view opType)
 {
     return listed(kSoftmaxLike, opType);
+}
+
+bool isLossScalerCheck(std::string_view opType)
+{
+    return listed(kLossScalerChecks, opType);
+}
+
+bool isLossScaleUpdate(std::string_view opType)
+{
+    return listed(kLossScaleUpdates, opType);
+}
+
+bool isLossScaling(std::string_view opType)
+{
+    return opType == "aten::mul";
+}
+
+bool isLossScalingFrame(std::string_view file, std::string_view function)
+{
+    // torch/amp/grad_scaler.py, torch/cuda/amp/grad_scaler.py,
+    // torch/distributed/fsdp/sharded_grad_scaler.py: each scaler's scale() multiplies there.
+    // Python's recorders name methods by their qualified name ("GradScaler.scale").
+    return (function == "scale" || function.ends_with(".scale")) &&
+           file.ends_with("grad_scaler.py");
 }
 
 } // namespace nanscope

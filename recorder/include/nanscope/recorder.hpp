@@ -225,9 +225,13 @@ struct NonFiniteStop
 {
     // The op that made the first non-finite value that is not intended.
     NonFiniteOp origin;
-    // When the origin made infinities: the op that turned them into NaN (or took them out of the
-    // record), where the stop came.
+    // When the origin made infinities (or loss scaling's overflow): the op that turned them into
+    // NaN, took them out of the record or used them after the loss scaler caught them, where the
+    // stop came.
     std::optional<NonFiniteOp> stoppedAt;
+    // What stoppedAt did with the value: "turned into nan", "took out of the record", "read
+    // after the loss scaler had caught it …"; empty without stoppedAt.
+    std::string stoppedHow;
     // Events recorded after the one that stopped, before the stop was noticed (device summaries).
     std::uint64_t eventsLate = 0;
     std::filesystem::path logdir;

@@ -57,10 +57,7 @@ def nonfinite_error(stop, framework_dirs):
     stopped_at = stop["stopped_at"]
     text = f"{_describe(origin, framework_dirs)} made {origin['kinds']}"
     if stopped_at is not None:
-        verb = ("took out of the record" if stopped_at["op_type"] in
-                ("aten::_local_scalar_dense", "aten::item") else
-                f"turned into {stopped_at['kinds']}")
-        text += f", which {_describe(stopped_at, framework_dirs)} {verb}"
+        text += f", which {_describe(stopped_at, framework_dirs)} {stop['stopped_how']}"
     logdir = stop["logdir"]
     message = (f"{text}: the first non-finite value that is not intended. NaNscope stopped the "
                f"recording there; everything recorded up to it is in {logdir} "

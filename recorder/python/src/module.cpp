@@ -247,8 +247,8 @@ public:
 
     std::map<std::string, std::uint64_t> skipped() const { return m_skipped; }
 
-    // Where the recording stopped, as a dict (origin, stopped_at, events_late, logdir,
-    // message), or None.
+    // Where the recording stopped, as a dict (origin, stopped_at, stopped_how, events_late,
+    // logdir, message), or None.
     py::object nonFiniteStop() const
     {
         const auto stop = m_recorder ? m_recorder->nonFiniteStop() : std::nullopt;
@@ -257,6 +257,7 @@ public:
         py::dict d;
         d["origin"] = describeOp(stop->origin);
         d["stopped_at"] = stop->stoppedAt ? describeOp(*stop->stoppedAt) : py::none();
+        d["stopped_how"] = stop->stoppedHow;
         d["events_late"] = stop->eventsLate;
         d["logdir"] = stop->logdir.string();
         d["message"] = stop->message;

@@ -68,4 +68,22 @@ bool consumesNoValue(std::string_view opType);
 // Softmax-like ops, for which a NaN made from −∞ alone is a row masked entirely.
 bool isSoftmaxLike(std::string_view opType);
 
+// Loss scaling (torch.amp.GradScaler, for float16 training): the loss is multiplied by a large
+// scale before backward, so that small gradients survive float16; the gradients then overflow
+// now and then, on purpose. The scaler checks them (`isLossScalerCheck`: NaN and ∞ alike), skips
+// the optimizer's step when any is non-finite, and shrinks the scale (`isLossScaleUpdate`, whose
+// first input is the scale). Non-finite values made after the loss was scaled, which reach the
+// check and nothing after it, were caught by the scaler: not a bug of the program's.
+// Past this many steps in a row whose gradients the check found non-finite, the overflows are
+// a lasting fault: each skip halves the scale, and a float16 overflow needs a handful (65,536
+// down to 1 is 16 halvings).
+inline constexpr std::uint32_t kMaxLossScalingSkips = 32;
+bool isLossScalerCheck(std::string_view opType);
+bool isLossScaleUpdate(std::string_view opType);
+// The op that scales the loss: a multiplication by the scale.
+bool isLossScaling(std::string_view opType);
+// Whether a stack frame is a loss scaler's scale(): a multiplication called from it scales the
+// loss, before the first update names the scale.
+bool isLossScalingFrame(std::string_view file, std::string_view function);
+
 } // namespace nanscope

@@ -17,6 +17,11 @@
 //     do not count. A
 //     softmax that makes NaN of a row whose non-finite values are all −∞ takes the blame itself:
 //     that is a row masked entirely, a bug of its own.
+//   - or it was caught by PyTorch's loss scaler (GradScaler; nanscope/intendedvalues.hpp): made
+//     after the loss was multiplied by the scale, and its values (of any kind: an overflow's ∞
+//     becomes NaN further back) reached the scaler's check, which skips the step, and nothing
+//     after it but writers; none was taken out of the record (item()). The multiplication is
+//     told by its input: the scale, which the scaler's update reads first.
 // Values that intended ones carry on unchanged (the scores a mask was added to) are intended
 // too; an op that makes a new kind from them (NaN from −∞ · 0, a fully masked softmax row) is a
 // producer. The outputs of ops that allocate without writing (`isUninitialisedOutput`) have no
@@ -55,8 +60,10 @@ enum class Intent : std::uint8_t {
     Absorbed,      // computed, and every reader made finite values of it
     Expected,      // the user's pattern
     Uninitialised, // allocated, not written: no value at all
+    LossScaled,    // a float16 overflow that the loss scaler caught, skipping the step
 };
-std::string_view toString(Intent intent); // "none", "constant", "absorbed", "expected", …
+// "none", "constant", "absorbed", "expected", "uninitialised", "loss-scaled".
+std::string_view toString(Intent intent);
 
 // One group of intended values: those made by one op (type, name, module) of the program.
 struct SetAside

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The intent walk's terms (intentwalk.hpp): what it knows of a value while it may still be read
+// (Label), of an op (OpTraits: which of intent.hpp's rules apply to it), and of a group of values
+// one op made (Group), from which the first walk's verdicts come.
+#pragma once
+
+#include "intentwalk.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace nanscope::core::intentwalk {
+
+using Hop = std::uint16_t;
+constexpr Hop kFinite = Propagation::kFinite;
+
+inline bool nonFinite(std::uint8_t bits)
+{
+    return (bits & health::Known) && (bits & health::NonFinite);
+}
+
+// The kinds a health digest tells; 0 when its mode tells none (CURT_HEALTH).
+inline std::uint8_t kindsOf(std::uint8_t bits)
+{
+    std::uint8_t kinds = 0;
+    if (bits & health::NegInf)
+        kinds |= nonfinite::NegInf;
+    if (bits & health::PosInf)
+        kinds |= nonfinite::PosInf;
+    if (bits & health::NaN)
+        kinds |= nonfinite::NaN;
+    return kinds;
+}
+
+// What the value of one tensor is, while it may still be read.
+struct Label
+{
+    std::uint32_t group = IntentWalk::kNoGroup; // kNoGroup: finite or unknown
+    Hop hop = kFinite;                          // the second walk's hop (kIntended …)
+    std::uint8_t kinds = 0;
+    bool known = false; // its health is known (finite or not)
+    bool read = false;  // a later op read its values
+
+    bool nonFinite() const { return group != IntentWalk::kNoGroup; }
+};
+
+struct TensorState
+{
+    IntentWalk::TensorSource source;
+    Label label;
+};
+
+// What the rules need to know of an op, looked up once per op (graph) or op type (eager).
+struct OpTraits
+{
+    std::string_view type;
+    std::string_view name;
+    bool constant = false;
+    bool uninitialised = false;
+    bool noValueRead = false;
+    bool softmaxLike = false;
+    bool scalerCheck = false; // the loss scaler's check: reading there is what it is for
+    bool scaling = false;     // multiplies: scales the loss when it reads the scale
+    // The user's patterns whose op matches, worked out when the op first makes a non-finite
+    // value: globs over a million op names would cost more than the walk.
+    mutable bool patternsMatched = false;
+    mutable std::vector<std::uint16_t> patterns;
+};
+
+inline OpTraits traitsOf(std::string_view type, std::string_view name)
+{
+    OpTraits t;
+    t.type = type;
+    t.name = name;
+    t.constant = isConstantWriter(type);
+    t.uninitialised = isUninitialisedOutput(type);
+    t.noValueRead = consumesNoValue(type);
+    t.softmaxLike = isSoftmaxLike(type);
+    t.scalerCheck = isLossScalerCheck(type);
+    t.scaling = isLossScaling(type);
+    return t;
+}
+
+struct Group
+{
+    EventRef root;
+    Intent construction = Intent::None; // Constant, Expected; None: judged by what reads it
+    bool escaped = false;               // first walk: a value of it was not absorbed
+    std::uint16_t pattern = 0;          // Expected: which
+    // Loss scaling (intent.hpp): made after the loss was scaled, before the scaler's check
+    // number `window` + 1; a value of it read after that check by an op that computes, or taken
+    // out of the record.
+    bool afterScaling = false;
+    std::uint32_t window = 0;
+    bool escapedScaler = false;
+};
+
+} // namespace nanscope::core::intentwalk
