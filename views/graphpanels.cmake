@@ -17,6 +17,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/executiondetailsview.hpp
     src/executionstripsource.cpp
     src/executionstripsource.hpp
+    src/executiontimelinelanes.cpp
+    src/executiontimelinelanes.hpp
     src/executiontimelinepanel.cpp
     src/graphitems.cpp
     src/graphitems.hpp

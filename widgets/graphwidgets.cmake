@@ -10,5 +10,6 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/segmentbar.cpp
     src/timelinescale.cpp
     src/timelinestrip.cpp
+    src/timelinestripinput.cpp
     src/timelinestrippaint.cpp
     src/timelinestriprows.hpp)

@@ -53,6 +53,10 @@ if(TARGET nanscope_app)
     # File › Compare With… and the Compare view (views::ComparePanel).
     nanscope_add_qtest(tst_compare tst_compare.cpp)
     target_link_libraries(tst_compare PRIVATE NaNscope::app nanscope_test_logdirs)
+    # The room each panel keeps in the window at 1280 × 800 and 1920 × 1080: Graph Structure's
+    # neighbourhood in its pane, compact timeline lanes, the alerts' filters readable.
+    nanscope_add_qtest(tst_layoutroom tst_layoutroom.cpp)
+    target_link_libraries(tst_layoutroom PRIVATE NaNscope::app nanscope_test_logdirs)
 endif()
 
 nanscope_add_qtest(tst_widgets tst_widgets.cpp)

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void ensureVisibleScrollsALittleOrCentres();
     void emptyStrip();
     void timeAxisPlacesItemsByTime();
+    void aSharedTimeAxisHasOneLength();
     void timeLabelsInReadableUnits();
 };
 
@@ -231,6 +232,39 @@ void TestTimelineScale::timeAxisPlacesItemsByTime()
     // No span (equal or unreadable times): side by side.
     QCOMPARE(nanscope::widgets::timePositions({1.0, 1.0, 1.0}), (std::vector<double>{0, 1, 2}));
     QCOMPARE(nanscope::widgets::timePositions({std::nan(""), 1.0}), (std::vector<double>{0, 1}));
+}
+
+// Two strips of one axis (two hosts): their items sit by time from the frame's start, and both
+// have the frame's length, so that one zoom and scroll show the same times in each.
+void TestTimelineScale::aSharedTimeAxisHasOneLength()
+{
+    // Host a ran at 10 s and 12 s, host b at 11, 11.5, 12.5, 14 s: the frame spans 10 to 14 s
+    // over the busier host's 4 items, 4/3 s per item width.
+    const double start = 10;
+    const double perItem = 4.0 / 3;
+    const auto a = nanscope::widgets::timePositions({10, 12}, start, perItem);
+    const auto b = nanscope::widgets::timePositions({11, 11.5, 12.5, 14}, start, perItem);
+    QCOMPARE(a, (std::vector<double>{0, 1.5}));
+    QCOMPARE(b.back(), 3.0);
+    QCOMPARE(b.front(), 0.75);
+    TimelineScale first = fitted(2, 400);
+    TimelineScale second = fitted(4, 400);
+    for (auto [scale, positions] : {std::pair{&first, &a}, std::pair{&second, &b}}) {
+        scale->positions = std::make_shared<const std::vector<double>>(*positions);
+        scale->length = 4;
+        scale->fit();
+        QCOMPARE(scale->contentWidth(), 4 * scale->pixelsPerItem);
+    }
+    QCOMPARE(first.pixelsPerItem, second.pixelsPerItem);
+    // 12 s: host a's second item and the middle of host b's second and third.
+    QCOMPARE(first.xOf(1), (second.xOf(1) + second.xOf(2)) / 2);
+    // Zoomed and scrolled alike, they still agree.
+    for (TimelineScale* scale : {&first, &second}) {
+        scale->zoomAround(200, 1.5);
+        scale->setScroll(40);
+    }
+    QCOMPARE(first.pixelsPerItem, second.pixelsPerItem);
+    QCOMPARE(first.xOf(1), (second.xOf(1) + second.xOf(2)) / 2);
 }
 
 void TestTimelineScale::timeLabelsInReadableUnits()

@@ -106,17 +106,11 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     // With the filters, which wrap to a line of their own when the panel is narrow: the badges'
     // line keeps the panel's least width.
     filters->addWidget(m_setAsideToggle);
-    m_host = new QComboBox(this);
-    m_host->setToolTip(tr("List only the alerts of one host"));
-    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_host->hide();
+    m_host = placeChoiceBox(tr("List only the alerts of one host"), this);
     filters->addWidget(m_host);
     connect(m_host, &QComboBox::currentIndexChanged, this,
             [this] { setHostFilter(chosenHost(m_host)); });
-    m_device = new QComboBox(this);
-    m_device->setToolTip(tr("List only the alerts of one device"));
-    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_device->hide();
+    m_device = placeChoiceBox(tr("List only the alerts of one device"), this);
     filters->addWidget(m_device);
     connect(m_device, &QComboBox::currentIndexChanged, this,
             [this] { setDeviceFilter(chosenDevice(m_device)); });
@@ -125,6 +119,10 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     m_text->setToolTip(tr("List only the alerts whose op's name or type holds this text"));
     m_text->setClearButtonEnabled(true);
     m_text->setMaximumWidth(m_text->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 18);
+    // Its placeholder whole, with the frame and the clear button's room: beside the host and
+    // device boxes it was squeezed to "Fi…".
+    m_text->setMinimumWidth(m_text->fontMetrics().horizontalAdvance(m_text->placeholderText()) +
+                            40);
     filters->addWidget(m_text);
     connect(m_text, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_filter.text = text.trimmed().toStdString();

@@ -23,7 +23,10 @@ enum Column { SlotColumn, SummaryColumn, TypeColumn, TensorColumn, DeviceColumn,
 ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
 {
     m_message = widgets::selectableLabel({}, this);
-    m_message->setAlignment(Qt::AlignCenter);
+    // From the top: in a short pane (which scrolls) the message's first lines show, not the
+    // blank above a centred text.
+    m_message->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    m_message->setMargin(6);
     m_message->setWordWrap(true);
     m_message->setForegroundRole(QPalette::PlaceholderText);
 
@@ -71,9 +74,18 @@ ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_message);
     m_stack->addWidget(page);
+    // A short pane scrolls the details rather than claiming their height from the column:
+    // Graph Structure, under the timeline, needs its room too.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_stack);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    const int line = fontMetrics().height();
+    scroll->setMinimumHeight(3 * line);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
+    layout->addWidget(scroll);
 }
 
 bool ExecutionDetailsView::sideBySide() const

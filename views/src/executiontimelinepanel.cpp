@@ -4,6 +4,7 @@
 #include "executiondescription.hpp"
 #include "executiondetailsview.hpp"
 #include "executionstripsource.hpp"
+#include "executiontimelinelanes.hpp"
 #include "expectedpattern.hpp"
 #include "legend.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
@@ -23,12 +24,6 @@
 
 namespace nanscope::views {
 
-namespace {
-
-const QColor kMarkerColour(0xc5, 0x22, 0x1f);
-
-} // namespace
-
 ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* parent)
     : Panel(navigator, parent)
 {
@@ -45,6 +40,7 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     auto* lanesLayout = new QVBoxLayout(m_lanesBox);
     lanesLayout->setContentsMargins(0, 0, 0, 0);
     lanesLayout->setSpacing(0);
+    m_lanesArea = new LanesArea(m_lanesBox, this);
     setLaneCount(1);
 
     m_summary = widgets::plainLabel({}, this);
@@ -53,7 +49,7 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     std::vector<LegendEntry> legendEntries;
     for (const widgets::TimelineCategory& category : ExecutionStripSource::categories())
         legendEntries.push_back({category.colour, category.colour.darker(130), category.name});
-    legendEntries.push_back({kMarkerColour, QColor(), QStringLiteral("raised an alert"), true});
+    legendEntries.push_back({markerColour(), QColor(), QStringLiteral("raised an alert"), true});
     auto* legend = new Legend(legendEntries, this);
 
     auto* previousAlert =
@@ -71,8 +67,13 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     connect(previousAlert, &QToolButton::clicked, this,
             [activeLane] { activeLane()->previousMarker(); });
     connect(nextAlert, &QToolButton::clicked, this, [activeLane] { activeLane()->nextMarker(); });
+    // On the shared time axis the leading lane zooms and the others follow it (followLane).
     const auto everyLane = [this](void (widgets::TimelineStrip::*action)()) {
         return [this, action] {
+            if (m_sharedAxis && m_timeAxis->isChecked()) {
+                (m_lanes[leadingLane()].strip->*action)();
+                return;
+            }
             for (const Lane& lane : m_lanes)
                 (lane.strip->*action)();
         };
@@ -82,14 +83,15 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     connect(fit, &QToolButton::clicked, this, everyLane(&widgets::TimelineStrip::fit));
     // Index order shows what ran after what; wall time shows where the time went (a slow step,
     // a pause before the NaN).
-    m_timeAxis =
-        toolButton(QStringLiteral("Time"),
-                   QStringLiteral("Place executions by wall time instead of by index"), this);
+    // With several hosts, the index order lines up executions of each host that ran at
+    // unrelated times; on the time axis the lanes share one clock.
+    m_timeAxis = toolButton(QStringLiteral("Time"),
+                            QStringLiteral("Place executions by wall time instead of by index; "
+                                           "the lanes of several hosts share the time axis, so "
+                                           "that what ran at the same time lines up"),
+                            this);
     m_timeAxis->setCheckable(true);
-    connect(m_timeAxis, &QToolButton::toggled, this, [this](bool on) {
-        for (const Lane& lane : m_lanes)
-            lane.strip->setTimeAxis(on);
-    });
+    connect(m_timeAxis, &QToolButton::toggled, this, &ExecutionTimelinePanel::setTimeAxis);
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 4, 2);
@@ -106,79 +108,13 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
-    layout->addWidget(m_lanesBox);
+    layout->addWidget(m_lanesArea);
     layout->addWidget(m_details, 1);
 
     snapshotChanged(navigator->snapshot());
 }
 
 ExecutionTimelinePanel::~ExecutionTimelinePanel() = default;
-
-QString ExecutionTimelinePanel::laneName(std::size_t lane) const
-{
-    return m_lanes.size() > 1 ? m_lanes.at(lane).name->text() : QString();
-}
-
-void ExecutionTimelinePanel::setLaneCount(std::size_t count)
-{
-    count = std::max<std::size_t>(count, 1);
-    while (m_lanes.size() > count) {
-        delete m_lanes.back().name;
-        delete m_lanes.back().strip;
-        m_lanes.pop_back();
-    }
-    while (m_lanes.size() < count) {
-        const std::size_t host = m_lanes.size();
-        Lane lane;
-        lane.source = std::make_unique<ExecutionStripSource>(host);
-        lane.name = widgets::plainLabel({}, m_lanesBox);
-        lane.name->setContentsMargins(6, host == 0 ? 0 : 4, 6, 0);
-        QFont bold = lane.name->font();
-        bold.setBold(true);
-        lane.name->setFont(bold);
-        lane.strip = new widgets::TimelineStrip(m_lanesBox);
-        lane.strip->setCategories(ExecutionStripSource::categories());
-        lane.strip->setMarkerColour(kMarkerColour);
-        lane.strip->setPlaceholderText(QStringLiteral("No executions"));
-        lane.strip->setToolTip({}); // items have their own
-        if (m_timeAxis)
-            lane.strip->setTimeAxis(m_timeAxis->isChecked());
-        connect(lane.strip, &widgets::TimelineStrip::itemActivated, this,
-                [this, host](quint64 item) { activate(host, item); });
-        if (host == 0) { // TensorFlow's executions: the ones patterns apply to
-            lane.strip->setContextMenuPolicy(Qt::CustomContextMenu);
-            connect(lane.strip, &QWidget::customContextMenuRequested, this,
-                    &ExecutionTimelinePanel::showContextMenu);
-        }
-        m_lanesBox->layout()->addWidget(lane.name);
-        m_lanesBox->layout()->addWidget(lane.strip);
-        m_lanes.push_back(std::move(lane));
-    }
-    for (const Lane& lane : m_lanes)
-        lane.name->setVisible(m_lanes.size() > 1);
-    setFocusProxy(m_lanes.front().strip);
-}
-
-// More executions of the same logdir: reads only the new ones.
-void ExecutionTimelinePanel::updateLane(Lane& lane, const items::SnapshotPtr& snapshot)
-{
-    const items::SnapshotPtr previous = lane.source->snapshot();
-    const std::size_t host = lane.source->host();
-    const std::uint64_t before = previous ? previous->hostExecutionCount(host) : 0;
-    const bool grows =
-        items::sameLogdir(previous, snapshot) && snapshot->hostExecutionCount(host) >= before;
-    lane.source->setSnapshot(snapshot);
-    std::vector<std::uint64_t> markers =
-        grows ? lane.strip->markers() : std::vector<std::uint64_t>();
-    lane.source->appendAlertExecutions(markers, grows ? before : 0);
-    if (grows)
-        lane.strip->itemsAppended();
-    else
-        lane.strip->setSource(lane.source.get());
-    lane.strip->setMarkers(std::move(markers));
-    const auto& sets = snapshot ? snapshot->layout().fileSets : std::vector<core::FileSet>();
-    lane.name->setText(host < sets.size() ? items::fromStd(sets[host].hostName) : QString());
-}
 
 void ExecutionTimelinePanel::activate(std::size_t lane, std::uint64_t item)
 {
@@ -237,6 +173,8 @@ void ExecutionTimelinePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     for (Lane& lane : m_lanes)
         updateLane(lane, snapshot);
     m_activeLane = std::min(m_activeLane, m_lanes.size() - 1);
+    layOutLanes();
+    shareTimeAxis();
     updateSummary();
     if (!showOtherHostExecution())
         showFocus(navigator()->focus());

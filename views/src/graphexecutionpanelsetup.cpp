@@ -30,7 +30,8 @@ using Model = items::GraphExecutionModel;
 
 } // namespace
 
-// The filters on the left of the tool row; the status and "Go to #" on its right.
+// The filters on the left of the tool row; the host and device filters, the status and "Go to #"
+// on its right.
 widgets::ToolRow* GraphExecutionPanel::buildControls()
 {
     m_nonFinite = new QCheckBox(tr("Non-finite only"), this);
@@ -41,14 +42,8 @@ widgets::ToolRow* GraphExecutionPanel::buildControls()
     m_opType = new QComboBox(this);
     m_opType->setToolTip(tr("Show only ops of one type"));
     m_opType->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_host = new QComboBox(this);
-    m_host->setToolTip(tr("Show only the traces one host recorded"));
-    m_host->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_host->hide();
-    m_device = new QComboBox(this);
-    m_device->setToolTip(tr("Show only the traces of ops that ran on one device"));
-    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_device->hide();
+    m_host = placeChoiceBox(tr("Show only the traces one host recorded"), this);
+    m_device = placeChoiceBox(tr("Show only the traces of ops that ran on one device"), this);
     m_status = toolStatusLabel(this);
     m_goTo = goToField(tr("Go to a trace by its index (Ctrl+G)"), this);
     auto* tools = new widgets::ToolRow(this);
@@ -56,9 +51,12 @@ widgets::ToolRow* GraphExecutionPanel::buildControls()
     tools->leading()->addWidget(m_nonFinite);
     tools->leading()->addWidget(m_graph);
     tools->leading()->addWidget(m_opType);
-    tools->leading()->addWidget(m_host);
-    tools->leading()->addWidget(m_device);
     tools->trailing()->setSpacing(6);
+    // With the status and Go to, which move to a line of their own when the pane is narrow: on
+    // the filters' line, a run of several hosts and devices made the pane wider than a 1280-pixel
+    // window has room for.
+    tools->trailing()->addWidget(m_host);
+    tools->trailing()->addWidget(m_device);
     tools->trailing()->addWidget(m_status);
     tools->trailing()->addWidget(m_goTo);
 

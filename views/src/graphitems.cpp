@@ -126,14 +126,19 @@ QStringList OpNodeItem::labels() const
             QFontMetricsF(m_typeFont).elidedText(m_node.type, Qt::ElideRight, width)};
 }
 
-QRectF OpNodeItem::boundingRect() const
+QMarginsF OpNodeItem::overhang(const QFont& font)
 {
     // Room for the focus ring, and for the badge that sits on the top-right corner.
     const qreal margin = kFocusWidth + 3;
-    const qreal badge = QFontMetricsF(m_typeFont).height();
+    const qreal badge = QFontMetricsF(nodeTypeFont(font)).height();
+    return {margin, std::max(margin, badge), std::max(margin, badge), margin};
+}
+
+QRectF OpNodeItem::boundingRect() const
+{
     return QRectF(-m_node.size.width() / 2, -m_node.size.height() / 2, m_node.size.width(),
-                  m_node.size.height())
-        .adjusted(-margin, -std::max(margin, badge), std::max(margin, badge), margin);
+                  m_node.size.height()) +
+           overhang(m_typeFont);
 }
 
 void OpNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)

@@ -31,6 +31,9 @@ public:
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    // How far a box's drawing reaches past its size: the focus ring, and the health badge on
+    // its top-right corner.
+    static QMarginsF overhang(const QFont& font);
 
 private:
     void updateToolTip();

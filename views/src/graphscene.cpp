@@ -18,7 +18,7 @@ void GraphScene::clearPicture()
     setSceneRect(QRectF());
 }
 
-void GraphScene::setPicture(GraphPicture picture, const QFont& font, bool edgeLabels)
+void GraphScene::setPicture(GraphPicture picture, const QFont& font, bool edgeLabels, qreal margin)
 {
     clearPicture();
     m_picture = std::move(picture);
@@ -43,10 +43,11 @@ void GraphScene::setPicture(GraphPicture picture, const QFont& font, bool edgeLa
     if (!m_picture.note.isEmpty()) {
         auto* note = addSimpleText(m_picture.note, font); // plain text by construction
         note->setBrush(QColor(0x5f, 0x63, 0x68));
-        note->setPos(bounds.center().x() - note->boundingRect().width() / 2, bounds.bottom() + 16);
+        note->setPos(bounds.center().x() - note->boundingRect().width() / 2,
+                     bounds.bottom() + margin / 2);
         bounds = itemsBoundingRect();
     }
-    setSceneRect(bounds.adjusted(-40, -40, 40, 40));
+    setSceneRect(bounds.adjusted(-margin, -margin, margin, margin));
     if (const auto focused = focusedNode())
         setFocusedNode(*focused);
 }

@@ -20,8 +20,9 @@ class GraphScene : public QGraphicsScene
 public:
     explicit GraphScene(QObject* parent = nullptr);
 
-    // `edgeLabels`: draw the tensor names on the edges (too busy for whole graphs).
-    void setPicture(GraphPicture picture, const QFont& font, bool edgeLabels);
+    // `edgeLabels`: draw the tensor names on the edges (too busy for whole graphs). `margin`:
+    // the scene's room around the picture.
+    void setPicture(GraphPicture picture, const QFont& font, bool edgeLabels, qreal margin = 40);
     void clearPicture();
     const GraphPicture& picture() const { return m_picture; }
 

@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <cmath>
 
 namespace nanscope::views {
 
@@ -35,6 +36,10 @@ namespace {
 // Small whole graphs are shown entirely; bigger ones open at 1:1 around the focused op. Tensor
 // names on edges are for the neighbourhood: in a whole graph they pile up on short edges.
 constexpr std::size_t kSmallGraph = 60;
+// How far Fit may shrink a neighbourhood to show it whole: its labels at 60 % of the UI font's
+// size are still read, and an op cut off from its inputs or consumers tells nothing. The pane
+// keeps the height that shows one row of each at this zoom.
+constexpr qreal kNeighbourhoodFitFloor = 0.6;
 
 QString graphTitle(const core::GraphInfo& graph)
 {
@@ -58,6 +63,7 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_view);
+    keepNeighbourhoodRoom();
 
     m_neighbourhoodButton =
         toolButton(QStringLiteral("Neighbourhood"),
@@ -249,6 +255,22 @@ void GraphStructurePanel::resizeEvent(QResizeEvent* event)
     placeCaption();
 }
 
+void GraphStructurePanel::changeEvent(QEvent* event)
+{
+    Panel::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        keepNeighbourhoodRoom();
+}
+
+void GraphStructurePanel::keepNeighbourhoodRoom()
+{
+    // The view's least height, so that other docks of the column (a timeline of many hosts)
+    // cannot squeeze the picture down to the focused box alone; a few pixels more, as the view
+    // rounds the picture's edges outwards and a scroll bar shown for a pixel takes fourteen.
+    const qreal picture = threeRowHeight(m_view->font());
+    m_view->setMinimumHeight(static_cast<int>(std::ceil(picture * kNeighbourhoodFitFloor)) + 4);
+}
+
 void GraphStructurePanel::setCaption(const QString& text)
 {
     m_caption->setText(text);
@@ -370,8 +392,9 @@ void GraphStructurePanel::showNeighbourhood(core::OpId op, std::optional<std::ui
         neighbourhoodPicture(*navigator()->snapshot(), op, trace, NodeSizer(m_view->font()));
     if (!note.isEmpty())
         picture.note = picture.note.isEmpty() ? note : note + u'\n' + picture.note;
-    m_scene->setPicture(std::move(picture), m_view->font(), true);
+    m_scene->setPicture(std::move(picture), m_view->font(), true, kNeighbourhoodMargin);
     m_stack->setCurrentWidget(m_view);
+    m_view->setFitFloor(kNeighbourhoodFitFloor);
     if (sameOp) {
         m_view->setTransform(transform);
         m_view->centerOn(centre);
@@ -437,6 +460,7 @@ void GraphStructurePanel::wholeGraphLaidOut(std::uint64_t job, GraphPicture pict
     m_shownGraph = graph;
     m_shownOpCount = count;
     m_stack->setCurrentWidget(m_view);
+    m_view->setFitFloor(1);
     if (count <= kSmallGraph) {
         m_view->fitAll();
     } else {
@@ -474,8 +498,9 @@ void GraphStructurePanel::eagerNeighbourhoodFound(const EagerPictureData& found)
     if (!snapshot || m_eagerShown != found.neighbourhood.execution)
         return;
     m_scene->setPicture(eagerNeighbourhoodPicture(*snapshot, found, NodeSizer(m_view->font())),
-                        m_view->font(), true);
+                        m_view->font(), true, kNeighbourhoodMargin);
     m_stack->setCurrentWidget(m_view);
+    m_view->setFitFloor(kNeighbourhoodFitFloor);
     m_view->fitAll();
     setStatus(QStringLiteral("Executions that produced its inputs (above) and read its outputs "
                              "(below), through tensor ids. Colours: what each computed."));

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -16,7 +17,6 @@ namespace {
 constexpr qreal kMinZoom = 0.02;
 constexpr qreal kMaxZoom = 4;
 constexpr qreal kStep = 1.25;
-constexpr qreal kReadableZoom = 1; // labels at the UI font's size
 constexpr qreal kMaxFitZoom = 1.6; // what Fit may enlarge a small picture to
 
 } // namespace
@@ -32,10 +32,14 @@ GraphStructureView::GraphStructureView(GraphScene* scene, QWidget* parent)
     setFrameShape(QFrame::NoFrame);
     setBackgroundBrush(palette().color(QPalette::Base));
     setFocusPolicy(Qt::StrongFocus);
+    // User actions only: a scroll bar set by the program emits no action.
+    for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()})
+        connect(bar, &QAbstractSlider::actionTriggered, this, [this] { m_fitted = false; });
 }
 
 void GraphStructureView::setZoom(qreal zoom)
 {
+    m_fitted = false;
     zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
     const qreal factor = zoom / this->zoom();
     if (std::abs(factor - 1) > 1e-6)
@@ -47,21 +51,32 @@ void GraphStructureView::fitAll()
     const QRectF rect = sceneRect();
     if (rect.isEmpty())
         return;
+    // The room the view has without scroll bars, as fitInView's margin of two pixels leaves it:
+    // measured in the viewport, scroll bars left from a smaller pane would keep the picture
+    // from fitting and so keep themselves.
+    const QSizeF room = QSizeF(contentsRect().size()) - QSizeF(4, 4);
+    const qreal fitting = std::min(room.width() / rect.width(), room.height() / rect.height());
     const ViewportAnchor anchor = transformationAnchor();
     setTransformationAnchor(QGraphicsView::NoAnchor);
     resetTransform();
-    fitInView(rect, Qt::KeepAspectRatio);
-    const qreal fitting = zoom();
-    resetTransform();
-    setZoom(std::clamp(fitting, kReadableZoom, kMaxFitZoom));
-    const auto focused = fitting < kReadableZoom ? m_scene->focusedNode() : std::nullopt;
+    setZoom(std::clamp(fitting, m_fitFloor, kMaxFitZoom));
+    const auto focused = fitting < m_fitFloor ? m_scene->focusedNode() : std::nullopt;
     centerOn(focused ? m_scene->nodeRect(*focused).center() : rect.center());
     setTransformationAnchor(anchor);
+    m_fitted = true;
 }
 
 void GraphStructureView::centreOnRect(const QRectF& rect)
 {
+    m_fitted = false;
     centerOn(rect.center());
+}
+
+void GraphStructureView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    if (m_fitted)
+        fitAll();
 }
 
 void GraphStructureView::zoomIn()
@@ -87,6 +102,7 @@ void GraphStructureView::wheelEvent(QWheelEvent* event)
         event->accept();
         return;
     }
+    m_fitted = false; // it scrolls
     QGraphicsView::wheelEvent(event);
 }
 
@@ -130,6 +146,16 @@ void GraphStructureView::mousePressEvent(QMouseEvent* event)
     if (event->button() == Qt::LeftButton)
         m_pressPoint = event->position().toPoint();
     QGraphicsView::mousePressEvent(event);
+}
+
+void GraphStructureView::mouseMoveEvent(QMouseEvent* event)
+{
+    // A drag pans the picture (ScrollHandDrag).
+    if (m_pressPoint && (event->buttons() & Qt::LeftButton) &&
+        (event->position().toPoint() - *m_pressPoint).manhattanLength() >=
+            QApplication::startDragDistance())
+        m_fitted = false;
+    QGraphicsView::mouseMoveEvent(event);
 }
 
 void GraphStructureView::mouseReleaseEvent(QMouseEvent* event)

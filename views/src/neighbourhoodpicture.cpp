@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "neighbourhoodpicture.hpp"
 
+#include "graphitems.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -64,6 +66,21 @@ void placeRows(std::vector<PictureNode>& nodes, std::size_t first, std::size_t c
             x += nodes[i].size.width() + kGapX;
         }
     }
+}
+
+qreal rowPitch(const std::vector<PictureNode>& nodes)
+{
+    qreal tallest = 0;
+    for (const PictureNode& node : nodes)
+        tallest = std::max(tallest, node.size.height());
+    return tallest + kRowGap;
+}
+
+qreal threeRowHeight(const QFont& font)
+{
+    const qreal box = NodeSizer(font).size(QStringLiteral("x"), QStringLiteral("x")).height();
+    const QMarginsF overhang = OpNodeItem::overhang(font);
+    return 3 * box + 2 * kRowGap + overhang.top() + overhang.bottom() + 2 * kNeighbourhoodMargin;
 }
 
 PictureEdge verticalEdge(const PictureNode& from, const PictureNode& to)

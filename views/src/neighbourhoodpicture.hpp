@@ -13,7 +13,17 @@ GraphPicture neighbourhoodPicture(const core::Snapshot& snapshot, core::OpId op,
                                   const NodeSizer& sizer);
 
 inline constexpr std::size_t kMaxPerRow = 8;
-inline constexpr qreal kRowPitch = 112; // from one row of boxes to the next
+// Between one row of boxes and the next: room for an edge's tensor label and its arrow, no
+// more, so that a pane of a docked window's height shows an op with its inputs and consumers.
+inline constexpr qreal kRowGap = 40;
+// Around the picture in the scene: the focus ring and health badges stand out of the boxes.
+inline constexpr qreal kNeighbourhoodMargin = 12;
+
+// From one row of boxes to the next: the tallest box and the gap.
+qreal rowPitch(const std::vector<PictureNode>& nodes);
+// The height of a neighbourhood of three rows (inputs, the op, consumers) of boxes in `font`,
+// as drawn, with the scene's margins: what the pane keeps room for.
+qreal threeRowHeight(const QFont& font);
 
 // Places `nodes[first, first + count)` in rows of at most kMaxPerRow, centred on x = 0; row 0
 // at `y`, later rows `step` further each.
@@ -32,9 +42,10 @@ void layOutStar(GraphPicture& picture, std::size_t inputCount, InputLabel&& inpu
 {
     const std::size_t consumerCount = picture.nodes.size() - 1 - inputCount;
     const std::size_t inputRows = (inputCount + kMaxPerRow - 1) / kMaxPerRow;
-    placeRows(picture.nodes, 0, 1, 0, kRowPitch);
-    placeRows(picture.nodes, 1, inputCount, -kRowPitch * static_cast<qreal>(inputRows), kRowPitch);
-    placeRows(picture.nodes, 1 + inputCount, consumerCount, kRowPitch, kRowPitch);
+    const qreal pitch = rowPitch(picture.nodes);
+    placeRows(picture.nodes, 0, 1, 0, pitch);
+    placeRows(picture.nodes, 1, inputCount, -pitch * static_cast<qreal>(inputRows), pitch);
+    placeRows(picture.nodes, 1 + inputCount, consumerCount, pitch, pitch);
     for (std::size_t i = 0; i < inputCount; ++i) {
         PictureEdge edge = verticalEdge(picture.nodes[1 + i], picture.nodes[0]);
         edge.from = static_cast<int>(1 + i);

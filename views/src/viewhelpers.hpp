@@ -29,6 +29,21 @@ namespace nanscope::views {
 // Where events ran, as the panels' filters tell them apart.
 enum class Place { Host, Device };
 
+// A host or device filter's box, hidden until fillPlaceChoices finds several: as wide as "All
+// devices" whatever names it holds, its list as wide as they are. Boxes as wide as TensorFlow's
+// device names ("/job:worker/replica:0/task:0/device:GPU:0") squeezed the filters beside them to
+// "Fi…" and widened the window past a 1280-pixel screen.
+inline QComboBox* placeChoiceBox(const QString& toolTip, QWidget* parent)
+{
+    auto* box = new QComboBox(parent);
+    box->setToolTip(toolTip);
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(
+        static_cast<int>(QCoreApplication::translate("PlaceFilter", "All devices").size()));
+    box->hide();
+    return box;
+}
+
 // A host or device filter's choices: "All hosts" / "All devices" (data: an empty string), then
 // each host of the logdir (data: its file set's index) or each device (data: its name). Shown
 // only when there are several to tell apart. Returns their number.
@@ -51,6 +66,7 @@ inline std::size_t fillPlaceChoices(QComboBox* box, Place place, const items::Sn
             box->addItem(items::fromStd(device), items::fromStd(device));
         count = devices.size();
     }
+    box->view()->setMinimumWidth(box->view()->sizeHintForColumn(0) + 24);
     box->setVisible(count > 1);
     return count;
 }

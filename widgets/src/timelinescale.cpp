@@ -20,9 +20,9 @@ std::uint64_t clampIndex(double value, std::uint64_t count)
 
 double TimelineScale::fitPixelsPerItem() const
 {
-    if (count == 0 || width <= 0)
+    if (extent() <= 0 || width <= 0)
         return 1;
-    return std::min(kMaxFitPixels, static_cast<double>(width) / static_cast<double>(count));
+    return std::min(kMaxFitPixels, static_cast<double>(width) / extent());
 }
 
 double TimelineScale::minPixelsPerItem() const
@@ -32,9 +32,9 @@ double TimelineScale::minPixelsPerItem() const
 
 double TimelineScale::maxPixelsPerItem() const
 {
-    if (count == 0)
+    if (extent() <= 0)
         return kMaxPixels;
-    const double byContent = kMaxContentPixels / static_cast<double>(count);
+    const double byContent = kMaxContentPixels / extent();
     return std::max(minPixelsPerItem(), std::min(kMaxPixels, byContent));
 }
 
@@ -142,9 +142,16 @@ std::vector<double> timePositions(const std::vector<double>& times)
             positions[i] = static_cast<double>(i);
         return positions;
     }
+    return timePositions(times, times.front(), perItem);
+}
+
+std::vector<double> timePositions(const std::vector<double>& times, double start,
+                                  double secondsPerItem)
+{
+    std::vector<double> positions(times.size(), 0);
     double latest = 0;
     for (std::size_t i = 0; i < times.size(); ++i) {
-        const double at = (times[i] - times.front()) / perItem;
+        const double at = (times[i] - start) / secondsPerItem;
         if (std::isfinite(at))
             latest = std::max(latest, at);
         positions[i] = latest;

@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// TimelineStrip's state, item cache, zoom, scroll and input (painting: timelinestrippaint.cpp).
+// TimelineStrip's state, item cache, zoom and scroll (painting: timelinestrippaint.cpp; input:
+// timelinestripinput.cpp).
 #include "nanscope/widgets/timelinestrip.hpp"
 
-#include "nanscope/widgets/plaintooltip.hpp"
 #include "timelinestriprows.hpp"
 
-#include <QApplication>
-#include <QHelpEvent>
-#include <QKeyEvent>
 #include <QScrollBar>
-#include <QToolTip>
-#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +15,7 @@ namespace {
 constexpr std::uint64_t kBlock = 64;
 constexpr int kMarkerRowHeight = 9;
 constexpr int kMinItemsHeight = 22;
+constexpr int kItemsHeight = 34;
 constexpr double kZoomStep = 1.5;
 
 } // namespace
@@ -101,10 +97,16 @@ void TimelineStrip::readCategories(std::uint64_t from)
     if (from == 0) {
         m_groupRuns.clear();
         m_hasGroups = false;
+        m_timeSpan.reset();
     }
     for (std::uint64_t i = from; i < count; ++i) {
         m_itemCategory[i] = std::min<std::uint8_t>(m_source->category(i), kMaxCategories - 1);
         m_itemTime[i] = m_source->time(i);
+        if (std::isfinite(m_itemTime[i])) {
+            if (!m_timeSpan)
+                m_timeSpan = TimeSpan{m_itemTime[i], m_itemTime[i]};
+            m_timeSpan->latest = std::max(m_timeSpan->latest, m_itemTime[i]);
+        }
         const std::uint32_t group = m_source->group(i);
         if (m_groupRuns.empty() || m_groupRuns.back().group != group)
             m_groupRuns.push_back({i, group});
@@ -221,8 +223,11 @@ void TimelineStrip::setCurrent(std::optional<std::uint64_t> item)
     const bool moved = item != m_current;
     m_current = item;
     if (m_current && moved) {
+        const TimelineScale before = m_scale;
         m_scale.ensureVisible(*m_current);
         syncScrollBar();
+        if (m_scale.scroll != before.scroll)
+            Q_EMIT viewChanged();
     }
     viewport()->update();
 }
@@ -253,7 +258,8 @@ QPoint TimelineStrip::pointOf(std::uint64_t item) const
 
 QSize TimelineStrip::sizeHint() const
 {
-    const int height = fontMetrics().height() + 4 + groupRowHeight() + kMarkerRowHeight + 34;
+    const int height =
+        fontMetrics().height() + 4 + groupRowHeight() + kMarkerRowHeight + itemsHeight();
     return {600, height + horizontalScrollBar()->sizeHint().height()};
 }
 
@@ -283,6 +289,7 @@ void TimelineStrip::fit()
     syncScrollBar();
     viewport()->update();
     Q_EMIT scaleChanged();
+    Q_EMIT viewChanged();
 }
 
 void TimelineStrip::zoomBy(double x, double factor)
@@ -292,6 +299,25 @@ void TimelineStrip::zoomBy(double x, double factor)
     syncScrollBar();
     viewport()->update();
     Q_EMIT scaleChanged();
+    Q_EMIT viewChanged();
+}
+
+void TimelineStrip::setView(double pixelsPerItem, double scroll)
+{
+    m_scale.pixelsPerItem =
+        std::clamp(pixelsPerItem, m_scale.minPixelsPerItem(), m_scale.maxPixelsPerItem());
+    m_scale.setScroll(scroll);
+    m_fitted = m_scale.pixelsPerItem <= m_scale.fitPixelsPerItem() && m_scale.scroll == 0;
+    syncScrollBar();
+    viewport()->update();
+}
+
+void TimelineStrip::userScrolled()
+{
+    m_fitted = false;
+    syncScrollBar();
+    viewport()->update();
+    Q_EMIT viewChanged();
 }
 
 void TimelineStrip::syncScrollBar()
@@ -311,6 +337,7 @@ void TimelineStrip::scrollContentsBy(int, int)
     if (!m_syncing) {
         m_scale.setScroll(horizontalScrollBar()->value());
         m_fitted = false;
+        Q_EMIT viewChanged();
     }
     viewport()->update();
 }
@@ -369,17 +396,69 @@ void TimelineStrip::setTimeAxis(bool on)
     m_scale.positions =
         on ? std::make_shared<const std::vector<double>>(std::vector<double>()) : nullptr;
     updatePositions();
+    if (m_fitted)
+        m_scale.fit();
+    m_scale.pixelsPerItem =
+        std::clamp(m_scale.pixelsPerItem, m_scale.minPixelsPerItem(), m_scale.maxPixelsPerItem());
     m_scale.clampScroll();
     if (m_current)
         m_scale.centreOn(*m_current);
     syncScrollBar();
     viewport()->update();
+    Q_EMIT viewChanged();
+}
+
+void TimelineStrip::setTimeFrame(std::optional<TimeFrame> frame)
+{
+    if (frame && !(frame->secondsPerItem > 0 && frame->length > 0))
+        frame.reset();
+    if (frame == m_timeFrame)
+        return;
+    m_timeFrame = frame;
+    if (!timeAxis())
+        return;
+    updatePositions();
+    if (m_fitted)
+        m_scale.fit();
+    m_scale.pixelsPerItem =
+        std::clamp(m_scale.pixelsPerItem, m_scale.minPixelsPerItem(), m_scale.maxPixelsPerItem());
+    m_scale.clampScroll();
+    syncScrollBar();
+    viewport()->update();
+}
+
+std::optional<TimelineStrip::TimeSpan> TimelineStrip::timeSpan() const
+{
+    return m_timeSpan;
 }
 
 void TimelineStrip::updatePositions()
 {
-    if (m_scale.positions)
-        m_scale.positions = std::make_shared<const std::vector<double>>(timePositions(m_itemTime));
+    if (!m_scale.positions) {
+        m_scale.length = 0;
+        return;
+    }
+    if (m_timeFrame) {
+        m_scale.positions = std::make_shared<const std::vector<double>>(
+            timePositions(m_itemTime, m_timeFrame->start, m_timeFrame->secondsPerItem));
+        m_scale.length = m_timeFrame->length;
+        return;
+    }
+    m_scale.positions = std::make_shared<const std::vector<double>>(timePositions(m_itemTime));
+    m_scale.length = 0;
+}
+
+void TimelineStrip::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    updateGeometry();
+}
+
+int TimelineStrip::itemsHeight() const
+{
+    return m_compact ? kMinItemsHeight : kItemsHeight;
 }
 
 int TimelineStrip::groupRowHeight() const
@@ -393,151 +472,6 @@ std::uint32_t TimelineStrip::groupOf(std::uint64_t item) const
         std::upper_bound(m_groupRuns.begin(), m_groupRuns.end(), item,
                          [](std::uint64_t i, const GroupRun& run) { return i < run.first; });
     return after == m_groupRuns.begin() ? 0 : std::prev(after)->group;
-}
-
-void TimelineStrip::wheelEvent(QWheelEvent* event)
-{
-    if (event->modifiers() & Qt::ControlModifier) {
-        const double steps = event->angleDelta().y() / 120.0;
-        zoomBy(event->position().x(), std::pow(1.25, steps));
-        event->accept();
-        return;
-    }
-    // Either wheel pans: a mouse has only the vertical one.
-    const QPoint pixels = event->pixelDelta();
-    const QPoint angle = event->angleDelta();
-    double delta = 0;
-    if (!pixels.isNull())
-        delta = pixels.x() != 0 ? pixels.x() : pixels.y();
-    else
-        delta = (angle.x() != 0 ? angle.x() : angle.y()) / 120.0 * m_scale.width / 8.0;
-    m_scale.setScroll(m_scale.scroll - delta);
-    m_fitted = false;
-    syncScrollBar();
-    viewport()->update();
-    event->accept();
-}
-
-void TimelineStrip::mousePressEvent(QMouseEvent* event)
-{
-    if (event->button() != Qt::LeftButton)
-        return QAbstractScrollArea::mousePressEvent(event);
-    m_pressPoint = event->position().toPoint();
-    m_pressScroll = m_scale.scroll;
-    m_dragging = false;
-    event->accept();
-}
-
-void TimelineStrip::mouseMoveEvent(QMouseEvent* event)
-{
-    const QPoint point = event->position().toPoint();
-    if (m_pressPoint && (event->buttons() & Qt::LeftButton)) {
-        if (!m_dragging &&
-            (point - *m_pressPoint).manhattanLength() >= QApplication::startDragDistance()) {
-            m_dragging = true;
-            viewport()->setCursor(Qt::ClosedHandCursor);
-        }
-        if (m_dragging) {
-            m_scale.setScroll(m_pressScroll - (point.x() - m_pressPoint->x()));
-            m_fitted = false;
-            syncScrollBar();
-            viewport()->update();
-        }
-        return;
-    }
-    const std::optional<std::uint64_t> hovered = itemAt(point);
-    if (hovered != m_hovered) {
-        m_hovered = hovered;
-        viewport()->update();
-    }
-}
-
-void TimelineStrip::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (event->button() != Qt::LeftButton || !m_pressPoint)
-        return QAbstractScrollArea::mouseReleaseEvent(event);
-    const bool dragged = m_dragging;
-    m_pressPoint.reset();
-    m_dragging = false;
-    viewport()->unsetCursor();
-    if (!dragged)
-        if (const auto item = itemAt(event->position().toPoint()))
-            activate(*item);
-    event->accept();
-}
-
-void TimelineStrip::leaveEvent(QEvent* event)
-{
-    m_hovered.reset();
-    viewport()->update();
-    QAbstractScrollArea::leaveEvent(event);
-}
-
-void TimelineStrip::keyPressEvent(QKeyEvent* event)
-{
-    const std::uint64_t count = itemCount();
-    if (count == 0)
-        return QAbstractScrollArea::keyPressEvent(event);
-    const TimelineScale::Range visible = m_scale.visibleRange();
-    const std::uint64_t page = std::max<std::uint64_t>(visible.size(), 2) - 1;
-    const bool control = event->modifiers() & Qt::ControlModifier;
-    switch (event->key()) {
-    case Qt::Key_Left:
-        if (control)
-            previousMarker();
-        else
-            activate(m_current ? (*m_current > 0 ? *m_current - 1 : 0) : visible.last - 1);
-        break;
-    case Qt::Key_Right:
-        if (control)
-            nextMarker();
-        else
-            activate(m_current ? std::min(*m_current + 1, count - 1) : visible.first);
-        break;
-    case Qt::Key_PageUp:
-        activate(m_current ? (*m_current > page ? *m_current - page : 0) : visible.first);
-        break;
-    case Qt::Key_PageDown:
-        activate(m_current ? std::min(*m_current + page, count - 1) : visible.first);
-        break;
-    case Qt::Key_Home:
-        activate(0);
-        break;
-    case Qt::Key_End:
-        activate(count - 1);
-        break;
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomIn();
-        break;
-    case Qt::Key_Minus:
-        zoomOut();
-        break;
-    case Qt::Key_0:
-        fit();
-        break;
-    default:
-        return QAbstractScrollArea::keyPressEvent(event);
-    }
-    event->accept();
-}
-
-bool TimelineStrip::viewportEvent(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const std::optional<std::uint64_t> item = itemAt(help->pos());
-        if (item && m_source) {
-            const QRect box(toPixels(m_scale.xOf(*item)), rows().markers.top(),
-                            std::max(1, toPixels(m_scale.pixelsPerItem)), viewport()->height());
-            QToolTip::showText(help->globalPos(), plainToolTip(m_source->toolTip(*item)),
-                               viewport(), box);
-        } else {
-            QToolTip::hideText();
-        }
-        return true;
-    }
-    return QAbstractScrollArea::viewportEvent(event);
 }
 
 } // namespace nanscope::widgets

@@ -78,7 +78,7 @@ QString TimelineStrip::timeLabel(double seconds, double step)
 
 void TimelineStrip::paintTimeRuler(QPainter& painter, const Rows& r) const
 {
-    const double perItem = secondsPerItem(m_itemTime);
+    const double perItem = m_timeFrame ? m_timeFrame->secondsPerItem : secondsPerItem(m_itemTime);
     if (perItem <= 0 || m_itemTime.empty())
         return;
     const QFontMetrics metrics = fontMetrics();

@@ -6,6 +6,8 @@
 
 #include "nanscope/views/panel.hpp"
 
+#include <QColor>
+#include <QRect>
 #include <QString>
 #include <cstdint>
 #include <memory>
@@ -24,6 +26,7 @@ namespace nanscope::views {
 
 class ExecutionDetailsView;
 class ExecutionStripSource;
+class LanesArea;
 template <typename T>
 class SnapshotJob;
 
@@ -43,7 +46,10 @@ public:
     widgets::TimelineStrip* laneStrip(std::size_t lane) const { return m_lanes.at(lane).strip; }
     // The host name over a lane; "" (and hidden) when there is one lane.
     QString laneName(std::size_t lane) const;
-    // The toolbar's wall-time toggle.
+    // Where a lane is drawn, its host's name included, in the panel's coordinates.
+    QRect laneRect(std::size_t lane) const;
+    // The toolbar's wall-time toggle. With several hosts the lanes share one wall-time axis,
+    // zoomed and scrolled together.
     QToolButton* timeAxisButton() const { return m_timeAxis; }
     // The header's line: "6 executions · 2 with NaN/∞" ("… on 2 hosts" for several).
     QString summaryText() const;
@@ -67,13 +73,21 @@ protected:
 private:
     struct Lane
     {
+        QWidget* header = nullptr; // the name, and "No executions" for a host that ran none
         QLabel* name = nullptr;
+        QLabel* empty = nullptr;
         widgets::TimelineStrip* strip = nullptr;
         std::unique_ptr<ExecutionStripSource> source;
     };
 
+    static QColor markerColour();
     void setLaneCount(std::size_t count);
     void updateLane(Lane& lane, const items::SnapshotPtr& snapshot);
+    void layOutLanes();
+    std::size_t leadingLane() const;
+    void shareTimeAxis();
+    void followLane(std::size_t lane);
+    void setTimeAxis(bool on);
     void activate(std::size_t lane, std::uint64_t item);
     void showFocus(const Focus& focus);
     bool showOtherHostExecution();
@@ -92,6 +106,9 @@ private:
     std::unique_ptr<SnapshotJob<SetAsideMarkers>> m_analysis;
     std::vector<Lane> m_lanes;
     QWidget* m_lanesBox = nullptr;
+    LanesArea* m_lanesArea = nullptr;
+    bool m_sharedAxis = false; // the lanes have one wall-time frame
+    bool m_aligning = false;   // every lane is switching axes: none leads yet
     // The lane the alert buttons move in: the last one clicked in.
     std::size_t m_activeLane = 0;
     // An execution of a host other than the first, shown in the details: the Navigator's focus

@@ -106,6 +106,7 @@ protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
     void focusChanged(const Focus& focus) override;
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void rebuild();
@@ -120,6 +121,7 @@ private:
     void setStatus(const QString& text);
     void setCaption(const QString& text);
     void placeCaption();
+    void keepNeighbourhoodRoom();
 
     Mode m_mode = Mode::Neighbourhood;
     GraphScene* m_scene = nullptr;

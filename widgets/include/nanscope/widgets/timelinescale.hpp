@@ -35,15 +35,20 @@ struct TimelineScale
     int width = 0;            // of the view, pixels
 
     // On a time axis: each item's left edge in item widths, rising, from 0 to count - 1 (see
-    // timePositions); null: item i at i.
+    // timePositions), or within [0, length) on an axis shared with other strips; null: item i
+    // at i.
     std::shared_ptr<const std::vector<double>> positions;
+    // The content's length in item widths on a time axis shared with other strips (they all
+    // have the same, so that one zoom and scroll shows the same times in each); 0: count.
+    double length = 0;
 
     double position(std::uint64_t item) const
     {
         return positions ? (*positions)[item] : static_cast<double>(item);
     }
 
-    double contentWidth() const { return static_cast<double>(count) * pixelsPerItem; }
+    double extent() const { return length > 0 ? length : static_cast<double>(count); }
+    double contentWidth() const { return extent() * pixelsPerItem; }
     double fitPixelsPerItem() const;
     double minPixelsPerItem() const;
     double maxPixelsPerItem() const;
@@ -74,6 +79,10 @@ struct TimelineScale
 // first to the latest time over count - 1 item widths, so that the strip keeps its length and
 // zoom. A time earlier than one before it (clocks are not monotonic) stays at the latest so far.
 std::vector<double> timePositions(const std::vector<double>& times);
+// Positions on an axis shared with other strips: `start` at 0, `secondsPerItem` seconds per item
+// width; times out of order as above.
+std::vector<double> timePositions(const std::vector<double>& times, double start,
+                                  double secondsPerItem);
 // Seconds per item width of those positions (0 when all times are equal).
 double secondsPerItem(const std::vector<double>& times);
 

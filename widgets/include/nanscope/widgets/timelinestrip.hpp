@@ -101,6 +101,32 @@ public:
     // "250 ms", "1.5 s", "2 min", "1 h 30 min".
     static QString timeLabel(double seconds, double step);
 
+    // A time axis shared with other strips (the hosts of one run), so that what happened at the
+    // same time lines up: `start` is at x 0 of the content (and 0 on the ruler), each item width
+    // stands for `secondsPerItem`, and the content is `length` item widths long. Unset, the
+    // axis runs from this strip's first item to its latest.
+    struct TimeFrame
+    {
+        double start = 0;
+        double secondsPerItem = 0;
+        double length = 0;
+        friend bool operator==(const TimeFrame&, const TimeFrame&) = default;
+    };
+    void setTimeFrame(std::optional<TimeFrame> frame);
+    // The first item's time and the latest (seconds, finite ones), for a frame shared with
+    // other strips; unset without items.
+    struct TimeSpan
+    {
+        double first = 0;
+        double latest = 0;
+    };
+    std::optional<TimeSpan> timeSpan() const;
+    // Zoom and scroll as another strip of the same axis has them; emits nothing.
+    void setView(double pixelsPerItem, double scroll);
+
+    // Fewer pixels for the items: a lane among several.
+    void setCompact(bool compact);
+
     const TimelineScale& scale() const { return m_scale; }
     // The item under a viewport point, and the viewport centre of an item (for tests).
     std::optional<std::uint64_t> itemAt(QPoint viewportPoint) const;
@@ -121,6 +147,9 @@ Q_SIGNALS:
     // A click or a key asks for this item; the owner decides whether it becomes current.
     void itemActivated(quint64 item);
     void scaleChanged();
+    // The zoom or the scroll moved (the user, or the current item brought into view): strips of
+    // a shared axis follow with setView().
+    void viewChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -156,6 +185,8 @@ private:
     void paintRuler(QPainter& painter, const Rows& rows) const;
     void paintTimeRuler(QPainter& painter, const Rows& rows) const;
     void updatePositions();
+    void userScrolled();
+    int itemsHeight() const;
     void paintGroups(QPainter& painter, const Rows& rows) const;
     int groupRowHeight() const;
     void paintItems(QPainter& painter, const Rows& rows) const;
@@ -166,7 +197,10 @@ private:
     const TimelineSource* m_source = nullptr;
     std::vector<TimelineCategory> m_categories;
     std::vector<std::uint8_t> m_itemCategory;
-    std::vector<double> m_itemTime;    // TimelineSource::time of each item
+    std::vector<double> m_itemTime; // TimelineSource::time of each item
+    std::optional<TimeSpan> m_timeSpan;
+    std::optional<TimeFrame> m_timeFrame;
+    bool m_compact = false;
     std::vector<GroupRun> m_groupRuns; // runs, not one entry per item: groups change rarely
     bool m_hasGroups = false;
     std::vector<std::uint8_t> m_blockCategory; // the highest of each block of kBlock items
