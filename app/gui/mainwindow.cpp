@@ -102,6 +102,10 @@ void MainWindow::createPanels()
     m_graphStructure = new views::GraphStructurePanel(m_navigator);
     m_graphExecution = new views::GraphExecutionPanel(m_navigator);
     m_executions = new views::ExecutionsPanel(m_navigator);
+    connect(m_executions, &views::ExecutionsPanel::hostRequested, this, [this](const QString& host) {
+        m_session->setMainHost(host); // as the banner's "Read host" does
+        m_session->reload();
+    });
     m_source = new views::SourcePanel(m_navigator);
     m_stackTrace = new views::StackTracePanel(m_navigator);
     m_docks->addDock(Dock::Alerts, m_alerts);

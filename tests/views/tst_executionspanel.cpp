@@ -3,6 +3,7 @@
 // NaN from step 1): its rows, filters, find, go to, sort, and the focus it shares with the
 // Navigator both ways, with the focused execution's producers and consumers highlighted.
 #include "eagerlogdir.hpp"
+#include "hostlogdirs.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/executionmodel.hpp"
 #include "nanscope/views/executionspanel.hpp"
@@ -10,11 +11,13 @@
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/healthbardelegate.hpp"
+#include "tempdir.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace nanscope;
@@ -37,6 +40,7 @@ private Q_SLOTS:
     void selectingARowMovesTheFocus();
     void focusElsewhereSelectsTheRow();
     void healthBarsArriveForTheRowsShown();
+    void anotherHostIsAskedFor();
 
 private:
     bool settle() const
@@ -270,6 +274,16 @@ void TestExecutionsPanel::focusElsewhereSelectsTheRow()
     QCOMPARE(m_panel->highlightedNeighbours(),
              (QList<quint64>{E::execution(2, E::Fc2), E::execution(2, E::Mul)}));
     QVERIFY(m_panel->statusText().contains(QStringLiteral("Producers: 1")));
+    // The producer is painted as an input, the consumer in the readers' colour, over its health.
+    const auto background = [this](std::uint64_t execution) {
+        const QModelIndex index =
+            m_panel->proxy()->index(static_cast<int>(execution), Model::OpTypeColumn);
+        return m_panel->proxy()->data(index, Qt::BackgroundRole).value<QColor>();
+    };
+    QCOMPARE(background(E::execution(2, E::Fc2)), views::RowListProxyModel::inputBackground());
+    QCOMPARE(background(E::execution(2, E::Mul)), views::RowListProxyModel::readerBackground());
+    QVERIFY(views::RowListProxyModel::inputBackground() !=
+            views::RowListProxyModel::readerBackground());
     // Back in the history: the first row again.
     m_navigator->focusExecution(0);
     m_navigator->back();
@@ -292,6 +306,29 @@ void TestExecutionsPanel::healthBarsArriveForTheRowsShown()
     QCOMPARE(counts.value(0), 1.0); // -inf
     QCOMPARE(counts.value(2), 1.0); // NaN
     QCOMPARE(log.siblingAtColumn(Model::DTypeColumn).data().toString(), QStringLiteral("float32"));
+}
+
+void TestExecutionsPanel::anotherHostIsAskedFor()
+{
+    // One host: no host box.
+    QVERIFY(m_panel->hostBox()->isHidden());
+    // Two: the host read now first, then the other, whose choice asks for it.
+    test::TempDir dir;
+    QVERIFY(test::writeTwoHostExecutions(dir.path()));
+    m_navigator->setSnapshot(core::LogdirReader(dir.path()).update());
+    QVERIFY(settle());
+    QComboBox* hosts = m_panel->hostBox();
+    QVERIFY(!hosts->isHidden());
+    QCOMPARE(hosts->count(), 2);
+    QCOMPARE(hosts->itemText(0), QStringLiteral("host-a"));
+    QCOMPARE(hosts->itemText(1), QStringLiteral("host-b"));
+    QVERIFY(hosts->itemData(1, Qt::ToolTipRole).toString().contains(QStringLiteral("executions")));
+    QSignalSpy asked(m_panel.get(), &views::ExecutionsPanel::hostRequested);
+    Q_EMIT hosts->activated(0); // the host read now: nothing to do
+    QCOMPARE(asked.count(), 0);
+    Q_EMIT hosts->activated(1);
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.front().front().toString(), QStringLiteral("host-b"));
 }
 
 QTEST_MAIN(TestExecutionsPanel)

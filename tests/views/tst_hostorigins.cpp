@@ -4,11 +4,14 @@
 // first NaN, says so in the banner, and its button reads that rank instead.
 #include "hostlogdirs.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/items/executionmodel.hpp"
 #include "nanscope/items/hostoriginsearch.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/executionspanel.hpp"
 #include "nanscope/widgets/banner.hpp"
 
+#include <QComboBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -39,6 +42,7 @@ private Q_SLOTS:
     void theSearchFindsTheRankThatMadeTheNaN();
     void theBannerReadsTheRankThatMadeTheFirstNaN();
     void aRunWhoseFirstHostMadeTheNaNFirstSaysNothing();
+    void theExecutionsHostBoxReadsAnotherHost();
 };
 
 void TestHostOrigins::theSearchFindsTheRankThatMadeTheNaN()
@@ -141,6 +145,27 @@ void TestHostOrigins::aRunWhoseFirstHostMadeTheNaNFirstSaysNothing()
     QVERIFY(window.alertsPanel()->hasOrigin());
     QTest::qWait(1500); // the search reads host-b and finds its Div later than host-a's Log
     QVERIFY(!window.banner()->title().contains(QStringLiteral("made the run's first")));
+}
+
+void TestHostOrigins::theExecutionsHostBoxReadsAnotherHost()
+{
+    QTemporaryDir dir;
+    QVERIFY(test::writeTwoHostExecutions(dir.path().toStdString()));
+    MainWindow window(app::MainWindowOptions{.useSettings = false});
+    window.resize(1280, 800);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
+    window.openLogdir(dir.path());
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0 && !window.isBusy(), kWait);
+    QComboBox* hosts = window.executionsPanel()->hostBox();
+    QCOMPARE(hosts->count(), 2);
+    QCOMPARE(window.executionsPanel()->model()->rowCount(), 2); // host-a's Exp and Log
+    loaded.clear();
+    Q_EMIT hosts->activated(1);
+    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0 && !window.isBusy(), kWait);
+    QCOMPARE(window.session()->mainHost(), QStringLiteral("host-b"));
+    QCOMPARE(hosts->itemText(0), QStringLiteral("host-b"));     // the host read now, first
+    QCOMPARE(window.executionsPanel()->model()->rowCount(), 3); // Sqrt, Div, Add
 }
 
 QTEST_MAIN(TestHostOrigins)

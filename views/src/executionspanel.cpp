@@ -71,7 +71,7 @@ public:
               for (const core::EagerEdge& edge : n.consumers)
                   if (edge.execution)
                       consumers.insert(static_cast<int>(*edge.execution));
-              panel->m_proxy->setHighlightedRows(producers + consumers);
+              panel->m_proxy->setHighlightedRows(producers, consumers);
               panel->m_neighbours =
                   producers.isEmpty() && consumers.isEmpty()
                       ? QString()
@@ -149,6 +149,7 @@ void ExecutionsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
             setFilter({}); // another run's op types and modules mean nothing here
     }
     m_model->setSnapshot(snapshot);
+    showHosts(snapshot);
     const quint64 count = snapshot ? snapshot->executionCount() : 0;
     setWindowTitle(count ? tr("Executions (%L1)").arg(count) : tr("Executions"));
     // A run of graph traces only has nothing to list: say so rather than show an empty table.

@@ -70,13 +70,23 @@ QWidget* ExecutionsPanel::buildControls()
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
+    m_host = placeChoiceBox(tr("List the executions of another host (rank): the logdir is read "
+                               "again with it as the main host"),
+                            this);
+    connect(m_host, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) // 0: the host read now
+            Q_EMIT hostRequested(m_host->itemText(index));
+    });
     m_status = toolStatusLabel(this);
+    m_status->setToolTip(tr("Rows in yellow made the focused execution's inputs (producers); rows "
+                            "in blue read its outputs (consumers)."));
     m_goTo = goToField(tr("Go to an execution by its index (Ctrl+G)"), this);
     auto* tools = new widgets::ToolRow(this);
     tools->leading()->setSpacing(6);
     tools->leading()->addWidget(m_nonFinite);
     tools->leading()->addWidget(m_opType);
     tools->leading()->addWidget(m_module);
+    tools->leading()->addWidget(m_host);
     tools->trailing()->setSpacing(6);
     tools->trailing()->addWidget(m_status);
     tools->trailing()->addWidget(m_goTo);
@@ -229,6 +239,22 @@ void ExecutionsPanel::showFilterInControls()
     m_module->setCurrentIndex(std::max(module, 0));
 }
 
+// The hosts of the run, the one read now first, each with its executions.
+void ExecutionsPanel::showHosts(const items::SnapshotPtr& snapshot)
+{
+    m_host->clear();
+    const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
+    for (std::size_t h = 0; h < hosts; ++h) {
+        const QString name = fromStd(snapshot->layout().fileSets[h].hostName);
+        const std::uint64_t executions =
+            h == 0 ? snapshot->executionCount() : snapshot->hostExecutionCount(h);
+        m_host->addItem(name);
+        m_host->setItemData(static_cast<int>(h), tr("%1: %L2 executions").arg(name).arg(executions),
+                            Qt::ToolTipRole);
+    }
+    m_host->setVisible(hosts > 1);
+}
+
 void ExecutionsPanel::fitColumns(bool growOnly)
 {
     if (m_userSizedColumns || m_proxy->rowCount() == 0)
@@ -242,17 +268,19 @@ void ExecutionsPanel::fitColumns(bool growOnly)
     // the rows on screen only, which are read for painting anyway.
     const widgets::RowSpan rows = widgets::rowsOnScreen(m_view);
     const int third = m_view->viewport()->width() / 3;
-    const auto fit = [&](int column, int least) {
+    const auto fit = [&](int column, int least, int most) {
         int width =
-            std::clamp(widgets::contentWidth(m_view, column, rows), least, std::max(least, third));
+            std::clamp(widgets::contentWidth(m_view, column, rows), least, std::max(least, most));
         if (growOnly)
             width = std::max(width, m_view->columnWidth(column));
         m_view->setColumnWidth(column, width);
     };
-    fit(Model::OpTypeColumn, digit * 10);
-    // The health bar with its counts whole ("107 −∞, 887 neg, 6 zero"), within reason.
-    fit(Model::HealthColumn, digit * 18);
-    fit(Model::ModuleColumn, digit * 10);
+    // In a pane as narrow as a third of a 1280-pixel window, the health bar keeps its first
+    // count ("107 −∞ …", the rest in its tooltip) so that the dtype stays in sight.
+    const bool narrow = m_view->viewport()->width() < digit * 72;
+    fit(Model::OpTypeColumn, digit * 10, third);
+    fit(Model::HealthColumn, digit * (narrow ? 12 : 18), narrow ? digit * 16 : third);
+    fit(Model::ModuleColumn, digit * (narrow ? 6 : 10), third);
     m_fittingColumns = false;
 }
 

@@ -9,14 +9,24 @@
 namespace nanscope::views {
 namespace {
 
-// Debugger V2's input yellow, and a dark amber that keeps light text readable in dark palettes.
-QColor inputBackground()
+bool darkPalette()
 {
-    const bool dark = QGuiApplication::palette().color(QPalette::Base).lightnessF() < 0.5;
-    return dark ? QColor(0x8a, 0x6d, 0x10, 150) : QColor(0xff, 0xf0, 0x99);
+    return QGuiApplication::palette().color(QPalette::Base).lightnessF() < 0.5;
 }
 
 } // namespace
+
+// Debugger V2's input yellow, and a dark amber that keeps light text readable in dark palettes.
+QColor RowListProxyModel::inputBackground()
+{
+    return darkPalette() ? QColor(0x8a, 0x6d, 0x10, 150) : QColor(0xff, 0xf0, 0x99);
+}
+
+// A pale blue, away from the yellow and from the health colours (pink NaN, orange ∞).
+QColor RowListProxyModel::readerBackground()
+{
+    return darkPalette() ? QColor(0x1f, 0x4e, 0x79, 150) : QColor(0xd4, 0xe8, 0xff);
+}
 
 RowListProxyModel::RowListProxyModel(QObject* parent)
     : QAbstractProxyModel(parent), m_revealTimer(new QTimer(this))
@@ -37,6 +47,7 @@ void RowListProxyModel::setSourceModel(QAbstractItemModel* source)
     m_rows.reset();
     m_positions.clear();
     m_highlighted.clear();
+    m_readers.clear();
     if (source) {
         m_connections << connect(source, &QAbstractItemModel::modelAboutToBeReset, this,
                                  [this] { beginResetModel(); });
@@ -46,6 +57,7 @@ void RowListProxyModel::setSourceModel(QAbstractItemModel* source)
                 m_rows = std::vector<int>();
             m_positions.clear();
             m_highlighted.clear();
+            m_readers.clear();
             resetShown();
             endResetModel();
             revealMore(true);
@@ -149,11 +161,13 @@ void RowListProxyModel::appendRows(const std::vector<int>& rows)
     revealMore(false);
 }
 
-void RowListProxyModel::setHighlightedRows(const QSet<int>& sourceRows)
+void RowListProxyModel::setHighlightedRows(const QSet<int>& sourceRows, const QSet<int>& readerRows)
 {
     QSet<int> changed = m_highlighted;
     changed.unite(sourceRows);
-    m_highlighted = sourceRows;
+    changed.unite(readerRows);
+    m_highlighted = sourceRows + readerRows;
+    m_readers = readerRows - sourceRows;
     const int columns = columnCount();
     for (const int source : std::as_const(changed)) {
         const int row = proxyRow(source);
@@ -225,10 +239,11 @@ QModelIndex RowListProxyModel::mapFromSource(const QModelIndex& sourceIndex) con
 
 QVariant RowListProxyModel::data(const QModelIndex& index, int role) const
 {
-    if (role == Qt::BackgroundRole && index.isValid() && !m_highlighted.isEmpty() &&
-        m_highlighted.contains(m_rows ? (*m_rows)[static_cast<std::size_t>(index.row())]
-                                      : index.row()))
-        return inputBackground();
+    if (role == Qt::BackgroundRole && index.isValid() && !m_highlighted.isEmpty()) {
+        const int source = m_rows ? (*m_rows)[static_cast<std::size_t>(index.row())] : index.row();
+        if (m_highlighted.contains(source))
+            return m_readers.contains(source) ? readerBackground() : inputBackground();
+    }
     QVariant value = QAbstractProxyModel::data(index, role);
     // An invalid colour is "no background" to the model, but a delegate paints it black.
     if (role == Qt::BackgroundRole && value.userType() == QMetaType::QColor &&

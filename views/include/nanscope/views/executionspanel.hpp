@@ -5,7 +5,8 @@
 // of the focused execution highlighted (by tensor id, core/eagerneighbourhood.hpp). Filters
 // (non-finite only, op type, module with its submodules), find (Ctrl+F), go to index (Ctrl+G)
 // and the sort by a column are worked out from the snapshot's digests off the GUI thread.
-// The main host's executions only: they are the ones the Navigator focuses.
+// The main host's executions only: they are the ones the Navigator focuses. In a run of several
+// hosts (a job's ranks) a host box asks for another host to be read as the main one.
 #pragma once
 
 #include "nanscope/items/executionquery.hpp"
@@ -50,6 +51,8 @@ public:
     QCheckBox* nonFiniteBox() const { return m_nonFinite; }
     QComboBox* opTypeBox() const { return m_opType; }
     QComboBox* moduleBox() const { return m_module; }
+    // Hidden unless the run has several hosts; the main host first.
+    QComboBox* hostBox() const { return m_host; }
     widgets::HealthBarDelegate* healthDelegate() const { return m_healthDelegate; }
 
     // The filters of the tool row (the find text is not one of them).
@@ -65,6 +68,11 @@ public:
     bool isBusy() const;
     // The tool row's status ("6 of 21 rows", "No execution #99 (the last is #20)").
     QString statusText() const;
+
+Q_SIGNALS:
+    // The user chose to list the executions of `host`: the logdir is to be read again with it
+    // as the main host (items::LogdirSession::setMainHost).
+    void hostRequested(const QString& host);
 
 public Q_SLOTS:
     // Focuses the next (previous) execution, among the rows the filters show, whose op type or
@@ -87,6 +95,7 @@ private:
     void showRows(ShownRows shown);
     void requestChoices();
     void showChoices(items::ExecutionChoices choices);
+    void showHosts(const items::SnapshotPtr& snapshot);
     void showFilterInControls(); // m_filter, without applying it
     void showFocus();
     void requestNeighbours();
@@ -110,6 +119,7 @@ private:
     QCheckBox* m_nonFinite = nullptr;
     QComboBox* m_opType = nullptr;
     QComboBox* m_module = nullptr;
+    QComboBox* m_host = nullptr;
     QLabel* m_status = nullptr;
     QLineEdit* m_goTo = nullptr;
     QLabel* m_empty = nullptr; // in place of the table when the run has no executions

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <QAbstractProxyModel>
+#include <QColor>
 #include <QSet>
 #include <QTimer>
 #include <optional>
@@ -41,9 +42,15 @@ public:
     // False while rows the source (or the row list) has are still being revealed.
     bool allRowsShown() const { return m_shown >= totalRows(); }
 
-    // Source rows painted with the highlight colour (the inputs of the focused trace).
-    void setHighlightedRows(const QSet<int>& sourceRows);
+    // Source rows painted with a highlight colour: what the focused event read (Debugger V2's
+    // input yellow: the inputs of the focused trace, the producers of an execution's inputs),
+    // and what read its outputs (`readerRows`: the consumers, blue), so that the two directions
+    // tell apart. A row in both is painted as an input.
+    void setHighlightedRows(const QSet<int>& sourceRows, const QSet<int>& readerRows = {});
+    // Both kinds.
     const QSet<int>& highlightedRows() const { return m_highlighted; }
+    static QColor inputBackground();
+    static QColor readerBackground();
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -71,7 +78,8 @@ private:
     std::vector<int> m_positions; // of source rows in m_rows when it is not ascending, else empty
     int m_shown = 0;
     QTimer* m_revealTimer = nullptr;
-    QSet<int> m_highlighted;
+    QSet<int> m_highlighted; // inputs and readers
+    QSet<int> m_readers;
     QList<QMetaObject::Connection> m_connections;
 };
 
