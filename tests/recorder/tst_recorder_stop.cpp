@@ -396,30 +396,49 @@ ScaledStep scaledStep(Recorder& recorder, Program& program, std::int64_t scale, 
     return {grad, recorder.recordExecution(check)};
 }
 
+// A stopping recorder with a loss scaler's scale made.
+struct ScalingRun
+{
+    test::TempDir dir;
+    std::unique_ptr<Recorder> recorder;
+    std::optional<Program> program;
+    std::int64_t scale = 0;
+
+    ScalingRun()
+    {
+        auto opened = Recorder::open(stopping(dir.path()));
+        REQUIRE(opened.ok());
+        recorder = std::move(*opened);
+        program.emplace(*recorder);
+        scale = program->run("aten::full", {}, {65536.0f});
+    }
+    ScaledStep step(bool fromScaler = true)
+    {
+        return scaledStep(*recorder, *program, scale, fromScaler);
+    }
+};
+
 } // namespace
 
 TEST_CASE("overflows the loss scaler catches do not stop; the program's own NaN does",
           "[stop][lossscaling]")
 {
-    test::TempDir dir;
-    auto recorder = Recorder::open(stopping(dir.path()));
-    REQUIRE(recorder.ok());
-    Program program(**recorder);
-    const auto scale = program.run("aten::full", {}, {65536.0f});
+    ScalingRun run;
+    Program& program = *run.program;
     const auto growth = program.run("aten::full", {}, {0.0f});
     // Step 1: the scale is known by the frame of GradScaler.scale; then by the update.
-    CHECK(scaledStep(**recorder, program, scale, true).check.ok());
-    ExecutionSpec update{.opType = "aten::_amp_update_scale_", .inputIds = {scale, growth}};
-    CHECK((*recorder)->recordExecution(update).ok());
-    CHECK(scaledStep(**recorder, program, scale, false).check.ok());
-    CHECK_FALSE((*recorder)->nonFiniteStop());
+    CHECK(run.step(true).check.ok());
+    ExecutionSpec update{.opType = "aten::_amp_update_scale_", .inputIds = {run.scale, growth}};
+    CHECK(run.recorder->recordExecution(update).ok());
+    CHECK(run.step(false).check.ok());
+    CHECK_FALSE(run.recorder->nonFiniteStop());
 
     const auto zeros = program.run("aten::zeros", {}, {0.0f});
     const auto logs = program.run("aten::log", {zeros}, {-kInf});
     Status status;
     program.run("aten::mul", {logs, zeros}, {kNaN}, &status);
     CHECK(status.code() == ErrorCode::NonFinite);
-    const auto stop = (*recorder)->nonFiniteStop();
+    const auto stop = run.recorder->nonFiniteStop();
     REQUIRE(stop);
     CHECK(stop->origin.opType == "aten::log");
 }
@@ -427,17 +446,13 @@ TEST_CASE("overflows the loss scaler catches do not stop; the program's own NaN 
 TEST_CASE("a step taken on what the loss scaler caught stops, naming the overflow",
           "[stop][lossscaling]")
 {
-    test::TempDir dir;
-    auto recorder = Recorder::open(stopping(dir.path()));
-    REQUIRE(recorder.ok());
-    Program program(**recorder);
-    const auto scale = program.run("aten::full", {}, {65536.0f});
-    const ScaledStep step = scaledStep(**recorder, program, scale, true);
+    ScalingRun run;
+    const ScaledStep step = run.step();
     CHECK(step.check.ok());
     Status status;
-    program.run("aten::add_", {step.grad}, {kNaN, 1.0f}, &status); // the optimizer anyway
+    run.program->run("aten::add_", {step.grad}, {kNaN, 1.0f}, &status); // the optimizer anyway
     CHECK(status.code() == ErrorCode::NonFinite);
-    const auto stop = (*recorder)->nonFiniteStop();
+    const auto stop = run.recorder->nonFiniteStop();
     REQUIRE(stop);
     CHECK(stop->origin.opType == "aten::mm");
     CHECK(stop->origin.kinds == "+inf");
@@ -448,17 +463,14 @@ TEST_CASE("a step taken on what the loss scaler caught stops, naming the overflo
 
 TEST_CASE("without loss scaling, a backward overflow made NaN stops at once", "[stop][lossscaling]")
 {
-    test::TempDir dir;
-    auto recorder = Recorder::open(stopping(dir.path()));
-    REQUIRE(recorder.ok());
-    Program program(**recorder);
-    const auto scale = program.run("aten::full", {}, {65536.0f});
+    ScalingRun run;
+    Program& program = *run.program;
     Status status;
     const auto w = program.run("aten::mm", {}, {1.0f, 2.0f});
-    const auto product = program.run("aten::mul", {w, scale}, {kInf, 1.0f}); // not a scaler's
+    const auto product = program.run("aten::mul", {w, run.scale}, {kInf, 1.0f}); // not scaler's
     program.run("aten::mul", {product, w}, {kNaN, 1.0f}, &status);
     CHECK(status.code() == ErrorCode::NonFinite);
-    const auto stop = (*recorder)->nonFiniteStop();
+    const auto stop = run.recorder->nonFiniteStop();
     REQUIRE(stop);
     CHECK(stop->origin.opType == "aten::mul");
 }
@@ -466,23 +478,19 @@ TEST_CASE("without loss scaling, a backward overflow made NaN stops at once", "[
 TEST_CASE("a loss scaler that catches something at every step stops after 32 steps",
           "[stop][lossscaling]")
 {
-    test::TempDir dir;
-    auto recorder = Recorder::open(stopping(dir.path()));
-    REQUIRE(recorder.ok());
-    Program program(**recorder);
-    const auto scale = program.run("aten::full", {}, {65536.0f});
+    ScalingRun run;
     for (int step = 0; step < 31; ++step)
-        CHECK(scaledStep(**recorder, program, scale, true).check.ok());
+        CHECK(run.step().check.ok());
     // A clean check: the scaler recovered, and the count starts again.
-    const auto w = program.run("aten::mm", {}, {1.0f, 2.0f});
+    const auto w = run.program->run("aten::mm", {}, {1.0f, 2.0f});
     ExecutionSpec clean{.opType = "aten::_amp_foreach_non_finite_check_and_unscale_",
                         .inputIds = {w}};
-    CHECK((*recorder)->recordExecution(clean).ok());
+    CHECK(run.recorder->recordExecution(clean).ok());
     for (int step = 0; step < 31; ++step)
-        CHECK(scaledStep(**recorder, program, scale, true).check.ok());
-    CHECK_FALSE((*recorder)->nonFiniteStop());
-    CHECK(scaledStep(**recorder, program, scale, true).check.code() == ErrorCode::NonFinite);
-    const auto stop = (*recorder)->nonFiniteStop();
+        CHECK(run.step().check.ok());
+    CHECK_FALSE(run.recorder->nonFiniteStop());
+    CHECK(run.step().check.code() == ErrorCode::NonFinite);
+    const auto stop = run.recorder->nonFiniteStop();
     REQUIRE(stop);
     CHECK(stop->origin.opType == "aten::mm");
     CHECK(stop->origin.kinds == "+inf");

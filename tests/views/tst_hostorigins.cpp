@@ -4,6 +4,7 @@
 // first NaN, says so in the banner, and its button reads that rank instead.
 #include "hostlogdirs.hpp"
 #include "mainwindow.hpp"
+#include "mainwindowload.hpp"
 #include "nanscope/items/executionmodel.hpp"
 #include "nanscope/items/hostoriginsearch.hpp"
 #include "nanscope/items/logdirsession.hpp"
@@ -154,13 +155,11 @@ void TestHostOrigins::theExecutionsHostBoxReadsAnotherHost()
     MainWindow window(app::MainWindowOptions{.useSettings = false});
     window.resize(1280, 800);
     window.show();
-    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
-    window.openLogdir(dir.path());
-    QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0 && !window.isBusy(), kWait);
+    QVERIFY(test::openAndWait(window, dir.path()));
     QComboBox* hosts = window.executionsPanel()->hostBox();
     QCOMPARE(hosts->count(), 2);
     QCOMPARE(window.executionsPanel()->model()->rowCount(), 2); // host-a's Exp and Log
-    loaded.clear();
+    QSignalSpy loaded(&window, &MainWindow::logdirLoaded);
     Q_EMIT hosts->activated(1);
     QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0 && !window.isBusy(), kWait);
     QCOMPARE(window.session()->mainHost(), QStringLiteral("host-b"));

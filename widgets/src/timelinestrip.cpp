@@ -395,12 +395,7 @@ void TimelineStrip::setTimeAxis(bool on)
         return;
     m_scale.positions =
         on ? std::make_shared<const std::vector<double>>(std::vector<double>()) : nullptr;
-    updatePositions();
-    if (m_fitted)
-        m_scale.fit();
-    m_scale.pixelsPerItem =
-        std::clamp(m_scale.pixelsPerItem, m_scale.minPixelsPerItem(), m_scale.maxPixelsPerItem());
-    m_scale.clampScroll();
+    reposition();
     if (m_current)
         m_scale.centreOn(*m_current);
     syncScrollBar();
@@ -417,14 +412,20 @@ void TimelineStrip::setTimeFrame(std::optional<TimeFrame> frame)
     m_timeFrame = frame;
     if (!timeAxis())
         return;
+    reposition();
+    syncScrollBar();
+    viewport()->update();
+}
+
+// The items' positions changed: fitted again, or the zoom kept within what they allow.
+void TimelineStrip::reposition()
+{
     updatePositions();
     if (m_fitted)
         m_scale.fit();
     m_scale.pixelsPerItem =
         std::clamp(m_scale.pixelsPerItem, m_scale.minPixelsPerItem(), m_scale.maxPixelsPerItem());
     m_scale.clampScroll();
-    syncScrollBar();
-    viewport()->update();
 }
 
 std::optional<TimelineStrip::TimeSpan> TimelineStrip::timeSpan() const

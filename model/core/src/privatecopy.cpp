@@ -16,13 +16,13 @@ namespace {
 
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 
-// Reads up to `size` bytes from `fd`'s start into `to`; the bytes read (fewer when the file
+// Reads up to `size` bytes from `fd` at `offset` into `to`; the bytes read (fewer when the file
 // was cut short meanwhile), or -1 with errno set.
-std::int64_t readAll(int fd, std::byte* to, std::size_t size)
+std::int64_t readAll(int fd, std::byte* to, std::size_t size, std::size_t offset = 0)
 {
     std::size_t done = 0;
     while (done < size) {
-        const ssize_t n = ::pread(fd, to + done, size - done, static_cast<off_t>(done));
+        const ssize_t n = ::pread(fd, to + done, size - done, static_cast<off_t>(offset + done));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -60,10 +60,8 @@ std::int64_t copyAll(int from, int to, std::size_t size)
     std::vector<std::byte> buffer(std::min(size, kBufferBytes));
     // A buffered copy from where the kernel's stopped (at 0 when it could not start).
     while (done < size) {
-        const std::size_t want = std::min(buffer.size(), size - done);
-        ssize_t n = ::pread(from, buffer.data(), want, static_cast<off_t>(done));
-        if (n < 0 && errno == EINTR)
-            continue;
+        const std::int64_t n =
+            readAll(from, buffer.data(), std::min(buffer.size(), size - done), done);
         if (n < 0)
             return -1;
         if (n == 0)

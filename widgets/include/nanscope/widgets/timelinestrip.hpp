@@ -185,6 +185,7 @@ private:
     void paintRuler(QPainter& painter, const Rows& rows) const;
     void paintTimeRuler(QPainter& painter, const Rows& rows) const;
     void updatePositions();
+    void reposition();
     void userScrolled();
     int itemsHeight() const;
     void paintGroups(QPainter& painter, const Rows& rows) const;
