@@ -25,6 +25,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from . import _nanscope
+from ._compile import warn_if_compiled_graphs_unseen
 from ._expected import EXPECTED_FILE_NAME, expected_patterns, write_expected
 from ._job import job_identity
 from ._stop import NonFiniteError, nonfinite_error
@@ -505,6 +506,7 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_
                 % (_session.dump_root, _session.tensor_debug_mode))
         _session = DumpDebugInfo(dump_root, tensor_debug_mode, circular_buffer_size, regex,
                                  dtypes, expected, stop, stop_lag_events)
+        warn_if_compiled_graphs_unseen(torch)
         return _session
 
 
