@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace nanscope::core {
 
@@ -27,6 +28,14 @@ public:
     }
     // A size as a count of what follows.
     void count(std::size_t n) { put<std::uint64_t>(n); }
+    // Numbers in bulk: their count, then their bytes.
+    template <typename T>
+    requires std::is_arithmetic_v<T>
+    void putArray(std::span<const T> values)
+    {
+        count(values.size());
+        m_bytes.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
+    }
 
     const std::string& bytes() const { return m_bytes; }
 
@@ -66,6 +75,19 @@ public:
         if (!take(size))
             return {};
         return std::string(reinterpret_cast<const char*>(m_bytes.data() + m_at - size), size);
+    }
+    // Numbers written by putArray, into `values`; false (and failed) when the bytes left cannot
+    // hold the count claimed.
+    template <typename T>
+    requires std::is_arithmetic_v<T>
+    bool getArray(std::vector<T>& values)
+    {
+        const std::size_t n = count(sizeof(T));
+        if (!take(n * sizeof(T)))
+            return false;
+        values.resize(n);
+        std::memcpy(values.data(), m_bytes.data() + m_at - n * sizeof(T), n * sizeof(T));
+        return true;
     }
     // A count of elements that take at least `minBytes` each in what follows: one that the bytes
     // left cannot hold fails here, before anything is sized from it.

@@ -52,11 +52,16 @@ std::filesystem::path indexCacheFile(const std::filesystem::path& directory,
 // Writes `state` to `file` (through a temporary file renamed over it, so that a reader that
 // maps the old one keeps a whole file). False with `error` set when it cannot. What was read of
 // each logdir file is read again, on `pool`, for its checksums (indexcacheformat.hpp).
-// `origin`: the index's origin as its snapshot computed it (null: not known), found with the
-// expected patterns `patterns`.
-bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
-                    const std::optional<Origin>* origin, const std::vector<std::string>& patterns,
-                    const std::filesystem::path& file, ThreadPool& pool, std::string& error);
+// `analysis`: the index's origin and propagation as its snapshot worked them out (null: not
+// known), with the expected patterns `patterns`.
+struct SavedAnalysis
+{
+    const std::optional<Origin>* origin = nullptr;
+    const Propagation* propagation = nullptr; // only with the origin
+};
+bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
+                    const std::vector<std::string>& patterns, const std::filesystem::path& file,
+                    ThreadPool& pool, std::string& error);
 
 // Reads a saved index of the logdir at `logdir` (the path the reader was given) into `state`: a
 // reader's state before its first update, with its settings (IndexState::files and the limits).

@@ -389,6 +389,84 @@ std::optional<SavedOrigin> getKnownOrigin(ArchiveReader& r)
     return saved;
 }
 
+void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation)
+{
+    w.put<std::uint8_t>(propagation != nullptr);
+    if (!propagation)
+        return;
+    const Propagation& p = *propagation;
+    w.putArray(std::span<const std::uint16_t>(p.traceHops));
+    w.putArray(std::span<const std::uint16_t>(p.executionHops));
+    for (const std::uint64_t n :
+         {p.producers, p.entries, p.propagators, p.intendedEvents, p.uninitialisedEvents,
+          p.countedAlerts, p.intendedAlerts, p.uninitialisedAlerts})
+        w.put(n);
+    w.count(p.setAside.size());
+    for (const SetAside& g : p.setAside) {
+        w.put(static_cast<std::uint8_t>(g.intent));
+        putEvent(w, g.first);
+        for (const auto* text : {&g.opType, &g.opName, &g.modulePath, &g.pattern})
+            w.put(*text);
+        w.put(g.kinds);
+        w.put(g.producers);
+        w.put(g.carriers);
+        putStrings(w, g.absorbedBy);
+    }
+    std::vector<std::string> patterns;
+    for (const ExpectedPattern& pattern : p.expectedPatterns)
+        patterns.push_back(pattern.text);
+    putStrings(w, patterns);
+}
+
+std::optional<Propagation> getKnownPropagation(ArchiveReader& r)
+{
+    if (!r.getBool())
+        return std::nullopt;
+    Propagation p;
+    r.getArray(p.traceHops);
+    r.getArray(p.executionHops);
+    for (std::uint64_t* n :
+         {&p.producers, &p.entries, &p.propagators, &p.intendedEvents, &p.uninitialisedEvents,
+          &p.countedAlerts, &p.intendedAlerts, &p.uninitialisedAlerts})
+        *n = r.get<std::uint64_t>();
+    const std::size_t groups = r.count(32);
+    for (std::size_t i = 0; i < groups && r.ok(); ++i) {
+        SetAside g;
+        const auto intent = r.get<std::uint8_t>();
+        if (intent > static_cast<std::uint8_t>(Intent::LossScaled))
+            r.fail();
+        g.intent = static_cast<Intent>(intent);
+        g.first = getEvent(r);
+        for (auto* text : {&g.opType, &g.opName, &g.modulePath, &g.pattern})
+            *text = r.getString();
+        g.kinds = r.get<std::uint8_t>();
+        g.producers = r.get<std::uint64_t>();
+        g.carriers = r.get<std::uint64_t>();
+        g.absorbedBy = getStrings(r);
+        p.setAside.push_back(std::move(g));
+    }
+    for (const std::string& text : getStrings(r)) {
+        if (auto pattern = ExpectedPattern::parse(text, nullptr))
+            p.expectedPatterns.push_back(std::move(*pattern));
+        else
+            r.fail(); // it was written from a parsed pattern
+    }
+    if (!r.ok())
+        return std::nullopt;
+    return p;
+}
+
+bool validPropagation(const Propagation& p, const IndexState& index)
+{
+    if (p.traceHops.size() != index.traces.size() ||
+        p.executionHops.size() != index.executions.size())
+        return false;
+    return std::all_of(p.setAside.begin(), p.setAside.end(), [&](const SetAside& g) {
+        return g.first.index < (g.first.source == EventSource::Graph ? index.traces.size()
+                                                                     : index.executions.size());
+    });
+}
+
 bool validOrigin(const Origin& origin, const IndexState& index)
 {
     const auto within = [&](const EventRef& e) {

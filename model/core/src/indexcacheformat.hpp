@@ -145,6 +145,14 @@ std::optional<SavedOrigin> getKnownOrigin(ArchiveReader& r);
 // Whether every event and op the origin names is within the index.
 bool validOrigin(const Origin& origin, const IndexState& index);
 
+// The propagation (origin.hpp) of the index as saved, when the origin went along: its hop counts
+// by event, what was set aside and the counts, so that a reopened index needs no walk over every
+// event for them. Null: none saved.
+void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation);
+std::optional<Propagation> getKnownPropagation(ArchiveReader& r);
+// Whether it has one hop count per trace and execution of the index, and names events in it.
+bool validPropagation(const Propagation& propagation, const IndexState& index);
+
 void putDiagnostic(ArchiveWriter& w, const Diagnostic& d);
 Severity getSeverity(ArchiveReader& r);
 Diagnostic getDiagnostic(ArchiveReader& r);

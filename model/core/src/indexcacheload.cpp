@@ -301,12 +301,15 @@ private:
     bool readOrigin()
     {
         m_origin = getKnownOrigin(m_meta);
+        m_propagation = getKnownPropagation(m_meta);
         return checked();
     }
 
-    // Checked once the arrays are in: the events it names must be among them.
+    // Checked once the arrays are in: the events they name must be among them.
     bool checkOrigin()
     {
+        if (m_propagation && !validPropagation(*m_propagation, m_state.index))
+            return damaged();
         return !m_origin || !m_origin->origin || validOrigin(*m_origin->origin, m_state.index) ||
                damaged();
     }
@@ -523,8 +526,13 @@ private:
         IndexState& index = m_state.index;
         if (m_origin)
             index.knownOrigin = IndexState::KnownOrigin{
-                index.traces.size(), index.executions.size(), m_state.graphs.offset,
-                std::move(m_origin->origin), std::move(m_origin->patterns)};
+                index.traces.size(),
+                index.executions.size(),
+                m_state.graphs.offset,
+                std::move(m_origin->origin),
+                std::move(m_origin->patterns),
+                m_propagation ? std::make_shared<const Propagation>(std::move(*m_propagation))
+                              : nullptr};
         return true;
     }
 
@@ -541,6 +549,7 @@ private:
     std::vector<SavedFile> m_files;
     std::vector<ColumnEntry> m_entries;  // the arrays, once read
     std::optional<SavedOrigin> m_origin; // nullopt: not saved
+    std::optional<Propagation> m_propagation;
     // TensorBoard's stops in the source-file, stack-frame and graph files as read again (outer
     // nullopt: not read again).
     std::array<std::optional<std::optional<std::uint64_t>>, 3> m_replayedStops;

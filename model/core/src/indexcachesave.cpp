@@ -250,9 +250,9 @@ fs::path indexCacheFile(const fs::path& directory, const IndexCacheKey& key)
     return directory / name;
 }
 
-bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
-                    const std::optional<Origin>* origin, const std::vector<std::string>& patterns,
-                    const fs::path& file, ThreadPool& pool, std::string& error)
+bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
+                    const std::vector<std::string>& patterns, const fs::path& file,
+                    ThreadPool& pool, std::string& error)
 {
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
@@ -266,7 +266,8 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key,
         out.write(blank.data(), blank.size());
         ArchiveWriter describe;
         describeState(describe, state, key, pool);
-        putKnownOrigin(describe, origin, patterns);
+        putKnownOrigin(describe, analysis.origin, patterns);
+        putKnownPropagation(describe, analysis.origin ? analysis.propagation : nullptr);
         visitColumns(state, [&](const auto& column, Bound) {
             putColumnEntry(describe, out.column(column));
         });

@@ -220,9 +220,10 @@ struct Snapshot::Data
     // root's kExpectedFileName).
     std::vector<ExpectedPattern> expected;
 
-    // The origin a saved index brought along for this index and these patterns (see
-    // IndexState::knownOrigin): origin() answers it without the analysis.
+    // The origin and propagation a saved index brought along for this index and these patterns
+    // (see IndexState::knownOrigin): origin() and propagation() answer them without the analysis.
     std::optional<std::optional<Origin>> knownOrigin;
+    std::shared_ptr<const Propagation> knownPropagation;
 
     // Computed on first use.
     mutable std::once_flag analysisOnce;
@@ -287,6 +288,7 @@ struct IndexState
         std::uint64_t graphsRead = 0;
         std::optional<Origin> origin;
         std::vector<std::string> patterns;
+        std::shared_ptr<const Propagation> propagation; // null: not saved with it
     };
     std::optional<KnownOrigin> knownOrigin;
 

@@ -449,8 +449,10 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     const auto& known = index.knownOrigin;
     if (known && known->traces == index.traces.size() &&
         known->executions == index.executions.size() && known->graphsRead == graphs.offset &&
-        known->patterns == patternTexts(data->expected))
+        known->patterns == patternTexts(data->expected)) {
         data->knownOrigin = known->origin;
+        data->knownPropagation = known->propagation;
+    }
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
     latest = snapshot;
@@ -540,12 +542,15 @@ bool LogdirReader::saveIndex(std::string* error)
     // index as it stands.
     const auto snapshot = latest();
     const std::optional<Origin>* origin = nullptr;
+    const Propagation* propagation = nullptr;
     if (snapshot->traceCount() == d.index.traces.size() &&
-        snapshot->executionCount() == d.index.executions.size())
+        snapshot->executionCount() == d.index.executions.size()) {
         origin = &snapshot->origin();
+        propagation = &snapshot->propagation(); // worked out with the origin, or brought along
+    }
     std::string why;
-    if (!saveIndexCache(d, key, origin, patternTexts(snapshot->data().expected), file, *d.pool,
-                        why)) {
+    if (!saveIndexCache(d, key, {origin, propagation}, patternTexts(snapshot->data().expected),
+                        file, *d.pool, why)) {
         if (error)
             *error = why;
         return false;

@@ -380,6 +380,8 @@ const std::optional<Origin>& Snapshot::origin() const
 
 const Propagation& Snapshot::propagation() const
 {
+    if (m_data->knownOrigin && m_data->knownPropagation)
+        return *m_data->knownPropagation;
     analyse();
     return m_data->propagation;
 }
