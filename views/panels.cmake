@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The Alerts, Executions, Graph Execution, Stack Trace and Source panels, and what they share. The source view
-# is QScintilla (Debian: libqscintilla2-qt6-dev); scans of the index run on Qt Concurrent.
+# The Alerts, Executions, Graph Execution, Stack Trace, Source and Tensor panels, and what they
+# share. The source view is QScintilla (Debian: libqscintilla2-qt6-dev); scans of the index run on
+# Qt Concurrent.
 find_package(Qt6 6.4 REQUIRED COMPONENTS Concurrent PrintSupport) # PrintSupport: for QScintilla
 find_package(QScintilla REQUIRED)
 
@@ -12,6 +13,7 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     include/nanscope/views/snapshotnotices.hpp
     include/nanscope/views/sourcepanel.hpp
     include/nanscope/views/stacktracepanel.hpp
+    include/nanscope/views/tensorpanel.hpp
     include/nanscope/views/rowlistproxymodel.hpp
     src/alertspanel.cpp
     src/alertspanelprivate.hpp
@@ -35,6 +37,14 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/sourcelexer.hpp
     src/sourcepanel.cpp
     src/stacktracepanel.cpp
+    src/tensorcelldelegate.cpp
+    src/tensorcelldelegate.hpp
+    src/tensorexport.cpp
+    src/tensorexport.hpp
+    src/tensorpanel.cpp
+    src/tensorpanelcontrols.cpp
+    src/tensortableview.cpp
+    src/tensortableview.hpp
     src/rowlistproxymodel.cpp
     src/runstripsource.cpp
     src/runstripsource.hpp)

@@ -11,14 +11,16 @@ namespace nanscope::app {
 namespace {
 
 // Saved layouts of another version are ignored: change it with the arrangement in the table.
-constexpr int kLayoutVersion = 2; // 2: Executions beside Graph Execution
+constexpr int kLayoutVersion = 3; // 2: Executions beside Graph Execution; 3: Tensor
 
 constexpr auto Top = Qt::TopDockWidgetArea;
 constexpr auto Bottom = Qt::BottomDockWidgetArea;
 
 // Alerts | Execution Timeline over Graph Structure | Graph Execution on top (60% of the height),
 // Source | Stack Trace below. Executions is a tab beside Graph Execution: a run has mostly one
-// or the other (graph traces, or eager executions), and each needs the full height.
+// or the other (graph traces, or eager executions), and each needs the full height. Tensor is a
+// tab beside Stack Trace, which is mostly empty space (a stack of a few frames), where Source
+// beside it is read together with the other panels.
 // clang-format off
 using enum Dock;
 constexpr std::array<DockSpec, kDockCount> kDocks{{
@@ -38,6 +40,8 @@ constexpr std::array<DockSpec, kDockCount> kDocks{{
                         Bottom, {},                0.60,  0.40},
     {StackTrace,        "stackTraceDock",        QT_TRANSLATE_NOOP("Dock", "Stack Trace"),
                         Bottom, {},                0.40,  0.40},
+    {Tensor,            "tensorDock",            QT_TRANSLATE_NOOP("Dock", "Tensor"),
+                        Bottom, {},                0.40,  0.40,  StackTrace},
 }};
 // clang-format on
 

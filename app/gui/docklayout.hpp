@@ -2,7 +2,8 @@
 // The panels' docks by name, and their default arrangement as data (the table in
 // docklayout.cpp): Debugger V2's Alerts | Execution Timeline over Graph Structure | Graph
 // Execution on top, Source | Stack Trace below; Executions in a tab beside Graph Execution (the
-// window raises it for a run of executions only, such as PyTorch's).
+// window raises it for a run of executions only, such as PyTorch's), Tensor in a tab beside Stack
+// Trace (raised for a run recorded in FULL_TENSOR mode).
 #pragma once
 
 #include <QByteArray>
@@ -27,9 +28,10 @@ enum class Dock {
     GraphExecution,
     Executions,
     Source,
-    StackTrace
+    StackTrace,
+    Tensor
 };
-inline constexpr std::size_t kDockCount = 7;
+inline constexpr std::size_t kDockCount = 8;
 
 // One dock of the default layout. Each area is a row of columns, left to right in the order of
 // the table: a dock opens the next column of its area, or goes under another dock of its area

@@ -4,8 +4,10 @@
 #include "mainwindow.hpp"
 #include "nanscope/items/executionmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/items/healthformat.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
+#include "nanscope/items/tensorslicemodel.hpp"
 #include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/executionspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
@@ -15,7 +17,9 @@
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
+#include "nanscope/views/tensorpanel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/uniformtableview.hpp"
 
 #include <QJsonArray>
 #include <QScreen>
@@ -131,6 +135,61 @@ QJsonValue graphStructureJson(const views::GraphStructurePanel& panel)
                        {QStringLiteral("neighbours"), QJsonArray::fromStringList(shown.mid(1))}};
 }
 
+QJsonArray integers(const std::vector<std::int64_t>& values)
+{
+    QJsonArray array;
+    for (const std::int64_t value : values)
+        array.append(static_cast<qint64>(value));
+    return array;
+}
+
+// The Tensor panel: the tensor's shape, the slice shown, its statistics, the first non-finite
+// element and the cell selected; or why it shows no values.
+QJsonValue tensorJson(const views::TensorPanel& panel)
+{
+    const items::TensorSliceModel& model = *panel.model();
+    const items::TensorPtr& tensor = model.tensor();
+    const auto event = panel.shownEvent();
+    if (!tensor || !event) {
+        const QString empty = panel.emptyText();
+        return QJsonObject{{QStringLiteral("empty"), orNull(!empty.isEmpty(), empty)}};
+    }
+    const core::TensorStats& stats = tensor->stats();
+    QJsonObject json{
+        {QStringLiteral("event"), eventJson(views::Focus{.event = event})},
+        {QStringLiteral("output"), static_cast<qint64>(panel.shownOutput())},
+        {QStringLiteral("dtype"), items::dtypeText(tensor->dtype())},
+        {QStringLiteral("shape"), integers(tensor->shape())},
+        {QStringLiteral("elements"), static_cast<qint64>(tensor->elementCount())},
+        {QStringLiteral("slice"), panel.sliceText()},
+        {QStringLiteral("rows_dimension"), orNull(model.rowDimension() >= 0, model.rowDimension())},
+        {QStringLiteral("columns_dimension"),
+         orNull(model.columnDimension() >= 0, model.columnDimension())},
+        {QStringLiteral("nan"), static_cast<qint64>(stats.nan)},
+        {QStringLiteral("negative_infinity"), static_cast<qint64>(stats.negativeInfinity)},
+        {QStringLiteral("positive_infinity"), static_cast<qint64>(stats.positiveInfinity)},
+        {QStringLiteral("zero"), static_cast<qint64>(stats.zero)},
+        {QStringLiteral("stats"), panel.statsText()},
+        {QStringLiteral("first_non_finite"),
+         stats.firstNonFinite ? QJsonValue(integers(tensor->coordinates(*stats.firstNonFinite)))
+                              : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("first_non_finite_index"),
+         stats.firstNonFinite ? QJsonValue(static_cast<qint64>(*stats.firstNonFinite))
+                              : QJsonValue(QJsonValue::Null)}};
+    const QModelIndex current = panel.view()->currentIndex();
+    json.insert(QStringLiteral("selected"),
+                current.isValid()
+                    ? QJsonValue(QJsonObject{
+                          {QStringLiteral("row"), current.row()},
+                          {QStringLiteral("column"), current.column()},
+                          {QStringLiteral("index"),
+                           integers(tensor->coordinates(model.flatIndex(current)))},
+                          {QStringLiteral("value"),
+                           current.data(items::TensorSliceModel::ExactTextRole).toString()}})
+                    : QJsonValue(QJsonValue::Null));
+    return json;
+}
+
 // The origin box and the counts, as the Alerts panel shows them: the origin is the first
 // non-finite value that was not set aside as intended.
 QJsonValue alertsJson(const views::AlertsPanel& panel)
@@ -175,6 +234,7 @@ QJsonObject focusReport(const MainWindow& window)
         {QStringLiteral("source"), sourceJson(*window.sourcePanel())},
         {QStringLiteral("graph_structure"), graphStructureJson(*window.graphStructurePanel())},
         {QStringLiteral("alerts"), alertsJson(*window.alertsPanel())},
+        {QStringLiteral("tensor"), tensorJson(*window.tensorPanel())},
         {QStringLiteral("window"), windowJson(window)}};
 }
 

@@ -10,7 +10,8 @@ namespace nanscope::app {
 class MainWindow;
 
 // {"logdir", "event", "op", "graph_execution", "execution", "stack_trace", "source",
-//  "graph_structure"}: nulls where a panel shows nothing. Strings are the logdir's text as is.
+//  "graph_structure", "alerts", "tensor", "window"}: nulls where a panel shows nothing. Strings are
+//  the logdir's text as is.
 QJsonObject focusReport(const MainWindow& window);
 
 } // namespace nanscope::app

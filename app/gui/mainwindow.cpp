@@ -22,6 +22,7 @@
 #include "nanscope/views/navigator.hpp"
 #include "nanscope/views/sourcepanel.hpp"
 #include "nanscope/views/stacktracepanel.hpp"
+#include "nanscope/views/tensorpanel.hpp"
 #include "nanscope/widgets/banner.hpp"
 #include "nanscope/widgets/startpage.hpp"
 #include "recentlogdirs.hpp"
@@ -102,12 +103,14 @@ void MainWindow::createPanels()
     m_graphStructure = new views::GraphStructurePanel(m_navigator);
     m_graphExecution = new views::GraphExecutionPanel(m_navigator);
     m_executions = new views::ExecutionsPanel(m_navigator);
-    connect(m_executions, &views::ExecutionsPanel::hostRequested, this, [this](const QString& host) {
-        m_session->setMainHost(host); // as the banner's "Read host" does
-        m_session->reload();
-    });
+    connect(m_executions, &views::ExecutionsPanel::hostRequested, this,
+            [this](const QString& host) {
+                m_session->setMainHost(host); // as the banner's "Read host" does
+                m_session->reload();
+            });
     m_source = new views::SourcePanel(m_navigator);
     m_stackTrace = new views::StackTracePanel(m_navigator);
+    m_tensor = new views::TensorPanel(m_navigator);
     m_docks->addDock(Dock::Alerts, m_alerts);
     m_docks->addDock(Dock::ExecutionTimeline, m_timeline);
     m_docks->addDock(Dock::GraphStructure, m_graphStructure);
@@ -115,6 +118,7 @@ void MainWindow::createPanels()
     m_docks->addDock(Dock::Executions, m_executions);
     m_docks->addDock(Dock::Source, m_source);
     m_docks->addDock(Dock::StackTrace, m_stackTrace);
+    m_docks->addDock(Dock::Tensor, m_tensor);
     m_docks->arrange();
 }
 
@@ -305,7 +309,8 @@ QStringList MainWindow::recentLogdirs() const
 bool MainWindow::isBusy() const
 {
     return m_session->isLoading() || m_alerts->isBusy() || m_graphExecution->isBusy() ||
-           m_executions->isBusy() || m_source->isBusy() || (m_compare && m_compare->isBusy());
+           m_executions->isBusy() || m_source->isBusy() || m_tensor->isBusy() ||
+           (m_compare && m_compare->isBusy());
 }
 
 QString MainWindow::countsText() const
@@ -493,6 +498,10 @@ void MainWindow::raiseListOfRun(const items::SnapshotPtr& snapshot, bool finishe
     // yet".
     if (m_listRaised || !snapshot)
         return;
+    const core::DebugModeSet values = core::modeBit(core::DebugMode::FullTensor);
+    if ((snapshot->traceCount() > 0 || snapshot->executionCount() > 0) &&
+        ((snapshot->traceModes() | snapshot->executionModes()) & values) != 0)
+        m_docks->raiseIfShown(Dock::Tensor);
     if (snapshot->traceCount() > 0) {
         m_docks->raiseIfShown(Dock::GraphExecution);
         m_listRaised = true;

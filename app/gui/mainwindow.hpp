@@ -28,6 +28,7 @@ class GraphStructurePanel;
 class Navigator;
 class SourcePanel;
 class StackTracePanel;
+class TensorPanel;
 } // namespace nanscope::views
 namespace nanscope::widgets {
 class Banner;
@@ -75,6 +76,7 @@ public:
     views::ExecutionsPanel* executionsPanel() const { return m_executions; }
     views::SourcePanel* sourcePanel() const { return m_source; }
     views::StackTracePanel* stackTracePanel() const { return m_stackTrace; }
+    views::TensorPanel* tensorPanel() const { return m_tensor; }
     widgets::Banner* banner() const { return m_banner; }
     widgets::StartPage* startPage() const { return m_startPage; }
     DemoRunner* demoRunner() const { return m_demo; }
@@ -136,7 +138,8 @@ private:
     void updateRecentMenu();
     void updateActions();
     void onLoadingFinished();
-    // Brings Graph Execution or Executions to the front of their tabs, by what the run holds.
+    // Brings Graph Execution or Executions to the front of their tabs, by what the run holds, and
+    // Tensor in front of Stack Trace when the run holds values (FULL_TENSOR).
     void raiseListOfRun(const std::shared_ptr<const core::Snapshot>& snapshot, bool finished);
     // Whether Edit › Find and Go to act on Executions rather than Graph Execution.
     bool listsExecutions() const;
@@ -165,6 +168,7 @@ private:
     views::ExecutionsPanel* m_executions = nullptr;
     views::SourcePanel* m_source = nullptr;
     views::StackTracePanel* m_stackTrace = nullptr;
+    views::TensorPanel* m_tensor = nullptr;
     std::unique_ptr<DockLayout> m_docks;
     MainWindowActions* m_actions = nullptr;
 

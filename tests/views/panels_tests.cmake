@@ -8,6 +8,8 @@ target_link_libraries(tst_setaside PRIVATE NaNscope::format nanscope_test_logdir
 # Executions: an eager-only run's table (filters, find, go to, sort, the shared focus).
 nanscope_add_qtest(tst_executionspanel tst_executionspanel.cpp)
 target_link_libraries(tst_executionspanel PRIVATE nanscope_test_logdirs)
+# The Tensor panel: a FULL_TENSOR tensor's slice, the first non-finite cell, Copy, .npy export.
+nanscope_add_qtest(tst_tensorpanel tst_tensorpanel.cpp)
 nanscope_add_qtest(tst_uniformtableview tst_uniformtableview.cpp)
 nanscope_add_qtest(tst_toolrow tst_toolrow.cpp)
 target_link_libraries(tst_panels PRIVATE NaNscope::format nanscope_test_logdirs)

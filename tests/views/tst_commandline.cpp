@@ -75,6 +75,7 @@ private Q_SLOTS:
     void printFocusAfterTheFirstAlert();
     void printFocusAtTheOriginOfATensorFlowLogdir();
     void printFocusOfTraceAndExecution();
+    void printFocusReportsTheTensorPanel();
     void theOriginIsNotWhatWasMadeOnPurpose();
     void expectSetsValuesAside();
     void missingTargetsAndUnreadableLogdirs();
@@ -202,6 +203,40 @@ void TestCommandLine::printFocusOfTraceAndExecution()
     QCOMPARE(focus[u"event"][u"kind"].toString(), QStringLiteral("execution"));
     QCOMPARE(focus[u"event"][u"index"].toInteger(), 2);
     QVERIFY(focus[u"execution"][u"details"].toString().startsWith(QStringLiteral("Execution #2")));
+}
+
+// The Tensor panel on the demo recorded in FULL_TENSOR mode: the Log's tensor at the origin,
+// opened on its first -inf; in FULL_HEALTH mode, why it shows no values.
+void TestCommandLine::printFocusReportsTheTensorPanel()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(nanscope::test::runDemo(dir.path(), QStringLiteral("FULL_TENSOR")));
+    const Run run = runApp({dir.path(), QStringLiteral("--goto"), QStringLiteral("origin"),
+                            QStringLiteral("--print-focus")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject focus = focusOf(run);
+    const QJsonValue tensor = focus[u"tensor"];
+    QVERIFY2(tensor.isObject(), run.out.constData());
+    QCOMPARE(tensor[u"event"], focus[u"event"]);
+    QCOMPARE(tensor[u"dtype"].toString(), QStringLiteral("float32"));
+    QCOMPARE(tensor[u"shape"].toArray(), (QJsonArray{100, 10}));
+    QCOMPARE(tensor[u"slice"].toString(), QStringLiteral("[:, :]"));
+    QCOMPARE(tensor[u"negative_infinity"].toInteger(), 3);
+    const QJsonArray first = tensor[u"first_non_finite"].toArray();
+    QCOMPARE(first.size(), 2);
+    QCOMPARE(tensor[u"first_non_finite_index"].toInteger(),
+             first[0].toInteger() * 10 + first[1].toInteger());
+    QCOMPARE(tensor[u"selected"][u"index"].toArray(), first);
+    QCOMPARE(tensor[u"selected"][u"row"].toInteger(), first[0].toInteger());
+    QCOMPARE(tensor[u"selected"][u"value"].toString(), QStringLiteral("-inf"));
+
+    const Run health = runApp({m_demoDir.path(), QStringLiteral("--goto"), QStringLiteral("origin"),
+                               QStringLiteral("--print-focus")});
+    QCOMPARE(health.exitCode, 0);
+    QVERIFY2(focusOf(health)[u"tensor"][u"empty"].toString().contains(
+                 QStringLiteral("FULL_HEALTH mode")),
+             health.out.constData());
 }
 
 // An attention mask's −∞ comes first, but the program made it on purpose: the origin is the log

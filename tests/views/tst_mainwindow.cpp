@@ -649,7 +649,8 @@ void TestMainWindow::docksKeepTheNamesSavedLayoutsUse()
         {Dock::GraphExecution, "graphExecutionDock"},
         {Dock::Executions, "executionsDock"},
         {Dock::Source, "sourceDock"},
-        {Dock::StackTrace, "stackTraceDock"}};
+        {Dock::StackTrace, "stackTraceDock"},
+        {Dock::Tensor, "tensorDock"}};
     MainWindow window({.useSettings = false});
     QCOMPARE(window.findChildren<QDockWidget*>().size(), qsizetype(std::size(names)));
     for (const auto& [dock, name] : names)
@@ -661,7 +662,7 @@ void TestMainWindow::resetLayoutRestoresTheDocks()
     MainWindow window({.useSettings = false});
     window.show();
     const QList<QDockWidget*> docks = window.findChildren<QDockWidget*>();
-    QCOMPARE(docks.size(), 7);
+    QCOMPARE(docks.size(), 8);
     window.dock(Dock::Alerts)->setFloating(true);
     window.dock(Dock::ExecutionTimeline)->hide();
     window.resetLayout();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The table for millions of rows: geometry by arithmetic, scrolling by rows (10^8 rows too),
-// keyboard and mouse selection, hidden and moved columns, appended rows, and painting that
-// touches the rows on screen only.
+// keyboard and mouse selection, hidden and moved columns, appended rows, row numbers, and painting
+// that touches the rows on screen only.
 #include "nanscope/widgets/uniformtableview.hpp"
 
 #include <QApplication>
@@ -40,6 +40,10 @@ public:
     {
         if (orientation == Qt::Horizontal && role == Qt::DisplayRole)
             return QStringLiteral("Column %1").arg(section);
+        if (orientation == Qt::Vertical && role == Qt::DisplayRole) {
+            numbered << section;
+            return QString::number(section);
+        }
         return {};
     }
     void append(int count)
@@ -48,6 +52,8 @@ public:
         m_rows += count;
         endInsertRows();
     }
+
+    mutable QList<int> numbered; // the rows whose vertical header was asked for
 
 private:
     int m_rows;
@@ -113,6 +119,7 @@ private Q_SLOTS:
     void appendedRowsExtendTheScrollRange();
     void sortIndicatorReachesTheHeader();
     void changedRowsRepaintWhatIsOnScreen();
+    void rowHeaderNumbersTheRowsOnScreen();
 };
 
 void TestUniformTableView::geometryIsArithmetic()
@@ -169,6 +176,30 @@ void TestUniformTableView::paintsOnlyTheRowsOnScreen()
     QVERIFY(f.delegate.highest <= 7'000'000 + f.view.fullyVisibleRows());
     QVERIFY(f.delegate.painted <= 3 * (f.view.fullyVisibleRows() + 1));
     QVERIFY(f.delegate.painted >= 3 * f.view.fullyVisibleRows());
+}
+
+void TestUniformTableView::rowHeaderNumbersTheRowsOnScreen()
+{
+    Fixture f(10'000'000);
+    QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+    const int left = f.view.viewport()->geometry().left();
+    f.view.setRowHeaderVisible(true);
+    QVERIFY(f.view.isRowHeaderVisible());
+    // The rows and their header move right by the numbers' width (of the last row's number).
+    const QRect viewport = f.view.viewport()->geometry();
+    QVERIFY(viewport.left() >=
+            left + f.view.fontMetrics().horizontalAdvance(QStringLiteral("9999999")));
+    QCOMPARE(f.view.horizontalHeader()->geometry().left(), viewport.left());
+    f.view.scrollTo(f.model.index(7'000'000, 0), QAbstractItemView::PositionAtTop);
+    f.model.numbered.clear();
+    (void)f.view.grab();
+    QVERIFY(!f.model.numbered.isEmpty());
+    for (const int row : std::as_const(f.model.numbered))
+        QVERIFY2(row == 9'999'999 ||
+                     (row >= 7'000'000 && row <= 7'000'000 + f.view.fullyVisibleRows() + 1),
+                 qPrintable(QString::number(row)));
+    f.view.setRowHeaderVisible(false);
+    QCOMPARE(f.view.viewport()->geometry().left(), left);
 }
 
 void TestUniformTableView::keyboardWalksRows()

@@ -5,6 +5,7 @@
 #include <QPaintEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QStyleOptionHeader>
 #include <algorithm>
 #include <climits>
 
@@ -17,6 +18,46 @@ qint64 floorDiv(qint64 a, qint64 b)
 }
 
 } // namespace
+
+// Paints the row numbers of the rows on screen as a vertical QHeaderView's sections look.
+class UniformTableView::RowHeader : public QWidget
+{
+public:
+    explicit RowHeader(UniformTableView* view) : QWidget(view), m_view(view) {}
+
+protected:
+    void paintEvent(QPaintEvent* event) override
+    {
+        QPainter painter(this);
+        painter.fillRect(event->rect(), palette().window());
+        QAbstractItemModel* model = m_view->model();
+        if (!model)
+            return;
+        const int height = m_view->rowHeight();
+        const int current = m_view->currentIndex().row();
+        QFont bold = font();
+        bold.setBold(true);
+        const int first = m_view->rowAt(std::max(event->rect().top(), 0));
+        for (int row = first; row >= 0 && row < m_view->rowCount(); ++row) {
+            const int y = m_view->rowViewportPosition(row);
+            if (y > event->rect().bottom())
+                break;
+            QStyleOptionHeader option;
+            option.initFrom(this);
+            option.rect = QRect(0, y, width(), height);
+            option.orientation = Qt::Vertical;
+            option.section = row;
+            option.position = QStyleOptionHeader::Middle;
+            option.textAlignment = Qt::AlignRight | Qt::AlignVCenter;
+            option.text = model->headerData(row, Qt::Vertical, Qt::DisplayRole).toString();
+            painter.setFont(row == current ? bold : font());
+            style()->drawControl(QStyle::CE_Header, &option, &painter, this);
+        }
+    }
+
+private:
+    UniformTableView* m_view;
+};
 
 UniformTableView::UniformTableView(QWidget* parent)
     : QAbstractItemView(parent), m_header(new QHeaderView(Qt::Horizontal, this)),
@@ -61,6 +102,38 @@ void UniformTableView::setModel(QAbstractItemModel* model)
                                       &UniformTableView::rowsChanged);
     }
     rowsChanged();
+}
+
+void UniformTableView::setRowHeaderVisible(bool visible)
+{
+    if (visible == isRowHeaderVisible())
+        return;
+    if (visible) {
+        m_rowHeader = new RowHeader(this);
+        m_rowHeader->show();
+    } else {
+        delete m_rowHeader;
+        m_rowHeader = nullptr;
+    }
+    updateGeometries();
+}
+
+bool UniformTableView::isRowHeaderVisible() const
+{
+    return m_rowHeader != nullptr;
+}
+
+int UniformTableView::rowHeaderWidth() const
+{
+    if (!m_rowHeader)
+        return 0;
+    const int rows = rowCount();
+    const QString widest =
+        rows > 0 && model() ? model()->headerData(rows - 1, Qt::Vertical).toString() : QString();
+    QFont bold = font();
+    bold.setBold(true);
+    return QFontMetrics(bold).horizontalAdvance(widest) +
+           2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this) + 8;
 }
 
 void UniformTableView::setRowHeight(int pixels)
@@ -318,9 +391,14 @@ QRegion UniformTableView::visualRegionForSelection(const QItemSelection& selecti
 void UniformTableView::updateGeometries()
 {
     const int headerHeight = m_header->isHidden() ? 0 : m_header->sizeHint().height();
-    setViewportMargins(0, headerHeight, 0, 0);
+    const int rowHeader = rowHeaderWidth();
+    setViewportMargins(rowHeader, headerHeight, 0, 0);
     const QRect area = viewport()->geometry();
     m_header->setGeometry(area.left(), area.top() - headerHeight, area.width(), headerHeight);
+    if (m_rowHeader) {
+        m_rowHeader->setGeometry(area.left() - rowHeader, area.top(), rowHeader, area.height());
+        m_rowHeader->update();
+    }
 
     const int rows = rowCount();
     const int visible = fullyVisibleRows();
@@ -342,6 +420,8 @@ void UniformTableView::scrollContentsBy(int dx, int dy)
         m_header->setOffset(horizontalScrollBar()->value());
     if (dx != 0 || dy != 0)
         viewport()->update(); // rows move by whole rows: repainting is simpler than scrolling
+    if (dy != 0 && m_rowHeader)
+        m_rowHeader->update();
 }
 
 void UniformTableView::rowsInserted(const QModelIndex& parent, int start, int end)
@@ -368,6 +448,13 @@ void UniformTableView::dataChanged(const QModelIndex& topLeft, const QModelIndex
         return;
     const int top = rowViewportPosition(first);
     viewport()->update(0, top, viewport()->width(), rowViewportPosition(last + 1) - top);
+}
+
+void UniformTableView::currentChanged(const QModelIndex& current, const QModelIndex& previous)
+{
+    QAbstractItemView::currentChanged(current, previous);
+    if (m_rowHeader) // the current row's number is bold
+        m_rowHeader->update();
 }
 
 void UniformTableView::rowsChanged()

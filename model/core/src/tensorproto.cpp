@@ -29,8 +29,9 @@ T load(const char* p)
     return v;
 }
 
-// The element at `p` of a tensor_content buffer of `dtype`, as a double.
-double contentElement(DType type, const char* p)
+} // namespace
+
+double elementValue(DType type, const char* p)
 {
     if (const Float8 format = float8Of(type); format != Float8::None)
         return decodeFloat8(load<std::uint8_t>(p), format);
@@ -71,8 +72,7 @@ double contentElement(DType type, const char* p)
     }
 }
 
-// The typed field that holds values of `dtype`, and how one varint element becomes a double.
-std::uint32_t typedFieldOf(DType type)
+std::uint32_t typedValuesField(DType type)
 {
     switch (type) {
     case DType::Float32:
@@ -106,6 +106,9 @@ std::uint32_t typedFieldOf(DType type)
     }
 }
 
+namespace {
+
+// How one varint element of a typed field becomes a double.
 double varintElement(DType type, std::uint64_t v)
 {
     switch (type) {
@@ -154,7 +157,7 @@ bool forEachDimension(std::string_view shapeBytes, F&& f)
 template <typename F>
 std::int64_t visitTypedValues(const TensorProtoView& view, F&& f)
 {
-    const std::uint32_t number = typedFieldOf(view.dtype);
+    const std::uint32_t number = typedValuesField(view.dtype);
     if (number == 0)
         return -1;
     wire::Reader reader(view.message);
@@ -366,7 +369,7 @@ std::int64_t readDoubles(const TensorProtoView& view, std::span<double> out)
             std::memcpy(out.data(), view.content.data(), take * 8);
         } else {
             for (std::size_t i = 0; i < take; ++i)
-                out[i] = contentElement(view.dtype, view.content.data() + i * width);
+                out[i] = elementValue(view.dtype, view.content.data() + i * width);
         }
         return static_cast<std::int64_t>(n);
     }

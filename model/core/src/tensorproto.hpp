@@ -19,6 +19,15 @@ namespace nanscope::core {
 // none; TensorFlow's float8 types, DataType 24 to 28, have 1); 0 for the others.
 std::size_t numericElementSize(DType dtype);
 
+// One element of a tensor_content buffer of `dtype` (little-endian, numericElementSize bytes at
+// `p`) as a double; 0 for a type with no numeric values.
+double elementValue(DType dtype, const char* p);
+
+// The TensorProto field that holds values of `dtype` when it has no tensor_content (float_val,
+// int_val, half_val …): packed fixed32 for float32, fixed64 for float64, varints for the others;
+// 0 for a type that has none here (complex, float8, strings).
+std::uint32_t typedValuesField(DType dtype);
+
 struct TensorProtoView
 {
     DType dtype = DType::Invalid;

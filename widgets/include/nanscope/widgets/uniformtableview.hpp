@@ -28,6 +28,10 @@ public:
     void setModel(QAbstractItemModel* model) override;
 
     QHeaderView* horizontalHeader() const { return m_header; }
+    // A column of row numbers at the left (the model's vertical headerData), off by default: a
+    // QHeaderView would keep a section per row, this paints the rows on screen only.
+    void setRowHeaderVisible(bool visible);
+    bool isRowHeaderVisible() const;
 
     int rowHeight() const { return m_rowHeight; }
     void setRowHeight(int pixels);
@@ -69,14 +73,18 @@ protected:
     void rowsInserted(const QModelIndex& parent, int start, int end) override;
     void dataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight,
                      const QList<int>& roles = {}) override;
+    void currentChanged(const QModelIndex& current, const QModelIndex& previous) override;
 
 private:
+    class RowHeader;
     int rowCount() const;
+    int rowHeaderWidth() const;
     // The row of a viewport y, not clamped: rows above the viewport are below firstVisibleRow().
     qint64 unclampedRowAt(int y) const;
     void rowsChanged();
 
     QHeaderView* m_header = nullptr;
+    RowHeader* m_rowHeader = nullptr;
     int m_rowHeight = 0;
     QList<QMetaObject::Connection> m_modelConnections;
 };
