@@ -4,10 +4,7 @@
 #include "nanscope/items/tensorslicemodel.hpp"
 #include "tensorcelldelegate.hpp"
 
-#include <QApplication>
-#include <QClipboard>
 #include <QHeaderView>
-#include <QKeyEvent>
 #include <QScrollBar>
 #include <QStringList>
 #include <algorithm>
@@ -16,15 +13,16 @@
 namespace nanscope::views {
 
 TensorTableView::TensorTableView(QWidget* parent)
-    : widgets::UniformTableView(parent), m_delegate(new TensorCellDelegate(this))
+    : widgets::CopyableTableView(parent), m_delegate(new TensorCellDelegate(this))
 {
     setItemDelegate(m_delegate);
     setSelectionBehavior(QAbstractItemView::SelectItems);
-    setSelectionMode(QAbstractItemView::ExtendedSelection);
-    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setTextElideMode(Qt::ElideRight);
     setRowHeaderVisible(true);
+    // Columns are indices of a dimension: in their order, each as wide as its numbers.
     horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    horizontalHeader()->setHighlightSections(false);
+    horizontalHeader()->setSectionsMovable(false);
+    horizontalHeader()->setStretchLastSection(false);
 }
 
 QString TensorTableView::selectionText() const
@@ -83,34 +81,6 @@ void TensorTableView::centerOn(const QModelIndex& index)
     if (atLeft >= 0)
         offset = header->sectionPosition(atLeft);
     horizontalScrollBar()->setValue(offset);
-}
-
-void TensorTableView::copy()
-{
-    const QString text = selectionText();
-    if (!text.isEmpty())
-        QApplication::clipboard()->setText(text);
-}
-
-bool TensorTableView::event(QEvent* event)
-{
-    // Take Ctrl+C before a window-wide shortcut does.
-    if (event->type() == QEvent::ShortcutOverride &&
-        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
-        event->accept();
-        return true;
-    }
-    return widgets::UniformTableView::event(event);
-}
-
-void TensorTableView::keyPressEvent(QKeyEvent* event)
-{
-    if (event->matches(QKeySequence::Copy)) {
-        copy();
-        event->accept();
-        return;
-    }
-    widgets::UniformTableView::keyPressEvent(event);
 }
 
 } // namespace nanscope::views

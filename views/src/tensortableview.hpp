@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Tensor panel's table: a UniformTableView of cells (not rows) with row numbers, its cells
+// The Tensor panel's table: a CopyableTableView of cells (not rows) with row numbers, its cells
 // coloured by TensorCellDelegate, and Ctrl+C (or Edit › Copy) copying the selected cells as
 // tab-separated text, each value in full.
 #pragma once
 
-#include "nanscope/widgets/uniformtableview.hpp"
+#include "nanscope/widgets/copyabletableview.hpp"
 
 namespace nanscope::views {
 
 class TensorCellDelegate;
 
-class TensorTableView : public widgets::UniformTableView
+class TensorTableView : public widgets::CopyableTableView
 {
     Q_OBJECT
 
@@ -24,17 +24,10 @@ public:
     TensorCellDelegate* cellDelegate() const { return m_delegate; }
     // The selected cells (or the current one) as text: the rectangle around them, a line per
     // row, cells separated by tabs, cells outside the selection empty.
-    QString selectionText() const;
+    QString selectionText() const override;
     // Makes `index` current and selected, in the middle of the viewport, with whole columns at
     // the left edge: a column cut there reads as digits of the row numbers beside it.
     void centerOn(const QModelIndex& index);
-
-public Q_SLOTS:
-    void copy();
-
-protected:
-    bool event(QEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     TensorCellDelegate* m_delegate;

@@ -16,8 +16,9 @@ public:
     explicit CopyableTableView(QWidget* parent = nullptr);
 
     // The selected rows (or the current one) as text: cells of visible columns separated by
-    // tabs, rows by newlines.
-    QString selectionText() const;
+    // tabs, rows by newlines. What copy() and Ctrl+C put on the clipboard; a table of cells
+    // rather than rows says otherwise.
+    virtual QString selectionText() const;
     // Lets the header's context menu show and hide columns.
     void setColumnsMenuEnabled(bool enabled);
 
