@@ -86,7 +86,8 @@ public:
         if (!take(n * sizeof(T)))
             return false;
         values.resize(n);
-        std::memcpy(values.data(), m_bytes.data() + m_at - n * sizeof(T), n * sizeof(T));
+        if (n > 0) // an empty vector's data() may be null, which memcpy must not be given
+            std::memcpy(values.data(), m_bytes.data() + m_at - n * sizeof(T), n * sizeof(T));
         return true;
     }
     // A count of elements that take at least `minBytes` each in what follows: one that the bytes
