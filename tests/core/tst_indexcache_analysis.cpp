@@ -116,3 +116,39 @@ TEST_CASE("for other expected patterns, or after an append, the propagation is w
     CHECK_FALSE(appended.brought);
     CHECK(appended.propagation == describe(LogdirReader(dir.path()).update()->propagation()));
 }
+
+TEST_CASE("a saved index that passes the memory limit with what was appended gives way to a read",
+          "[indexcache]")
+{
+    // Past a saved index, appended graph records are read after every trace it held, where a
+    // read from the start reads the graphs first and stops at the limit before the traces.
+    test::TempDir dir;
+    test::TempDir cache;
+    test::FileSetWriter set = test::runWithOneOp(dir.path());
+    for (int i = 0; i < 50; ++i)
+        set.append("graph_execution_traces",
+                   test::events::trace(i, "g", "r", 0, 2, test::events::curtHealth(1, i == 7)));
+    ReaderOptions options = cachedIn(cache.path());
+    options.maxMemoryBytes = std::uint64_t{2} << 20;
+    const auto readWithLimit = [&] {
+        LogdirReader reader(dir.path(), options);
+        const auto s = reader.update();
+        REQUIRE(reader.saveIndex());
+        return std::make_pair(reader.indexCacheStatus(), s->traceCount());
+    };
+    CHECK(readWithLimit() == std::make_pair(std::string("none saved"), std::uint64_t{50}));
+    CHECK(readWithLimit() == std::make_pair(std::string("used"), std::uint64_t{50}));
+    auto wide = test::events::op("g", "Relu", "wide", {}, {});
+    wide.mutable_graph_op_creation()->set_num_outputs(65536); // a table entry per output slot
+    set.append("graphs", wide);
+    LogdirReader fresh(dir.path(), [] {
+        ReaderOptions o;
+        o.maxMemoryBytes = std::uint64_t{2} << 20;
+        return o;
+    }());
+    const std::uint64_t freshTraces = fresh.update()->traceCount();
+    CHECK(freshTraces < 50); // the graphs took the room the traces needed
+    const auto reopened = readWithLimit();
+    CHECK(reopened.first == "not used: reading past it reached the memory limit");
+    CHECK(reopened.second == freshTraces);
+}

@@ -260,6 +260,11 @@ struct LogdirReader::Impl : ReaderState
     void ensurePool();
     IndexCacheKey indexCacheKey() const;
     void readIndexCache();
+    // Back to a state that read nothing, the saved index set aside for `why`.
+    void forgetIndexCache(const std::string& why);
+    bool memoryLimited() const;
+    // Reads what the files hold past the state; false when a budget stopped it.
+    bool readFiles(const UpdateLimits& limits);
     // Grows with everything read (records, offsets, stops): unchanged means nothing new.
     std::uint64_t progress() const;
     std::uint64_t bytesRead() const;
@@ -349,6 +354,23 @@ void LogdirReader::Impl::readIndexCache()
     static_cast<ReaderState&>(*this) = std::move(saved);
     indexCacheStatus = "used";
     savedProgress = progress();
+}
+
+void LogdirReader::Impl::forgetIndexCache(const std::string& why)
+{
+    ReaderState fresh;
+    applySettings(fresh.index);
+    static_cast<ReaderState&>(*this) = std::move(fresh);
+    publishedLayout.reset();
+    indexCacheStatus = "not used: " + why;
+    savedProgress = UINT64_MAX;
+}
+
+bool LogdirReader::Impl::memoryLimited() const
+{
+    bool limited = false;
+    forEachFile([&limited](const FileState& f) { limited = limited || f.memoryLimited; });
+    return limited;
 }
 
 std::uint64_t LogdirReader::Impl::progress() const
@@ -483,40 +505,58 @@ std::shared_ptr<const Snapshot> LogdirReader::latest() const
     return m_impl->latest;
 }
 
+bool LogdirReader::Impl::readFiles(const UpdateLimits& limits)
+{
+    std::size_t fileCount = 0;
+    forEachFile([&fileCount](const FileState&) { ++fileCount; });
+    index.closeFilesAfterReading = fileCount > openFileBudget();
+    bool complete = true;
+    if (!layout.fileSets.empty()) {
+        // TensorFlow's order (format §8.3): it fixes indices and the order of alerts.
+        loadSourceFiles(sourceFiles, index);
+        loadStackFrames(stackFrames, index);
+        loadGraphs(graphs, index);
+        std::uint64_t budget = limits.maxTraceBytes;
+        for (std::uint32_t i = 0; i < traceFiles.size() && complete; ++i) {
+            const auto pass = loadTraces(traceFiles[i], i, index, *pool, budget);
+            budget -= std::min(budget, pass.bytesRead);
+            complete = !pass.stoppedAtBudget;
+        }
+        if (complete) {
+            loadExecutions(executions, index, *pool);
+            for (std::size_t h = 0; h < otherExecutionFiles.size(); ++h)
+                loadOtherHostExecutions(otherExecutionFiles[h], index, index.otherHostExecutions[h],
+                                        *pool);
+        }
+        if (index.graphsChanged || index.codeChanged)
+            index.countOpsWithUnknownFrames();
+    }
+    return complete;
+}
+
 std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
 {
     Impl& d = *m_impl;
     std::lock_guard lock(d.updateMutex);
     const std::uint64_t before = d.progress();
     d.ensurePool();
+    bool usedSavedIndex = false;
     if (!d.indexCacheTried) {
         d.indexCacheTried = true;
         d.readIndexCache();
+        usedSavedIndex = d.indexCacheStatus == "used";
     }
+    const bool savedLimited = usedSavedIndex && d.memoryLimited();
     bool changed = d.refreshLayout();
-    std::size_t fileCount = 0;
-    d.forEachFile([&fileCount](const FileState&) { ++fileCount; });
-    d.index.closeFilesAfterReading = fileCount > openFileBudget();
-    bool complete = true;
-    if (!d.layout.fileSets.empty()) {
-        // TensorFlow's order (format §8.3): it fixes indices and the order of alerts.
-        loadSourceFiles(d.sourceFiles, d.index);
-        loadStackFrames(d.stackFrames, d.index);
-        loadGraphs(d.graphs, d.index);
-        std::uint64_t budget = limits.maxTraceBytes;
-        for (std::uint32_t i = 0; i < d.traceFiles.size() && complete; ++i) {
-            const auto pass = loadTraces(d.traceFiles[i], i, d.index, *d.pool, budget);
-            budget -= std::min(budget, pass.bytesRead);
-            complete = !pass.stoppedAtBudget;
-        }
-        if (complete) {
-            loadExecutions(d.executions, d.index, *d.pool);
-            for (std::size_t h = 0; h < d.otherExecutionFiles.size(); ++h)
-                loadOtherHostExecutions(d.otherExecutionFiles[h], d.index,
-                                        d.index.otherHostExecutions[h], *d.pool);
-        }
-        if (d.index.graphsChanged || d.index.codeChanged)
-            d.index.countOpsWithUnknownFrames();
+    bool complete = d.readFiles(limits);
+    // Where the memory limit cuts depends on what was read first: past a saved index, records
+    // appended to one file come after everything it held of the others, where a read from the
+    // start takes them in the files' order (graphs first). A saved index that reaches or passes
+    // the limit only now gives way to that read, so that it never answers otherwise.
+    if (usedSavedIndex && !savedLimited && (d.memoryLimited() || d.index.wouldGrowPastLimit(0))) {
+        d.forgetIndexCache("reading past it reached the memory limit");
+        changed = d.refreshLayout() || true;
+        complete = d.readFiles(limits);
     }
     changed = changed || d.progress() != before || d.index.graphsChanged || d.index.codeChanged;
     auto last = latest();
