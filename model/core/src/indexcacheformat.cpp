@@ -412,10 +412,9 @@ void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation)
         w.put(g.carriers);
         putStrings(w, g.absorbedBy);
     }
-    std::vector<std::string> patterns;
+    w.count(p.expectedPatterns.size()); // as putStrings writes them
     for (const ExpectedPattern& pattern : p.expectedPatterns)
-        patterns.push_back(pattern.text);
-    putStrings(w, patterns);
+        w.put(pattern.text);
 }
 
 std::optional<Propagation> getKnownPropagation(ArchiveReader& r)
