@@ -46,6 +46,18 @@ TEST_CASE("hints name the cause from the op type and the inputs' health", "[hint
     CHECK_THAT(explainNonFinite("Log", {full(10, 0, 1, 9)}, out).cause, Catch::Contains("1 zero"));
     CHECK(explainNonFinite("Log", {full(10, 2, 0, 8)}, out).rule == "log-of-negative");
     CHECK(explainNonFinite("Log", {unknown}, out).rule == "log-domain");
+    // Zeros and negatives together: the more numerous cause leads (a tie goes to NaN's), and the
+    // other is named too.
+    const Hint mostlyNegative = explainNonFinite("Log", {full(320, 319, 1, 0)}, out);
+    CHECK(mostlyNegative.rule == "log-of-negative");
+    CHECK(mostlyNegative.cause ==
+          "log of a negative number gives NaN, and log of zero -inf: its input holds 319 "
+          "negative values and 1 zero");
+    const Hint mostlyZero = explainNonFinite("Log", {full(10, 1, 3, 6)}, out);
+    CHECK(mostlyZero.rule == "log-of-zero");
+    CHECK(mostlyZero.cause == "log of zero gives -inf, and log of a negative number NaN: its "
+                              "input holds 3 zeros and 1 negative value");
+    CHECK(explainNonFinite("Log", {full(4, 2, 2, 0)}, out).rule == "log-of-negative");
     CHECK(explainNonFinite("Xlogy", {full(4, 0, 0, 4), full(4, 0, 2, 2)}, out).rule ==
           "log-of-zero");
     CHECK(explainNonFinite("Sqrt", {full(4, 1, 0, 3)}, out).rule == "sqrt-of-negative");

@@ -75,19 +75,37 @@ const char* kOverflowFix =
     "subtract the maximum before exponentiating (the log-sum-exp trick), clip the input, or use "
     "a fused op (tf.nn.softmax, tf.reduce_logsumexp, tf.nn.softplus)";
 
+std::string zeros(const TensorHealth& x)
+{
+    return count(x.zero, "zero", "zeros");
+}
+std::string negatives(const TensorHealth& x)
+{
+    return count(x.negativeFinite + x.negativeInfinity, "negative value", "negative values");
+}
+
 std::optional<Hint> logRule(const std::vector<TensorHealth>& in, const TensorHealth&)
 {
     const TensorHealth& x = input(in, 0);
-    if (hasZero(x))
+    if (hasZero(x) && hasNegative(x)) {
+        // Both causes at once: the one with more inputs behind it made most of what the user
+        // sees, and leads; a tie goes to the negatives, whose NaN is what alerts are raised for.
+        if (x.negativeFinite + x.negativeInfinity >= x.zero)
+            return Hint{"log-of-negative",
+                        "log of a negative number gives NaN, and log of zero -inf: its input "
+                        "holds " +
+                            negatives(x) + " and " + zeros(x),
+                        kLogFix};
         return Hint{"log-of-zero",
-                    "log of zero gives -inf: its input holds " + count(x.zero, "zero", "zeros"),
+                    "log of zero gives -inf, and log of a negative number NaN: its input holds " +
+                        zeros(x) + " and " + negatives(x),
                     kLogFix};
+    }
+    if (hasZero(x))
+        return Hint{"log-of-zero", "log of zero gives -inf: its input holds " + zeros(x), kLogFix};
     if (hasNegative(x))
-        return Hint{
-            "log-of-negative",
-            "log of a negative number gives NaN: its input holds " +
-                count(x.negativeFinite + x.negativeInfinity, "negative value", "negative values"),
-            kLogFix};
+        return Hint{"log-of-negative",
+                    "log of a negative number gives NaN: its input holds " + negatives(x), kLogFix};
     return Hint{"log-domain",
                 "log gives -inf for zero inputs and NaN for negative ones (the input's health was "
                 "not recorded in enough detail to tell which)",
@@ -99,8 +117,7 @@ std::optional<Hint> log1pRule(const std::vector<TensorHealth>& in, const TensorH
     const TensorHealth& x = input(in, 0);
     std::string cause = "log1p gives -inf at -1 and NaN below -1";
     if (hasNegative(x))
-        cause += ": its input holds " +
-                 count(x.negativeFinite + x.negativeInfinity, "negative value", "negative values");
+        cause += ": its input holds " + negatives(x);
     return Hint{"log1p-domain", cause, "keep the input above -1 (e.g. tf.maximum(x, -1 + 1e-6))"};
 }
 
@@ -123,11 +140,9 @@ std::optional<Hint> sqrtRule(const std::vector<TensorHealth>& in, const TensorHe
     const char* fix = "clip the input at zero (tf.maximum(x, 0.0)), or take the root of a quantity "
                       "that cannot go negative (e.g. x² + 1e-12)";
     if (hasNegative(x))
-        return Hint{
-            "sqrt-of-negative",
-            "the square root of a negative number is NaN: its input holds " +
-                count(x.negativeFinite + x.negativeInfinity, "negative value", "negative values"),
-            fix};
+        return Hint{"sqrt-of-negative",
+                    "the square root of a negative number is NaN: its input holds " + negatives(x),
+                    fix};
     return Hint{"sqrt-domain", "the square root of a negative number is NaN", fix};
 }
 
