@@ -42,11 +42,25 @@ target_link_options(nanscope_recorder_shared PRIVATE "LINKER:--exclude-libs,ALL"
 if(NOT NANSCOPE_SANITIZE)
     target_link_options(nanscope_recorder_shared PRIVATE "LINKER:--no-undefined")
 endif()
+# The SDK's headers come from the three layers it is made of; each folder names its own
+# (the NANSCOPE_SDK_HEADERS property of its library).
+set(sdk_layers nanscope_format_types nanscope_summary nanscope_recorder)
+set(sdk_headers "${PROJECT_BINARY_DIR}/generated/include/nanscope/version.hpp")
+set(sdk_include_dirs "${PROJECT_BINARY_DIR}/generated/include")
+foreach(layer IN LISTS sdk_layers)
+    get_target_property(layer_headers ${layer} NANSCOPE_SDK_HEADERS)
+    list(APPEND sdk_headers ${layer_headers})
+    foreach(header IN LISTS layer_headers)
+        cmake_path(GET header PARENT_PATH header_dir)
+        cmake_path(GET header_dir PARENT_PATH include_dir)
+        list(APPEND sdk_include_dirs "${include_dir}")
+    endforeach()
+endforeach()
+list(REMOVE_DUPLICATES sdk_include_dirs)
+list(TRANSFORM sdk_include_dirs PREPEND "$<BUILD_INTERFACE:")
+list(TRANSFORM sdk_include_dirs APPEND ">")
 target_include_directories(nanscope_recorder_shared INTERFACE
-    "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>"
-    "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/summary/include>"
-    "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/format/include>"
-    "$<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/generated/include>"
+    ${sdk_include_dirs}
     "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 # The C++ header needs C++20 (std::span, std::source_location); the C header needs C89.
 target_compile_features(nanscope_recorder_shared INTERFACE cxx_std_20)
@@ -58,16 +72,7 @@ install(TARGETS nanscope_recorder_shared
     LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         COMPONENT recorder
         NAMELINK_COMPONENT recorder_dev)
-install(FILES
-    format/include/nanscope/dtype.hpp
-    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/export.h
-    include/nanscope/recorder.h
-    include/nanscope/recorder.hpp
-    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/status.hpp
-    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/summary.hpp
-    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/tensordebugmode.hpp
-    ${PROJECT_SOURCE_DIR}/summary/include/nanscope/tensorview.hpp
-    "${PROJECT_BINARY_DIR}/generated/include/nanscope/version.hpp"
+install(FILES ${sdk_headers}
     DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/nanscope"
     COMPONENT recorder_dev)
 

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 limit=${1:-600}
-mapfile -t files < <(git ls-files 'app/*' 'views/*' 'widgets/*' 'model/*' 'recorder/*' \
+mapfile -t files < <(git ls-files 'app/*' 'views/*' 'widgets/*' 'model/*' 'format/*' 'recorder/*' \
     'gpu/*' 'summary/*' | grep -E '\.(c|cpp|cu|h|hpp|py)$')
 over=0
 for f in "${files[@]}"; do

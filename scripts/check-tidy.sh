@@ -16,7 +16,7 @@ tidy=$(command -v clang-tidy-16 || true)
 # recorder's public header uses.
 # Only what this build compiles (gpu/ has a CUDA and a no-CUDA variant of some files).
 mapfile -t files < <(git ls-files 'app/*.cpp' 'views/*.cpp' 'widgets/*.cpp' 'model/*.cpp' \
-    'recorder/*.cpp' 'recorder/*.c' 'gpu/*.cpp' 'summary/*.cpp' |
+    'format/*.cpp' 'recorder/*.cpp' 'recorder/*.c' 'gpu/*.cpp' 'summary/*.cpp' |
     python3 -c '
 import json, os, sys
 compiled = {os.path.realpath(c["file"]) for c in json.load(open(sys.argv[1]))}

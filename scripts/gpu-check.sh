@@ -22,6 +22,7 @@ cd "$(dirname "$0")/.."
 repo="$(pwd)"
 
 binaries=(tests/gpu/nanscope_gpu_tests tests/recorder/nanscope_recorder_tests
+          tests/recorder/nanscope_recorder_device_tests
           tests/bench/nanscope_bench_gpu recorder/examples/nanscope-demo-mlp
           recorder/examples/nanscope-demo-mlp-gpu app/report/nanscope-report)
 
@@ -107,6 +108,10 @@ run_bundle() {
   step "tests: recorder"
   timeout 300 "$bundle/bin/nanscope_recorder_tests" > "$out/tests-recorder.txt" 2>&1 || status=1
   tail -n 2 "$out/tests-recorder.txt" | tee -a "$out/README.txt"
+  step "tests: recorder with device tensors"
+  timeout 300 "$bundle/bin/nanscope_recorder_device_tests" > "$out/tests-recorder-device.txt" 2>&1 ||
+    status=1
+  tail -n 3 "$out/tests-recorder-device.txt" | tee -a "$out/README.txt"
 
   step "GPU demo: the tutorial's MLP with FULL_HEALTH, and its report"
   local logdir

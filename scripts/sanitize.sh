@@ -21,10 +21,10 @@ if [ "$which" != tsan ]; then
 fi
 
 if [ "$which" != asan ]; then
-  # Only what has threads: the recorder's writer and flush thread, the reader's decoding pool,
-  # and the demo that drives the recorder; the GUI is not built here.
+  # Only what has threads: the recorder's writer and flush thread and its queue of device events,
+  # the reader's decoding pool, and the demo that drives the recorder; the GUI is not built here.
   cmake --preset tsan
   cmake --build --preset tsan --target nanscope_format_tests nanscope_recorder_tests \
-    nanscope_demo_tests nanscope-demo-mlp nanscope_core_tests
+    nanscope_recorder_device_tests nanscope_demo_tests nanscope-demo-mlp nanscope_core_tests
   ctest --preset tsan -R '^(format|recorder|demo|core)'
 fi

@@ -31,8 +31,9 @@ DEFAULT_LICENCE = "GPL-3.0-or-later"
 
 # Paths under another licence: a folder (ending in "/") or one file. The longest match wins.
 LICENCES = {
-    # The recorder SDK (the recorder, its format library, public headers, SDK files, examples)
-    # and the GPU summaries it links: programs link them into themselves.
+    # The recorder SDK (the format library, the recorder, public headers, SDK files, examples)
+    # and the summaries and GPU kernels it links: programs link them into themselves.
+    "format/": "Apache-2.0",
     "recorder/": "Apache-2.0",
     "summary/": "Apache-2.0",
     "gpu/": "Apache-2.0",

@@ -100,7 +100,7 @@ for deb in "$app_deb" "$lib_deb" "$dev_deb" "$python_deb"; do
         fail "$name's copyright file is not DEP-5"
     grep -A2 "^Files: \*$" <<<"$copyright" | quiet_grep "^License: GPL-3.0-or-later$" ||
         fail "$name's copyright file does not put the sources under GPL-3.0-or-later"
-    grep -A2 "^Files: recorder/\* summary/\* gpu/\*" <<<"$copyright" | quiet_grep "^License: Apache-2.0$" ||
+    grep -A2 "^Files: format/\* recorder/\* summary/\* gpu/\*" <<<"$copyright" | quiet_grep "^License: Apache-2.0$" ||
         fail "$name's copyright file does not put the recorder SDK under Apache-2.0"
     for licence in GPL-3.0-or-later Apache-2.0; do
         # Once in a Files paragraph, once as the paragraph that holds the licence's text.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Catch2's main for the GPU tests: a run whose selected tests all need a device ([gpu]) is
-// reported as skipped, not passed, when there is none.
+// Catch2's main for the executables with [gpu] tests (tests/gpu, tests/recorder): a run whose
+// selected tests all need a device ([gpu]) is reported as skipped, not passed, when there is none.
 #include "catch_session.hpp"
 #include "nanscope/gpu/device.hpp"
 

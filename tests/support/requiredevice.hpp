@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-// The first line of every [gpu] test. Under ctest, gpu_catch_main skips them by exit status;
+// The first line of every [gpu] test. Under ctest, device_catch_main skips them by exit status;
 // a run of the whole executable without a device says so here and passes over the test.
 #define NANSCOPE_REQUIRE_DEVICE()                                                                  \
     do {                                                                                           \

@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The execution timeline and graph structure panels, and the widgets under them. Set
-# NANSCOPE_SCREENSHOT_DIR to a folder to have the panel tests save pictures of what they show.
-nanscope_add_qtest(tst_timelinescale tst_timelinescale.cpp)
-nanscope_add_qtest(tst_timelinestrip tst_timelinestrip.cpp)
+# The execution timeline and graph structure panels. Set NANSCOPE_SCREENSHOT_DIR to a folder to
+# have the panel tests save pictures of what they show.
 nanscope_add_qtest(tst_executiontimelinepanel tst_executiontimelinepanel.cpp
     losslogdir.cpp losslogdir.hpp screenshot.hpp)
 target_link_libraries(tst_executiontimelinepanel PRIVATE NaNscope::format nanscope_test_logdirs)

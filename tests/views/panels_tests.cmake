@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The Alerts, Graph Execution, Stack Trace and Source panels, the main window, and the widgets
-# under them.
+# The Alerts, Executions, Graph Execution, Stack Trace, Source and Tensor panels and the main
+# window.
 nanscope_add_qtest(tst_panels tst_panels.cpp pylogdir.cpp pylogdir.hpp)
 # Alerts set aside as intended (core/intent.hpp): the toggle, the counts, the origin box.
 nanscope_add_qtest(tst_setaside tst_setaside.cpp)
@@ -10,8 +10,6 @@ nanscope_add_qtest(tst_executionspanel tst_executionspanel.cpp)
 target_link_libraries(tst_executionspanel PRIVATE nanscope_test_logdirs)
 # The Tensor panel: a FULL_TENSOR tensor's slice, the first non-finite cell, Copy, .npy export.
 nanscope_add_qtest(tst_tensorpanel tst_tensorpanel.cpp)
-nanscope_add_qtest(tst_uniformtableview tst_uniformtableview.cpp)
-nanscope_add_qtest(tst_toolrow tst_toolrow.cpp)
 target_link_libraries(tst_panels PRIVATE NaNscope::format nanscope_test_logdirs)
 
 # End to end on the demo's logdir: it needs the demo program.
@@ -60,5 +58,3 @@ if(TARGET nanscope_app)
     nanscope_add_qtest(tst_layoutroom tst_layoutroom.cpp)
     target_link_libraries(tst_layoutroom PRIVATE NaNscope::app nanscope_test_logdirs)
 endif()
-
-nanscope_add_qtest(tst_widgets tst_widgets.cpp)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Sizes and bytes of the recorder's messages. Field numbers are those of
-// recorder/format/proto/nanscope/tfdbg/*.proto; each message writes its fields in number order.
+// format/proto/nanscope/tfdbg/*.proto; each message writes its fields in number order.
 #include "messages.hpp"
 
 #include "encoding.hpp"

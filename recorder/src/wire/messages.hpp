@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The tfdbg2 messages the recorder writes (recorder/format/proto), as plain C++ with the
+// The tfdbg2 messages the recorder writes (format/proto), as plain C++ with the
 // accessors of protobuf's generated classes that the recorder uses, and serialisation to
 // exactly libprotobuf's bytes (wire/encoding.hpp says why they are hand-written). Only the
 // fields the recorder sets are here; the reader uses the generated classes.
