@@ -26,7 +26,10 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/graphpicture.hpp
     src/graphscene.cpp
     src/graphscene.hpp
+    src/graphstructurefind.cpp
     src/graphstructurepanel.cpp
+    src/graphstructurepanelstate.cpp
+    src/graphstructuretoolbar.cpp
     src/graphstructureview.cpp
     src/graphstructureview.hpp
     src/graphvizlayout.cpp

@@ -34,7 +34,31 @@ ExpectedValuesDialog::ExpectedValuesDialog(const QString& logdir, const QStringL
     m_list->addItems(patterns);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     connect(m_list, &QListWidget::itemSelectionChanged, this, &ExpectedValuesDialog::updateButtons);
+    QHBoxLayout* addRow = buildAddRow();
+    QVBoxLayout* side = buildRemoveButtons();
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+    auto* listRow = new QHBoxLayout;
+    listRow->addWidget(m_list, 1);
+    listRow->addLayout(side);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(listRow, 1);
+    layout->addLayout(addRow);
+    layout->addWidget(m_error);
+    if (!fromCommandLine.isEmpty())
+        layout->addWidget(commandLineNote(fromCommandLine));
+    layout->addWidget(buttons);
+    resize(520, 360);
+    updateButtons();
+}
+
+// The field and Add (Enter in the field adds too); m_error, under them, says why a pattern was
+// refused.
+QHBoxLayout* ExpectedValuesDialog::buildAddRow()
+{
     m_field = new QLineEdit(this);
     m_field->setPlaceholderText(QStringLiteral("aten::masked_fill:-inf"));
     m_add = new QPushButton(tr("Add"), this);
@@ -49,6 +73,15 @@ ExpectedValuesDialog::ExpectedValuesDialog(const QString& logdir, const QStringL
     m_error->setWordWrap(true);
     m_error->hide();
 
+    auto* addRow = new QHBoxLayout;
+    addRow->addWidget(m_field, 1);
+    addRow->addWidget(m_add);
+    return addRow;
+}
+
+// Remove and Remove All, in a column beside the list.
+QVBoxLayout* ExpectedValuesDialog::buildRemoveButtons()
+{
     m_remove = new QPushButton(tr("Remove"), this);
     m_remove->setAutoDefault(false);
     connect(m_remove, &QPushButton::clicked, this, &ExpectedValuesDialog::removeSelected);
@@ -59,36 +92,22 @@ ExpectedValuesDialog::ExpectedValuesDialog(const QString& logdir, const QStringL
         updateButtons();
     });
 
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
-    auto* addRow = new QHBoxLayout;
-    addRow->addWidget(m_field, 1);
-    addRow->addWidget(m_add);
-    auto* listRow = new QHBoxLayout;
-    listRow->addWidget(m_list, 1);
     auto* side = new QVBoxLayout;
     side->addWidget(m_remove);
     side->addWidget(m_removeAll);
     side->addStretch();
-    listRow->addLayout(side);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addLayout(listRow, 1);
-    layout->addLayout(addRow);
-    layout->addWidget(m_error);
-    if (!fromCommandLine.isEmpty()) {
-        QLabel* also = widgets::plainLabel(tr("Also set aside in this run (--expect): %1")
-                                               .arg(fromCommandLine.join(QStringLiteral(", "))),
-                                           this);
-        also->setWordWrap(true);
-        also->setForegroundRole(QPalette::PlaceholderText);
-        layout->addWidget(also);
-    }
-    layout->addWidget(buttons);
-    resize(520, 360);
-    updateButtons();
+    return side;
+}
+
+// The patterns --expect adds to every logdir, greyed: they are shown here, not edited.
+QLabel* ExpectedValuesDialog::commandLineNote(const QStringList& fromCommandLine)
+{
+    QLabel* also = widgets::plainLabel(tr("Also set aside in this run (--expect): %1")
+                                           .arg(fromCommandLine.join(QStringLiteral(", "))),
+                                       this);
+    also->setWordWrap(true);
+    also->setForegroundRole(QPalette::PlaceholderText);
+    return also;
 }
 
 QStringList ExpectedValuesDialog::patterns() const

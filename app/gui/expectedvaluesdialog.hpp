@@ -6,10 +6,12 @@
 #include <QDialog>
 #include <QStringList>
 
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
+class QVBoxLayout;
 
 namespace nanscope::app {
 
@@ -29,6 +31,9 @@ public:
     void removeSelected();
 
 private:
+    QHBoxLayout* buildAddRow();
+    QVBoxLayout* buildRemoveButtons();
+    QLabel* commandLineNote(const QStringList& fromCommandLine);
     void updateButtons();
 
     QListWidget* m_list = nullptr;

@@ -29,47 +29,7 @@ ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
     m_message->setMargin(6);
     m_message->setWordWrap(true);
     m_message->setForegroundRole(QPalette::PlaceholderText);
-
-    auto* page = new QWidget(this);
-    m_title = widgets::selectableLabel({}, page);
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    m_title->setFont(bold);
-
-    auto* facts = new QWidget(page);
-    m_form = new QFormLayout(facts);
-    m_form->setContentsMargins(0, 0, 0, 0);
-    m_form->setHorizontalSpacing(10);
-    m_form->setVerticalSpacing(2);
-    m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
-    m_form->setRowWrapPolicy(QFormLayout::DontWrapRows);
-    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    auto* factsScroll = new QScrollArea(page);
-    factsScroll->setWidget(facts);
-    factsScroll->setWidgetResizable(true);
-    factsScroll->setFrameShape(QFrame::NoFrame);
-
-    m_outputs = new QTreeWidget(page);
-    m_outputs->setColumnCount(ColumnCount);
-    m_outputs->setHeaderLabels({QStringLiteral("Output"), QStringLiteral("Health"),
-                                QStringLiteral("Type"), QStringLiteral("Tensor id"),
-                                QStringLiteral("Device")});
-    m_outputs->setRootIsDecorated(false);
-    m_outputs->setUniformRowHeights(true);
-    m_outputs->setAllColumnsShowFocus(true);
-    m_outputs->setItemDelegateForColumn(SummaryColumn, new widgets::SegmentBarDelegate(m_outputs));
-    m_outputs->header()->setStretchLastSection(true);
-    m_outputs->header()->setSectionResizeMode(QHeaderView::Interactive);
-
-    m_columns = new QBoxLayout(QBoxLayout::LeftToRight);
-    m_columns->setContentsMargins(0, 0, 0, 0);
-    m_columns->addWidget(factsScroll, 2);
-    m_columns->addWidget(m_outputs, 3);
-    auto* pageLayout = new QVBoxLayout(page);
-    pageLayout->setContentsMargins(6, 4, 6, 4);
-    pageLayout->setSpacing(4);
-    pageLayout->addWidget(m_title);
-    pageLayout->addLayout(m_columns, 1);
+    QWidget* page = buildPage();
 
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_message);
@@ -86,6 +46,63 @@ ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
+}
+
+// The title over the facts and the outputs, which m_columns puts side by side or stacks.
+QWidget* ExecutionDetailsView::buildPage()
+{
+    auto* page = new QWidget(this);
+    m_title = widgets::selectableLabel({}, page);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    QScrollArea* facts = buildFacts(page);
+    buildOutputs(page);
+
+    m_columns = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_columns->setContentsMargins(0, 0, 0, 0);
+    m_columns->addWidget(facts, 2);
+    m_columns->addWidget(m_outputs, 3);
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(6, 4, 6, 4);
+    pageLayout->setSpacing(4);
+    pageLayout->addWidget(m_title);
+    pageLayout->addLayout(m_columns, 1);
+    return page;
+}
+
+// The facts as "name: value" rows in m_form, scrolled when they outgrow their room.
+QScrollArea* ExecutionDetailsView::buildFacts(QWidget* page)
+{
+    auto* facts = new QWidget(page);
+    m_form = new QFormLayout(facts);
+    m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->setHorizontalSpacing(10);
+    m_form->setVerticalSpacing(2);
+    m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
+    m_form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* factsScroll = new QScrollArea(page);
+    factsScroll->setWidget(facts);
+    factsScroll->setWidgetResizable(true);
+    factsScroll->setFrameShape(QFrame::NoFrame);
+    return factsScroll;
+}
+
+// One row per output slot, its health as a bar.
+void ExecutionDetailsView::buildOutputs(QWidget* page)
+{
+    m_outputs = new QTreeWidget(page);
+    m_outputs->setColumnCount(ColumnCount);
+    m_outputs->setHeaderLabels({QStringLiteral("Output"), QStringLiteral("Health"),
+                                QStringLiteral("Type"), QStringLiteral("Tensor id"),
+                                QStringLiteral("Device")});
+    m_outputs->setRootIsDecorated(false);
+    m_outputs->setUniformRowHeights(true);
+    m_outputs->setAllColumnsShowFocus(true);
+    m_outputs->setItemDelegateForColumn(SummaryColumn, new widgets::SegmentBarDelegate(m_outputs));
+    m_outputs->header()->setStretchLastSection(true);
+    m_outputs->header()->setSectionResizeMode(QHeaderView::Interactive);
 }
 
 bool ExecutionDetailsView::sideBySide() const

@@ -11,6 +11,7 @@
 class QBoxLayout;
 class QFormLayout;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 class QTreeWidget;
 
@@ -33,6 +34,10 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    QWidget* buildPage();
+    QScrollArea* buildFacts(QWidget* page);
+    void buildOutputs(QWidget* page);
+
     QStackedWidget* m_stack;
     QLabel* m_message;
     QLabel* m_title;

@@ -27,15 +27,8 @@ namespace nanscope::views {
 ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* parent)
     : Panel(navigator, parent)
 {
-    m_analysis = std::make_unique<SnapshotJob<SetAsideMarkers>>([this](SetAsideMarkers result) {
-        Lane& lane = m_lanes.front();
-        if (result.snapshot != lane.source->snapshot())
-            return;
-        lane.source->setAnalysed(result.snapshot);
-        lane.strip->setMarkers(std::move(result.markers));
-        lane.strip->categoriesChanged(result.setAside);
-        updateSummary();
-    });
+    m_analysis = std::make_unique<SnapshotJob<SetAsideMarkers>>(
+        [this](SetAsideMarkers result) { showSetAside(std::move(result)); });
     m_lanesBox = new QWidget(this);
     auto* lanesLayout = new QVBoxLayout(m_lanesBox);
     lanesLayout->setContentsMargins(0, 0, 0, 0);
@@ -43,15 +36,55 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     m_lanesArea = new LanesArea(m_lanesBox, this);
     setLaneCount(1);
 
+    QHBoxLayout* bar = buildToolBar();
+    m_details = new ExecutionDetailsView(this);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(m_lanesArea);
+    layout->addWidget(m_details, 1);
+
+    snapshotChanged(navigator->snapshot());
+}
+
+ExecutionTimelinePanel::~ExecutionTimelinePanel() = default;
+
+// The summary, the legend, then the buttons that move between alerts, zoom and pick the axis.
+QHBoxLayout* ExecutionTimelinePanel::buildToolBar()
+{
     m_summary = widgets::plainLabel({}, this);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    Legend* legend = buildLegend();
+    const std::vector<QToolButton*> buttons = buildAlertAndZoomButtons();
+    buildTimeAxisButton();
 
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 2, 4, 2);
+    bar->setSpacing(2);
+    bar->addWidget(m_summary, 1);
+    bar->addWidget(legend);
+    bar->addSpacing(12);
+    for (QToolButton* button : buttons)
+        bar->addWidget(button);
+    bar->addWidget(m_timeAxis);
+    return bar;
+}
+
+// The strip's colours by kind of execution, and the mark of one that raised an alert.
+Legend* ExecutionTimelinePanel::buildLegend()
+{
     std::vector<LegendEntry> legendEntries;
     for (const widgets::TimelineCategory& category : ExecutionStripSource::categories())
         legendEntries.push_back({category.colour, category.colour.darker(130), category.name});
     legendEntries.push_back({markerColour(), QColor(), QStringLiteral("raised an alert"), true});
-    auto* legend = new Legend(legendEntries, this);
+    return new Legend(legendEntries, this);
+}
 
+// ◀ Alert, Alert ▶, −, + and Fit, in that order.
+std::vector<QToolButton*> ExecutionTimelinePanel::buildAlertAndZoomButtons()
+{
     auto* previousAlert =
         toolButton(QStringLiteral("◀ Alert"),
                    QStringLiteral("Previous execution with NaN/∞ (Ctrl+Left)"), this);
@@ -81,6 +114,11 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
     connect(zoomOut, &QToolButton::clicked, this, everyLane(&widgets::TimelineStrip::zoomOut));
     connect(zoomIn, &QToolButton::clicked, this, everyLane(&widgets::TimelineStrip::zoomIn));
     connect(fit, &QToolButton::clicked, this, everyLane(&widgets::TimelineStrip::fit));
+    return {previousAlert, nextAlert, zoomOut, zoomIn, fit};
+}
+
+void ExecutionTimelinePanel::buildTimeAxisButton()
+{
     // Index order shows what ran after what; wall time shows where the time went (a slow step,
     // a pause before the NaN).
     // With several hosts, the index order lines up executions of each host that ran at
@@ -92,29 +130,19 @@ ExecutionTimelinePanel::ExecutionTimelinePanel(Navigator* navigator, QWidget* pa
                             this);
     m_timeAxis->setCheckable(true);
     connect(m_timeAxis, &QToolButton::toggled, this, &ExecutionTimelinePanel::setTimeAxis);
-
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(6, 2, 4, 2);
-    bar->setSpacing(2);
-    bar->addWidget(m_summary, 1);
-    bar->addWidget(legend);
-    bar->addSpacing(12);
-    for (QToolButton* button : {previousAlert, nextAlert, zoomOut, zoomIn, fit, m_timeAxis})
-        bar->addWidget(button);
-
-    m_details = new ExecutionDetailsView(this);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(bar);
-    layout->addWidget(m_lanesArea);
-    layout->addWidget(m_details, 1);
-
-    snapshotChanged(navigator->snapshot());
 }
 
-ExecutionTimelinePanel::~ExecutionTimelinePanel() = default;
+// The analysis' markers, unless the lane has moved on to another snapshot meanwhile.
+void ExecutionTimelinePanel::showSetAside(SetAsideMarkers result)
+{
+    Lane& lane = m_lanes.front();
+    if (result.snapshot != lane.source->snapshot())
+        return;
+    lane.source->setAnalysed(result.snapshot);
+    lane.strip->setMarkers(std::move(result.markers));
+    lane.strip->categoriesChanged(result.setAside);
+    updateSummary();
+}
 
 void ExecutionTimelinePanel::activate(std::size_t lane, std::uint64_t item)
 {

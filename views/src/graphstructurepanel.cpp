@@ -7,7 +7,6 @@
 #include "graphstructureview.hpp"
 #include "legend.hpp"
 #include "nanscope/core/tracequery.hpp"
-#include "nanscope/items/fromstd.hpp"
 #include "nanscope/widgets/elidedlabel.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
@@ -16,7 +15,6 @@
 #include "viewhelpers.hpp"
 #include "wholegraphpicture.hpp"
 
-#include <QButtonGroup>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -24,12 +22,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-#include <algorithm>
 #include <cmath>
 
 namespace nanscope::views {
-
-using items::fromStd;
 
 namespace {
 
@@ -53,6 +48,31 @@ QString graphTitle(const core::GraphInfo& graph)
 GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     : Panel(navigator, parent)
 {
+    buildPicture();
+    buildToolBar();
+    QHBoxLayout* footer = buildFooter();
+    buildFindBar();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(m_bar);
+    layout->addLayout(m_captionRow);
+    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_findBar);
+    layout->addLayout(footer);
+
+    connect(m_view, &GraphStructureView::nodeClicked, this, &GraphStructurePanel::nodeClicked);
+    m_eagerJob = std::make_unique<SnapshotJob<EagerPictureData>>(
+        [this](const EagerPictureData& found) { eagerNeighbourhoodFound(found); });
+    rebuild();
+}
+
+GraphStructurePanel::~GraphStructurePanel() = default;
+
+// The picture, and the placeholder shown instead of it when there is nothing to draw.
+void GraphStructurePanel::buildPicture()
+{
     m_scene = new GraphScene(this);
     m_view = new GraphStructureView(m_scene, this);
     m_placeholder = widgets::plainLabel({}, this);
@@ -64,60 +84,11 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     m_stack->addWidget(m_placeholder);
     m_stack->addWidget(m_view);
     keepNeighbourhoodRoom();
+}
 
-    m_neighbourhoodButton =
-        toolButton(QStringLiteral("Neighbourhood"),
-                   QStringLiteral("The focused op, its inputs and consumers"), this);
-    m_wholeGraphButton = toolButton(
-        QStringLiteral("Whole graph"),
-        QStringLiteral("Every op of the focused op's graph, laid out by Graphviz"), this);
-    for (QToolButton* button : {m_neighbourhoodButton, m_wholeGraphButton})
-        button->setCheckable(true);
-    m_neighbourhoodButton->setChecked(true);
-    auto* modes = new QButtonGroup(this);
-    modes->addButton(m_neighbourhoodButton);
-    modes->addButton(m_wholeGraphButton);
-    connect(m_neighbourhoodButton, &QToolButton::toggled, this, [this](bool on) {
-        if (on)
-            setMode(Mode::Neighbourhood);
-    });
-    connect(m_wholeGraphButton, &QToolButton::toggled, this, [this](bool on) {
-        if (on)
-            setMode(Mode::WholeGraph);
-    });
-
-    // Elided, not clipped: a narrow pane shows the op and the end of the graph's name.
-    m_caption = new widgets::ElidedLabel(this);
-    auto* zoomOut = toolButton(QStringLiteral("−"), QStringLiteral("Zoom out (-)"), this);
-    auto* zoomIn = toolButton(QStringLiteral("+"), QStringLiteral("Zoom in (+)"), this);
-    auto* fit = toolButton(QStringLiteral("Fit"), QStringLiteral("Show everything (0)"), this);
-    auto* find =
-        toolButton(QStringLiteral("Find"),
-                   QStringLiteral("Find an op of this graph by name or type (Ctrl+F)"), this);
-    connect(find, &QToolButton::clicked, this, &GraphStructurePanel::activateFind);
-    connect(zoomOut, &QToolButton::clicked, m_view, &GraphStructureView::zoomOut);
-    connect(zoomIn, &QToolButton::clicked, m_view, &GraphStructureView::zoomIn);
-    connect(fit, &QToolButton::clicked, m_view, &GraphStructureView::fitAll);
-
-    m_bar = new QHBoxLayout;
-    m_bar->setContentsMargins(4, 2, 4, 2);
-    m_bar->setSpacing(2);
-    m_bar->addWidget(m_neighbourhoodButton);
-    m_bar->addWidget(m_wholeGraphButton);
-    m_bar->addSpacing(8);
-    m_captionSlot = new QHBoxLayout;
-    m_captionSlot->setContentsMargins(0, 0, 0, 0);
-    m_captionSlot->addWidget(m_caption, 1);
-    m_captionSlot->addStretch(); // keeps the buttons right-aligned when the caption moves out
-    m_bar->addLayout(m_captionSlot, 1);
-    m_bar->addWidget(zoomOut);
-    m_bar->addWidget(zoomIn);
-    m_bar->addWidget(fit);
-    m_bar->addSpacing(8);
-    m_bar->addWidget(find);
-    m_captionRow = new QHBoxLayout;
-    m_captionRow->setContentsMargins(6, 0, 6, 2);
-
+// The legend of the boxes' colours, and the status beside it.
+QHBoxLayout* GraphStructurePanel::buildFooter()
+{
     m_status = new widgets::ElidedLabel(this);
     m_status->setElideMode(Qt::ElideRight);
     m_status->setForegroundRole(QPalette::PlaceholderText);
@@ -137,33 +108,8 @@ GraphStructurePanel::GraphStructurePanel(Navigator* navigator, QWidget* parent)
     footer->addWidget(legend);
     footer->addSpacing(12);
     footer->addWidget(m_status, 1);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(m_bar);
-    layout->addLayout(m_captionRow);
-    layout->addWidget(m_stack, 1);
-    m_findBar = new widgets::FindBar(this);
-    m_findBar->setPlaceholderText(QStringLiteral("Find an op of this graph by name or type"));
-    m_findBar->hide();
-    layout->addWidget(m_findBar);
-    layout->addLayout(footer);
-    connect(m_view, &GraphStructureView::findRequested, this, &GraphStructurePanel::activateFind);
-    connect(m_findBar, &widgets::FindBar::findNext, this,
-            [this](const QString& text) { findInGraph(text, false); });
-    connect(m_findBar, &widgets::FindBar::findPrevious, this,
-            [this](const QString& text) { findInGraph(text, true); });
-    connect(m_findBar, &widgets::FindBar::textEdited, this, [this] { m_findBar->setStatus({}); });
-    connect(m_findBar, &widgets::FindBar::closed, m_view, [this] { m_view->setFocus(); });
-
-    connect(m_view, &GraphStructureView::nodeClicked, this, &GraphStructurePanel::nodeClicked);
-    m_eagerJob = std::make_unique<SnapshotJob<EagerPictureData>>(
-        [this](const EagerPictureData& found) { eagerNeighbourhoodFound(found); });
-    rebuild();
+    return footer;
 }
-
-GraphStructurePanel::~GraphStructurePanel() = default;
 
 void GraphStructurePanel::setMode(Mode mode)
 {
@@ -172,87 +118,6 @@ void GraphStructurePanel::setMode(Mode mode)
     m_mode = mode;
     (mode == Mode::WholeGraph ? m_wholeGraphButton : m_neighbourhoodButton)->setChecked(true);
     rebuild();
-}
-
-QStringList GraphStructurePanel::visibleOpNames() const
-{
-    return m_stack->currentWidget() == m_view ? m_scene->opNames() : QStringList();
-}
-
-std::vector<GraphStructurePanel::NodeState> GraphStructurePanel::nodes() const
-{
-    std::vector<NodeState> result;
-    if (m_stack->currentWidget() != m_view)
-        return result;
-    const std::vector<PictureNode>& nodes = m_scene->picture().nodes;
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-        const PictureNode& node = nodes[i];
-        NodeState state{node.name,
-                        node.type,
-                        fromStd(core::toString(core::nodeHealth(node.latest.health))),
-                        node.latest.trace,
-                        node.execution,
-                        node.focused,
-                        node.centre};
-        if (const OpNodeItem* item = m_scene->nodeItem(i)) {
-            state.labels = item->labels();
-            const qreal smaller = std::min(QFontMetricsF(item->nameFont()).height(),
-                                           QFontMetricsF(item->typeFont()).height());
-            state.labelPixels = smaller * m_view->zoom();
-        }
-        result.push_back(std::move(state));
-    }
-    return result;
-}
-
-std::vector<GraphStructurePanel::EdgeState> GraphStructurePanel::edges() const
-{
-    std::vector<EdgeState> result;
-    if (m_stack->currentWidget() != m_view)
-        return result;
-    for (const PictureEdge& edge : m_scene->picture().edges)
-        result.push_back({static_cast<std::size_t>(edge.from), static_cast<std::size_t>(edge.to),
-                          edge.label, edge.path.pointAtPercent(0.5)});
-    return result;
-}
-
-QString GraphStructurePanel::toolTipAt(const QPointF& scenePoint) const
-{
-    for (const QGraphicsItem* item : m_scene->items(scenePoint))
-        if (!item->toolTip().isEmpty())
-            return item->toolTip();
-    return {};
-}
-
-QGraphicsScene* GraphStructurePanel::scene() const
-{
-    return m_scene;
-}
-
-QGraphicsView* GraphStructurePanel::view() const
-{
-    return m_view;
-}
-
-QString GraphStructurePanel::statusText() const
-{
-    return m_status->text();
-}
-
-QString GraphStructurePanel::caption() const
-{
-    return m_caption->text();
-}
-
-QString GraphStructurePanel::captionShown() const
-{
-    return m_caption->elidedText();
-}
-
-void GraphStructurePanel::resizeEvent(QResizeEvent* event)
-{
-    Panel::resizeEvent(event);
-    placeCaption();
 }
 
 void GraphStructurePanel::changeEvent(QEvent* event)
@@ -269,38 +134,6 @@ void GraphStructurePanel::keepNeighbourhoodRoom()
     // rounds the picture's edges outwards and a scroll bar shown for a pixel takes fourteen.
     const qreal picture = threeRowHeight(m_view->font());
     m_view->setMinimumHeight(static_cast<int>(std::ceil(picture * kNeighbourhoodFitFloor)) + 4);
-}
-
-void GraphStructurePanel::setCaption(const QString& text)
-{
-    m_caption->setText(text);
-    placeCaption(); // its room depends on its length
-}
-
-void GraphStructurePanel::placeCaption()
-{
-    // Beside the buttons when it fits there whole (or, if long, when forty characters fit);
-    // otherwise on a row of its own: a docked pane at 1280 px left it a few pixels, cut
-    // mid-letter, and at 1920 px a long graph name lost its middle.
-    int buttons = 0;
-    for (int i = 0; i < m_bar->count(); ++i)
-        if (m_bar->itemAt(i)->layout() != m_captionSlot)
-            buttons += m_bar->itemAt(i)->sizeHint().width() + m_bar->spacing();
-    const QMargins margins = m_bar->contentsMargins();
-    const int room = width() - buttons - margins.left() - margins.right();
-    const int wanted = std::min(fontMetrics().horizontalAdvance(m_caption->text()),
-                                fontMetrics().averageCharWidth() * 40);
-    const bool ownRow = room < wanted;
-    if (ownRow == m_captionOnItsOwnRow)
-        return;
-    m_captionOnItsOwnRow = ownRow;
-    if (ownRow) {
-        m_captionSlot->removeWidget(m_caption);
-        m_captionRow->addWidget(m_caption);
-    } else {
-        m_captionRow->removeWidget(m_caption);
-        m_captionSlot->insertWidget(0, m_caption, 1);
-    }
 }
 
 void GraphStructurePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
@@ -505,59 +338,6 @@ void GraphStructurePanel::eagerNeighbourhoodFound(const EagerPictureData& found)
     setStatus(QStringLiteral("Executions that produced its inputs (above) and read its outputs "
                              "(below), through tensor ids. Colours: what each computed."));
     Q_EMIT layoutFinished();
-}
-
-void GraphStructurePanel::activateFind()
-{
-    m_findBar->activate();
-}
-
-void GraphStructurePanel::findInGraph(const QString& text, bool backward)
-{
-    const items::SnapshotPtr& snapshot = navigator()->snapshot();
-    const core::OpId focused = navigator()->focus().op;
-    const QString needle = text.trimmed();
-    if (needle.isEmpty())
-        return;
-    if (!snapshot || focused >= snapshot->graphs().ops().size()) {
-        m_findBar->setStatus(QStringLiteral("Focus an op of a graph first"));
-        return;
-    }
-    const core::GraphTable& graphs = snapshot->graphs();
-    const core::GraphIndex graph = graphs.op(focused).graph;
-    const std::vector<core::OpId> matches =
-        core::findOpsInGraph(graphs, graph, needle.toStdString());
-    if (matches.empty()) {
-        m_findBar->setMatch(0, 0);
-        return;
-    }
-    // From the focused op in the graph's order: the match after it (before it), wrapping.
-    const std::vector<core::OpId>& order = graphs.graph(graph).ops;
-    const auto rank = [&order](core::OpId op) {
-        return std::find(order.begin(), order.end(), op) - order.begin();
-    };
-    const auto here = rank(focused);
-    std::size_t next = 0;
-    if (backward) {
-        next = matches.size() - 1;
-        for (std::size_t i = matches.size(); i-- > 0;)
-            if (rank(matches[i]) < here) {
-                next = i;
-                break;
-            }
-    } else {
-        for (std::size_t i = 0; i < matches.size(); ++i)
-            if (rank(matches[i]) > here) {
-                next = i;
-                break;
-            }
-    }
-    const core::OpId op = matches[next];
-    const core::MatchPosition position = core::opMatchPosition(matches, op);
-    m_findBar->setMatch(position.ordinal, position.total);
-    navigator()->focusOp(op);
-    if (const auto node = m_scene->focusedNode())
-        m_view->centreOnRect(m_scene->nodeRect(*node));
 }
 
 void GraphStructurePanel::nodeClicked(std::size_t index)

@@ -65,41 +65,8 @@ StackTracePanel::StackTracePanel(Navigator* navigator, QWidget* parent) : Panel(
     QFont bold = m_header->font();
     bold.setBold(true);
     m_header->setFont(bold);
-
-    m_fold = new QToolButton(this);
-    m_fold->setCheckable(true);
-    m_fold->setAutoRaise(true);
-    m_fold->setToolTip(tr("Show the frames of TensorFlow, Python's libraries, system headers "
-                          "and NaNscope's recorder"));
-    m_patternsButton = new QToolButton(this);
-    m_patternsButton->setText(tr("Patterns…"));
-    m_patternsButton->setAutoRaise(true);
-    m_patternsButton->setToolTip(tr("Which file paths count as framework code"));
-    m_sticky = widgets::plainLabel({}, this);
-    m_sticky->setToolTip(tr("Sticky frame: as you move through ops and executions, the stack "
-                            "trace keeps showing the bottom-most frame of this file. Click a "
-                            "frame that is not the bottom-most of its file to stop."));
-    m_unstick = new QToolButton(this);
-    m_unstick->setText(tr("Unstick"));
-    m_unstick->setAutoRaise(true);
-    auto* tools = new QHBoxLayout;
-    tools->setSpacing(4);
-    tools->addWidget(m_fold);
-    tools->addWidget(m_patternsButton);
-    tools->addStretch();
-    tools->addWidget(m_sticky);
-    tools->addWidget(m_unstick);
-
-    m_view = new widgets::CopyableTableView(this);
-    m_view->setModel(m_proxy);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setTextElideMode(Qt::ElideMiddle);
-    QHeaderView* header = m_view->horizontalHeader();
-    header->setStretchLastSection(true);
-    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_view->setColumnWidth(Model::FileColumn, digit * 22);
-    m_view->setColumnWidth(Model::LineColumn, digit * 6 + 8);
-
+    QHBoxLayout* tools = buildTools();
+    buildTable();
     m_placeholder =
         widgets::plainLabel(tr("Double-click an alert, or click a trace or an execution, to "
                                "see the stack that created it."),
@@ -116,10 +83,33 @@ StackTracePanel::StackTracePanel(Navigator* navigator, QWidget* parent) : Panel(
     layout->addWidget(m_view, 1);
     layout->addWidget(m_placeholder, 1);
 
-    connect(m_view, &QAbstractItemView::clicked, this,
-            [this](const QModelIndex& index) { activateFrame(m_proxy->mapToSource(index).row()); });
-    connect(m_view, &QAbstractItemView::activated, this,
-            [this](const QModelIndex& index) { activateFrame(m_proxy->mapToSource(index).row()); });
+    m_patterns = defaultFrameworkPatterns();
+    updateHeader({});
+    updateFoldButton();
+    updateSticky();
+}
+
+StackTracePanel::~StackTracePanel() = default;
+
+// The framework toggle and its patterns on the left, the sticky file and Unstick on the right.
+QHBoxLayout* StackTracePanel::buildTools()
+{
+    m_fold = new QToolButton(this);
+    m_fold->setCheckable(true);
+    m_fold->setAutoRaise(true);
+    m_fold->setToolTip(tr("Show the frames of TensorFlow, Python's libraries, system headers "
+                          "and NaNscope's recorder"));
+    m_patternsButton = new QToolButton(this);
+    m_patternsButton->setText(tr("Patterns…"));
+    m_patternsButton->setAutoRaise(true);
+    m_patternsButton->setToolTip(tr("Which file paths count as framework code"));
+    m_sticky = widgets::plainLabel({}, this);
+    m_sticky->setToolTip(tr("Sticky frame: as you move through ops and executions, the stack "
+                            "trace keeps showing the bottom-most frame of this file. Click a "
+                            "frame that is not the bottom-most of its file to stop."));
+    m_unstick = new QToolButton(this);
+    m_unstick->setText(tr("Unstick"));
+    m_unstick->setAutoRaise(true);
     connect(m_fold, &QToolButton::toggled, this, [this](bool shown) {
         static_cast<FoldingProxy*>(m_proxy)->setFolded(!shown);
         updateFoldButton();
@@ -131,13 +121,33 @@ StackTracePanel::StackTracePanel(Navigator* navigator, QWidget* parent) : Panel(
         updateSticky();
     });
 
-    m_patterns = defaultFrameworkPatterns();
-    updateHeader({});
-    updateFoldButton();
-    updateSticky();
+    auto* tools = new QHBoxLayout;
+    tools->setSpacing(4);
+    tools->addWidget(m_fold);
+    tools->addWidget(m_patternsButton);
+    tools->addStretch();
+    tools->addWidget(m_sticky);
+    tools->addWidget(m_unstick);
+    return tools;
 }
 
-StackTracePanel::~StackTracePanel() = default;
+// The frames: file, line and function; a click or Enter on one focuses it.
+void StackTracePanel::buildTable()
+{
+    m_view = new widgets::CopyableTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    QHeaderView* header = m_view->horizontalHeader();
+    header->setStretchLastSection(true);
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_view->setColumnWidth(Model::FileColumn, digit * 22);
+    m_view->setColumnWidth(Model::LineColumn, digit * 6 + 8);
+    connect(m_view, &QAbstractItemView::clicked, this,
+            [this](const QModelIndex& index) { activateFrame(m_proxy->mapToSource(index).row()); });
+    connect(m_view, &QAbstractItemView::activated, this,
+            [this](const QModelIndex& index) { activateFrame(m_proxy->mapToSource(index).row()); });
+}
 
 widgets::CopyableTableView* StackTracePanel::view() const
 {

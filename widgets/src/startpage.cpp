@@ -34,6 +34,29 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
 
+    buildHeading();
+    QHBoxLayout* buttons = buildButtons();
+    buildBusyIndicator();
+    buildRecentList();
+    m_hint = centredLabel(this);
+    m_hint->setWordWrap(true);
+    m_hint->setForegroundRole(QPalette::PlaceholderText);
+    layOutColumn(buttons);
+
+    connect(m_open, &QPushButton::clicked, this, &StartPage::openRequested);
+    connect(m_demo, &QPushButton::clicked, this, &StartPage::demoRequested);
+    auto activate = [this](QListWidgetItem* item) {
+        if (item)
+            Q_EMIT recentActivated(item->data(Qt::UserRole).toString());
+    };
+    connect(m_recent, &QListWidget::itemClicked, this, activate);
+    connect(m_recent, &QListWidget::itemActivated, this, activate);
+    setRecent({});
+}
+
+// The logo, the title in large type and the tagline under it, greyed.
+void StartPage::buildHeading()
+{
     m_logo = new QLabel(this);
     m_logo->setAlignment(Qt::AlignHCenter);
     m_title = centredLabel(this);
@@ -44,7 +67,11 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     m_tagline = centredLabel(this);
     m_tagline->setForegroundRole(QPalette::PlaceholderText);
     m_tagline->setWordWrap(true);
+}
 
+// Open and Open the Demo, side by side in the middle of their row.
+QHBoxLayout* StartPage::buildButtons()
+{
     m_open = new QPushButton(tr("Open Logdir…"), this);
     m_open->setDefault(true);
     m_demo = new QPushButton(tr("Open the Demo"), this);
@@ -56,7 +83,12 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     buttons->addSpacing(8);
     buttons->addWidget(m_demo);
     buttons->addStretch();
+    return buttons;
+}
 
+// Hidden until setBusy gives it a message.
+void StartPage::buildBusyIndicator()
+{
     m_busyText = centredLabel(this);
     m_busy = new QProgressBar(this);
     m_busy->setRange(0, 0);
@@ -64,7 +96,10 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     m_busy->setMaximumHeight(6);
     m_busyText->hide();
     m_busy->hide();
+}
 
+void StartPage::buildRecentList()
+{
     m_recentTitle = plainLabel(tr("Recent"), this);
     QFont bold = m_recentTitle->font();
     bold.setBold(true);
@@ -75,11 +110,11 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     m_recent->setUniformItemSizes(true);
     m_recent->setMaximumHeight(m_recent->fontMetrics().height() * 14);
     m_recent->setCursor(Qt::PointingHandCursor);
+}
 
-    m_hint = centredLabel(this);
-    m_hint->setWordWrap(true);
-    m_hint->setForegroundRole(QPalette::PlaceholderText);
-
+// One column at most kColumnWidth wide, centred across the page and a little above its middle.
+void StartPage::layOutColumn(QHBoxLayout* buttons)
+{
     auto* column = new QWidget(this);
     column->setMaximumWidth(kColumnWidth);
     auto* inner = new QVBoxLayout(column);
@@ -106,16 +141,6 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent)
     outer->addLayout(middle, 1);
     outer->addStretch();
     column->setMinimumWidth(std::min(kColumnWidth, 420));
-
-    connect(m_open, &QPushButton::clicked, this, &StartPage::openRequested);
-    connect(m_demo, &QPushButton::clicked, this, &StartPage::demoRequested);
-    auto activate = [this](QListWidgetItem* item) {
-        if (item)
-            Q_EMIT recentActivated(item->data(Qt::UserRole).toString());
-    };
-    connect(m_recent, &QListWidget::itemClicked, this, activate);
-    connect(m_recent, &QListWidget::itemActivated, this, activate);
-    setRecent({});
 }
 
 void StartPage::setLogo(const QIcon& icon)

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+class QHBoxLayout;
 class QLabel;
 class QToolButton;
 
@@ -27,6 +28,7 @@ namespace nanscope::views {
 class ExecutionDetailsView;
 class ExecutionStripSource;
 class LanesArea;
+class Legend;
 template <typename T>
 class SnapshotJob;
 
@@ -81,6 +83,10 @@ private:
     };
 
     static QColor markerColour();
+    QHBoxLayout* buildToolBar();
+    Legend* buildLegend();
+    std::vector<QToolButton*> buildAlertAndZoomButtons();
+    void buildTimeAxisButton();
     void setLaneCount(std::size_t count);
     void updateLane(Lane& lane, const items::SnapshotPtr& snapshot);
     void layOutLanes();
@@ -103,6 +109,7 @@ private:
         std::vector<std::uint64_t> markers;
         std::vector<std::uint64_t> setAside; // non-finite executions drawn as plain ops now
     };
+    void showSetAside(SetAsideMarkers result);
     std::unique_ptr<SnapshotJob<SetAsideMarkers>> m_analysis;
     std::vector<Lane> m_lanes;
     QWidget* m_lanesBox = nullptr;

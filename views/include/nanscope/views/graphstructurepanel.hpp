@@ -109,6 +109,14 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The widgets, in the order they are made (graphstructurepanel.cpp, graphstructuretoolbar.cpp,
+    // graphstructurefind.cpp).
+    void buildPicture();
+    void buildModeButtons();
+    void buildToolBar();
+    QHBoxLayout* buildFooter();
+    void buildFindBar();
+
     void rebuild();
     void showPlaceholder(const QString& text);
     void showNeighbourhood(core::OpId op, std::optional<std::uint64_t> trace,

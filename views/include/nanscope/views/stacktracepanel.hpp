@@ -9,6 +9,7 @@
 
 #include <QStringList>
 
+class QHBoxLayout;
 class QLabel;
 class QSortFilterProxyModel;
 class QToolButton;
@@ -62,6 +63,8 @@ protected:
     void focusChanged(const Focus& focus) override;
 
 private:
+    QHBoxLayout* buildTools();
+    void buildTable();
     void updateHeader(const Focus& focus);
     void updateFoldButton();
     void updateSticky();

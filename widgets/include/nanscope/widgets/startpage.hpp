@@ -6,6 +6,7 @@
 #include <QIcon>
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -42,6 +43,12 @@ Q_SIGNALS:
     void recentActivated(const QString& path);
 
 private:
+    void buildHeading();
+    QHBoxLayout* buildButtons();
+    void buildBusyIndicator();
+    void buildRecentList();
+    void layOutColumn(QHBoxLayout* buttons);
+
     QLabel* m_logo = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_tagline = nullptr;
