@@ -2,9 +2,9 @@
 #include "tensorproto.hpp"
 
 #include "nanscope/format/record.hpp"
+#include "nanscope/unaligned.hpp"
 #include "wire/messages.hpp"
 
-#include <cstring>
 #include <string>
 
 namespace nanscope::detail {
@@ -16,14 +16,6 @@ void setShape(wire::TensorProto& proto, std::span<const std::int64_t> shape)
     s->Clear();
     for (const std::int64_t d : shape)
         s->add_dim()->set_size(d);
-}
-
-template <typename T>
-T load(const unsigned char* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
 }
 
 Status checkSize(const TensorView& view, std::int64_t count, std::size_t& bytes)
@@ -68,49 +60,49 @@ void addTypedValues(wire::TensorProto& proto, DType dtype, const unsigned char* 
     for (std::int64_t i = 0; i < count; ++i, p += size) {
         switch (dtype) {
         case DType::Float32:
-            proto.add_float_val(load<float>(p));
+            proto.add_float_val(loadUnaligned<float>(p));
             break;
         case DType::Float64:
-            proto.add_double_val(load<double>(p));
+            proto.add_double_val(loadUnaligned<double>(p));
             break;
         case DType::Int32:
-            proto.add_int_val(load<std::int32_t>(p));
+            proto.add_int_val(loadUnaligned<std::int32_t>(p));
             break;
         case DType::Int16:
-            proto.add_int_val(load<std::int16_t>(p));
+            proto.add_int_val(loadUnaligned<std::int16_t>(p));
             break;
         case DType::Int8:
-            proto.add_int_val(load<std::int8_t>(p));
+            proto.add_int_val(loadUnaligned<std::int8_t>(p));
             break;
         case DType::UInt8:
-            proto.add_int_val(load<std::uint8_t>(p));
+            proto.add_int_val(loadUnaligned<std::uint8_t>(p));
             break;
         case DType::UInt16:
-            proto.add_int_val(load<std::uint16_t>(p));
+            proto.add_int_val(loadUnaligned<std::uint16_t>(p));
             break;
         case DType::Float16:
         case DType::BFloat16:
-            proto.add_half_val(load<std::uint16_t>(p));
+            proto.add_half_val(loadUnaligned<std::uint16_t>(p));
             break;
         case DType::Int64:
-            proto.add_int64_val(load<std::int64_t>(p));
+            proto.add_int64_val(loadUnaligned<std::int64_t>(p));
             break;
         case DType::UInt32:
-            proto.add_uint32_val(load<std::uint32_t>(p));
+            proto.add_uint32_val(loadUnaligned<std::uint32_t>(p));
             break;
         case DType::UInt64:
-            proto.add_uint64_val(load<std::uint64_t>(p));
+            proto.add_uint64_val(loadUnaligned<std::uint64_t>(p));
             break;
         case DType::Bool:
             proto.add_bool_val(*p != 0);
             break;
         case DType::Complex64:
-            proto.add_scomplex_val(load<float>(p));
-            proto.add_scomplex_val(load<float>(p + 4));
+            proto.add_scomplex_val(loadUnaligned<float>(p));
+            proto.add_scomplex_val(loadUnaligned<float>(p + 4));
             break;
         case DType::Complex128:
-            proto.add_dcomplex_val(load<double>(p));
-            proto.add_dcomplex_val(load<double>(p + 8));
+            proto.add_dcomplex_val(loadUnaligned<double>(p));
+            proto.add_dcomplex_val(loadUnaligned<double>(p + 8));
             break;
         default:
             return;

@@ -2,12 +2,12 @@
 #include "nanscope/summary.hpp"
 
 #include "nanscope/tensorview.hpp"
+#include "nanscope/unaligned.hpp"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -56,35 +56,12 @@ namespace {
 // count, and a fold costs a few instructions per 32 KiB or more of data.
 constexpr std::size_t kBlockElements = std::size_t{1} << 15;
 
-// Unaligned, aliasing-safe load; compilers turn it into one (vector) load.
-template <class U>
-NANSCOPE_ALWAYS_INLINE U load(const unsigned char* p)
-{
-    U value;
-    std::memcpy(&value, p, sizeof value);
-    return value;
-}
-
-// IEEE-754 binary formats given by the unsigned integer of their width and the bit pattern of
-// +infinity; everything above infinity in magnitude is a NaN.
-//
-// The tests are signed comparisons because SSE/AVX2 have signed but not unsigned compares, and
-// each class costs one compare plus one counter update. With the sign-cleared magnitude m and
-// the pattern read as a signed integer s:
-//   NaN: m > inf;  zero: m == 0;  ±inf: s == ±inf;
-//   negative finite non-zero: s - 1 < bits(-inf) - 1 as signed integers, since s - 1
-//   (wrapping) sends -0 to the top of the signed range, while the negative finite patterns,
-//   just below -inf's, stay at the bottom.
-template <class U, U Infinity>
+// IEEE-754 binary formats (nanscope/dtype.hpp's FloatFormat): each class is one of the format's
+// branch-free predicates, which vectorise into one compare plus one counter update per class.
+template <class Format>
 NANSCOPE_ALWAYS_INLINE HealthCounts countFloatBits(const unsigned char* data, std::uint64_t count)
 {
-    using S = std::make_signed_t<U>;
-    constexpr U sign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
-    constexpr U magnitudeMask = static_cast<U>(~sign);
-    constexpr S positiveInfinity = static_cast<S>(Infinity);
-    constexpr S negativeInfinity = static_cast<S>(sign | Infinity);
-    constexpr S belowNegativeInfinity = static_cast<S>(static_cast<U>((sign | Infinity) - 1));
-
+    using U = typename Format::Bits;
     // Aggregate initialisation, not the implicit constructor: Clang 16 does not emit that
     // constructor for target_clones functions, and the link fails.
     HealthCounts totals{};
@@ -95,14 +72,12 @@ NANSCOPE_ALWAYS_INLINE HealthCounts countFloatBits(const unsigned char* data, st
         const unsigned char* block = data + done * sizeof(U);
         U nan = 0, positiveInf = 0, negativeInf = 0, zero = 0, negativeFinite = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            const U bits = load<U>(block + i * sizeof(U));
-            const auto s = static_cast<S>(bits);
-            const auto magnitude = static_cast<S>(bits & magnitudeMask);
-            nan += magnitude > positiveInfinity;
-            zero += magnitude == 0;
-            positiveInf += s == positiveInfinity;
-            negativeInf += s == negativeInfinity;
-            negativeFinite += static_cast<S>(static_cast<U>(bits - 1)) < belowNegativeInfinity;
+            const U bits = loadUnaligned<U>(block + i * sizeof(U));
+            nan += Format::isNaN(bits);
+            zero += Format::isZero(bits);
+            positiveInf += Format::isPositiveInfinity(bits);
+            negativeInf += Format::isNegativeInfinity(bits);
+            negativeFinite += Format::isNegativeFinite(bits);
         }
         totals.nan += nan;
         totals.positiveInfinity += positiveInf;
@@ -129,7 +104,7 @@ NANSCOPE_ALWAYS_INLINE HealthCounts countIntegerBits(const unsigned char* data, 
         const unsigned char* block = data + done * sizeof(U);
         U zero = 0, negative = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            const U bits = load<U>(block + i * sizeof(U));
+            const U bits = loadUnaligned<U>(block + i * sizeof(U));
             zero += bits == 0;
             if constexpr (Signed)
                 negative += static_cast<S>(bits) < 0;
@@ -185,22 +160,22 @@ NANSCOPE_ALWAYS_INLINE HealthCounts countByteBits(const unsigned char* data, std
 // One non-template function per element kind, so that each can be multiversioned.
 NANSCOPE_SUMMARY_KERNEL HealthCounts countFloat16(const unsigned char* data, std::uint64_t count)
 {
-    return countFloatBits<std::uint16_t, 0x7c00>(data, count);
+    return countFloatBits<Float16Format>(data, count);
 }
 
 NANSCOPE_SUMMARY_KERNEL HealthCounts countBFloat16(const unsigned char* data, std::uint64_t count)
 {
-    return countFloatBits<std::uint16_t, 0x7f80>(data, count);
+    return countFloatBits<BFloat16Format>(data, count);
 }
 
 NANSCOPE_SUMMARY_KERNEL HealthCounts countFloat32(const unsigned char* data, std::uint64_t count)
 {
-    return countFloatBits<std::uint32_t, 0x7f800000u>(data, count);
+    return countFloatBits<Float32Format>(data, count);
 }
 
 NANSCOPE_SUMMARY_KERNEL HealthCounts countFloat64(const unsigned char* data, std::uint64_t count)
 {
-    return countFloatBits<std::uint64_t, 0x7ff0000000000000u>(data, count);
+    return countFloatBits<Float64Format>(data, count);
 }
 
 NANSCOPE_SUMMARY_KERNEL HealthCounts countSigned8(const unsigned char* data, std::uint64_t count)
@@ -266,7 +241,8 @@ HealthCounts referenceFloating(const unsigned char* data, std::uint64_t count, D
     HealthCounts counts;
     counts.size = count;
     for (std::uint64_t i = 0; i < count; ++i)
-        classifyFloating(static_cast<double>(decode(load<T>(data + i * sizeof(T)))), counts);
+        classifyFloating(static_cast<double>(decode(loadUnaligned<T>(data + i * sizeof(T)))),
+                         counts);
     return counts;
 }
 
@@ -276,7 +252,7 @@ HealthCounts referenceInteger(const unsigned char* data, std::uint64_t count)
     HealthCounts counts;
     counts.size = count;
     for (std::uint64_t i = 0; i < count; ++i) {
-        const T value = load<T>(data + i * sizeof(T));
+        const T value = loadUnaligned<T>(data + i * sizeof(T));
         if (value == 0)
             ++counts.zero;
         else if (value < 0)

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one dtype vocabulary (nanscope/dtype.hpp) against the wire it names: TensorFlow's DataType
-// enum as our types.proto spells it, element sizes against the C++ types, and the 16-bit float
-// decoders against an independent computation over every bit pattern.
+// enum as our types.proto spells it, element sizes against the C++ types, the 16-bit float
+// decoders against an independent computation over every bit pattern, and the classes of float
+// bit patterns against std::fpclassify of the decoded values. Also the unaligned load
+// (nanscope/unaligned.hpp) every layer reads bytes with.
 #include "nanscope/dtype.hpp"
 #include "nanscope/tfdbg/types.pb.h"
+#include "nanscope/unaligned.hpp"
 
 #include <catch2/catch.hpp>
 #include <cctype>
@@ -12,7 +15,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 using namespace nanscope;
 
@@ -32,6 +37,50 @@ std::string pythonName(const std::string& enumName)
     for (char& c : name)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return name;
+}
+
+// The class of a value by the C library, independent of FloatFormat's bit arithmetic.
+FloatClass libraryClass(double value)
+{
+    switch (std::fpclassify(value)) {
+    case FP_NAN:
+        return FloatClass::NaN;
+    case FP_INFINITE:
+        return std::signbit(value) ? FloatClass::NegativeInfinity : FloatClass::PositiveInfinity;
+    case FP_ZERO:
+        return FloatClass::Zero;
+    default:
+        return std::signbit(value) ? FloatClass::NegativeFinite : FloatClass::PositiveFinite;
+    }
+}
+
+// Each predicate says yes for its own class and no other.
+template <class Format>
+void checkPredicates(typename Format::Bits bits, FloatClass expected)
+{
+    REQUIRE(Format::classify(bits) == expected);
+    REQUIRE(Format::isNaN(bits) == (expected == FloatClass::NaN));
+    REQUIRE(Format::isPositiveInfinity(bits) == (expected == FloatClass::PositiveInfinity));
+    REQUIRE(Format::isNegativeInfinity(bits) == (expected == FloatClass::NegativeInfinity));
+    REQUIRE(Format::isZero(bits) == (expected == FloatClass::Zero));
+    REQUIRE(Format::isNegativeFinite(bits) == (expected == FloatClass::NegativeFinite));
+    REQUIRE(Format::isPositiveFinite(bits) == (expected == FloatClass::PositiveFinite));
+}
+
+// The patterns at the edges of every class, with either sign: zero, the smallest subnormal, the
+// largest finite value, infinity, the first and last NaN.
+template <class Format>
+std::vector<typename Format::Bits> edgePatterns()
+{
+    using Bits = typename Format::Bits;
+    std::vector<Bits> edges;
+    for (const Bits magnitude :
+         {Bits{0}, Bits{1}, static_cast<Bits>(Format::kInfinity - 1), Format::kInfinity,
+          static_cast<Bits>(Format::kInfinity + 1), Format::kMagnitude}) {
+        edges.push_back(magnitude);
+        edges.push_back(static_cast<Bits>(magnitude | Format::kSign));
+    }
+    return edges;
 }
 
 // binary16 by its definition: (-1)^s × 2^(e-15) × 1.m, subnormals 2^-14 × 0.m.
@@ -154,4 +203,72 @@ TEST_CASE("bfloat16 decodes as the upper half of a float32, every bit pattern", 
     }
     CHECK(decodeBFloat16(0x3f80) == 1.0F);
     CHECK(std::isinf(decodeBFloat16(0xff80)));
+}
+
+TEST_CASE("float16 and bfloat16 bit patterns classify as their values, every pattern", "[dtype]")
+{
+    for (std::uint32_t wide = 0; wide <= 0xffffu; ++wide) {
+        const auto bits = static_cast<std::uint16_t>(wide);
+        checkPredicates<Float16Format>(bits, libraryClass(decodeFloat16(bits)));
+        checkPredicates<BFloat16Format>(bits, libraryClass(decodeBFloat16(bits)));
+    }
+}
+
+TEST_CASE("float32 and float64 bit patterns classify as their values", "[dtype]")
+{
+    const auto float32 = [](std::uint32_t bits) {
+        return static_cast<double>(loadUnaligned<float>(&bits));
+    };
+    const auto float64 = [](std::uint64_t bits) {
+        return loadUnaligned<double>(&bits);
+    };
+    for (const std::uint32_t bits : edgePatterns<Float32Format>())
+        checkPredicates<Float32Format>(bits, libraryClass(float32(bits)));
+    for (const std::uint64_t bits : edgePatterns<Float64Format>())
+        checkPredicates<Float64Format>(bits, libraryClass(float64(bits)));
+    std::mt19937_64 random(7);
+    for (int i = 0; i < 100000; ++i) {
+        const std::uint64_t bits = random();
+        checkPredicates<Float32Format>(static_cast<std::uint32_t>(bits),
+                                       libraryClass(float32(static_cast<std::uint32_t>(bits))));
+        checkPredicates<Float64Format>(bits, libraryClass(float64(bits)));
+        // Exponents of all ones are rare among random patterns: force them too.
+        const std::uint64_t special = bits | Float64Format::kInfinity;
+        checkPredicates<Float64Format>(special, libraryClass(float64(special)));
+    }
+}
+
+TEST_CASE("values classify as their bit patterns do", "[dtype]")
+{
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    static_assert(classifyFloat(-inf) == FloatClass::NegativeInfinity);
+    static_assert(classifyFloat(inf) == FloatClass::PositiveInfinity);
+    static_assert(classifyFloat(-0.0) == FloatClass::Zero);
+    static_assert(classifyFloat(-std::numeric_limits<double>::denorm_min()) ==
+                  FloatClass::NegativeFinite);
+    static_assert(classifyFloat(std::numeric_limits<double>::max()) == FloatClass::PositiveFinite);
+    static_assert(Float32Format::classify(0xffc00000u) == FloatClass::NaN); // constexpr too
+    CHECK(classifyFloat(std::numeric_limits<double>::quiet_NaN()) == FloatClass::NaN);
+    CHECK(classifyFloat(-std::numeric_limits<double>::quiet_NaN()) == FloatClass::NaN);
+    for (const std::uint64_t bits : edgePatterns<Float64Format>())
+        CHECK(classifyFloat(loadUnaligned<double>(&bits)) == Float64Format::classify(bits));
+}
+
+TEST_CASE("an unaligned load reads the bytes at any offset, of char and unsigned char", "[dtype]")
+{
+    unsigned char bytes[16] = {};
+    const std::uint64_t value = 0x0102030405060708u;
+    const double real = -2.5;
+    for (std::size_t offset = 0; offset + sizeof value <= sizeof bytes; ++offset) {
+        std::memcpy(bytes + offset, &value, sizeof value);
+        CHECK(loadUnaligned<std::uint64_t>(bytes + offset) == value);
+        const auto* chars = reinterpret_cast<const char*>(bytes);
+        CHECK(loadUnaligned<std::uint64_t>(chars + offset) == value);
+        std::memcpy(bytes + offset, &real, sizeof real);
+        CHECK(loadUnaligned<double>(bytes + offset) == real);
+    }
+    // Little-endian, as every file NaNscope reads is.
+    const unsigned char le[4] = {0x78, 0x56, 0x34, 0x12};
+    CHECK(loadUnaligned<std::uint32_t>(le) == 0x12345678u);
+    CHECK(loadUnaligned<std::uint16_t>(le + 1) == 0x3456u);
 }

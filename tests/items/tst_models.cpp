@@ -5,6 +5,7 @@
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
+#include "nanscope/items/healthformat.hpp"
 #include "nanscope/items/optypetext.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
 #include "nanscope/recorder.hpp"
@@ -335,4 +336,27 @@ TEST_CASE("a record too large to read on the GUI thread arrives later, never blo
     CHECK(model.data(model.index(1, 0), GraphExecutionModel::NanCountRole).toDouble() == 1);
     CHECK(model.data(model.index(1, 0), GraphExecutionModel::PositiveCountRole).toDouble() ==
           (1 << 19) - 1);
+}
+
+TEST_CASE("rows are coloured by the core's rule of NaN against infinity", "[models]")
+{
+    namespace h = core::health;
+    const auto digest = [](std::uint8_t bits) {
+        return core::HealthDigest{static_cast<std::uint8_t>(h::Known | bits)};
+    };
+    const QColor nan = nonFiniteBackground(digest(h::NonFinite | h::NaN));
+    const QColor inf = nonFiniteBackground(digest(h::NonFinite | h::NegInf));
+    REQUIRE(nan.isValid());
+    REQUIRE(inf.isValid());
+    CHECK(nan != inf);
+    CHECK(nonFiniteBackground(digest(h::NonFinite | h::PosInf | h::NaN)) == nan);
+    // CURT_HEALTH tells no kind: NaN, the more alarming, as the graph and the strips draw it.
+    CHECK(nonFiniteBackground(digest(h::NonFinite)) == nan);
+    CHECK_FALSE(nonFiniteBackground(digest(0)).isValid());
+
+    CHECK(nonFiniteKinds(digest(h::NonFinite | h::NaN | h::NegInf | h::PosInf)) ==
+          QStringLiteral("NaN, -inf, +inf"));
+    CHECK(nonFiniteKinds(digest(h::NonFinite)) == QStringLiteral("NaN or ±inf"));
+    CHECK(digestText(digest(0)) == QStringLiteral("finite"));
+    CHECK(digestText(core::HealthDigest{}) == QStringLiteral("unknown"));
 }

@@ -2,6 +2,7 @@
 #include "executionstripsource.hpp"
 
 #include "executiondescription.hpp"
+#include "nanscope/core/tracesaround.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 #include "nanscope/items/optypetext.hpp"
@@ -48,10 +49,8 @@ std::uint64_t ExecutionStripSource::itemCount() const
 std::uint8_t ExecutionStripSource::category(std::uint64_t item) const
 {
     const core::ExecutionDigest digest = executionAt(item);
-    namespace h = core::health;
     if (digest.health.nonFinite() && !setAside(item))
-        return digest.health.has(h::NaN) || !digest.health.has(h::NegInf | h::PosInf) ? NaN
-                                                                                      : Infinite;
+        return core::nodeHealth(digest.health) == core::NodeHealth::Infinite ? Infinite : NaN;
     return isFunctionCall(digest.opType, digest.graphId) ? FunctionCall : PlainOp;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runstripsource.hpp"
 
+#include "nanscope/core/tracesaround.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
 #include "nanscope/items/optypetext.hpp"
@@ -32,8 +33,7 @@ std::uint8_t RunStripSource::category(std::uint64_t item) const
     const core::HealthDigest health = m_snapshot->health(event(item));
     if (!health.nonFinite())
         return PlainOp;
-    namespace h = core::health;
-    return health.has(h::NaN) || !health.has(h::NegInf | h::PosInf) ? NaN : Infinite;
+    return core::nodeHealth(health) == core::NodeHealth::Infinite ? Infinite : NaN;
 }
 
 QString RunStripSource::opType(std::uint64_t item) const

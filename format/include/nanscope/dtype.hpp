@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The element types of tensors, numbered as TensorFlow's DataType enum: the value tfdbg2 writes
 // on the wire. The one vocabulary of types for the recorder, the GPU summaries and the reader:
-// names, sizes, classes, and the decoding of the 16-bit floating formats.
+// names, sizes, classes, the decoding of the 16-bit floating formats, and the classes (NaN,
+// ±inf, zero, sign) of floating bit patterns.
 //
 // Header-only and C++17, so that nvcc compiles it into the health kernel, and so that a value
 // read from a file converts with a plain static_cast<DType>(int) (the enum's underlying type is
@@ -11,7 +12,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string_view>
+#include <type_traits>
+
+// What the health kernel calls is compiled for the device too (the kernels are built without
+// nvcc's relaxed constexpr, so constexpr alone would leave it host-only).
+#if defined(__CUDACC__)
+#define NANSCOPE_HOST_DEVICE __host__ __device__
+#else
+#define NANSCOPE_HOST_DEVICE
+#endif
 
 namespace nanscope {
 
@@ -224,6 +235,104 @@ inline float decodeBFloat16(std::uint16_t bits)
     float value = 0;
     std::memcpy(&value, &wide, sizeof value);
     return value;
+}
+
+// The classes a floating value falls in, in the order FULL_HEALTH counts them (slots 5 to 10).
+// Subnormals are finite; -0 is a zero.
+enum class FloatClass : std::uint8_t {
+    NegativeInfinity,
+    PositiveInfinity,
+    NaN,
+    NegativeFinite, // below zero
+    Zero,
+    PositiveFinite, // above zero
+};
+
+// An IEEE 754 binary format seen through the unsigned integer of its width and the pattern of its
+// +infinity: every pattern above infinity in magnitude is a NaN, whatever its payload. One
+// definition for the summaries' vectorised counts, the GPU kernel and the reader.
+//
+// The predicates are branch-free and use signed comparisons where an ordering is needed, because
+// SSE and AVX2 compare signed integers only: the summaries' loops add each predicate to a
+// per-lane counter, and each becomes one vector compare. With s the pattern read as a signed
+// integer and m its magnitude (sign cleared):
+//   NaN: m > inf;  zero: m == 0;  ±inf: s == ±inf;
+//   negative finite non-zero: s - 1 < bits(-inf) - 1 as signed integers, since s - 1 (wrapping)
+//   sends -0 to the top of the signed range, while the negative finite patterns, just below
+//   -inf's, stay at the bottom.
+template <class UInt, UInt Infinity>
+struct FloatFormat
+{
+    static_assert(std::is_unsigned_v<UInt>);
+    using Bits = UInt;
+    using Signed = std::make_signed_t<Bits>;
+    static constexpr Bits kSign = static_cast<Bits>(Bits{1} << (sizeof(Bits) * 8 - 1));
+    static constexpr Bits kMagnitude = static_cast<Bits>(~kSign);
+    static constexpr Bits kInfinity = Infinity;
+    static constexpr Bits kNegativeInfinity = static_cast<Bits>(kSign | Infinity);
+
+    NANSCOPE_HOST_DEVICE static constexpr Signed asSigned(Bits bits)
+    {
+        return static_cast<Signed>(bits);
+    }
+    NANSCOPE_HOST_DEVICE static constexpr bool isNaN(Bits bits)
+    {
+        return asSigned(static_cast<Bits>(bits & kMagnitude)) > asSigned(kInfinity);
+    }
+    NANSCOPE_HOST_DEVICE static constexpr bool isZero(Bits bits)
+    {
+        return asSigned(static_cast<Bits>(bits & kMagnitude)) == 0;
+    }
+    NANSCOPE_HOST_DEVICE static constexpr bool isPositiveInfinity(Bits bits)
+    {
+        return asSigned(bits) == asSigned(kInfinity);
+    }
+    NANSCOPE_HOST_DEVICE static constexpr bool isNegativeInfinity(Bits bits)
+    {
+        return asSigned(bits) == asSigned(kNegativeInfinity);
+    }
+    NANSCOPE_HOST_DEVICE static constexpr bool isNegativeFinite(Bits bits)
+    {
+        return asSigned(static_cast<Bits>(bits - 1)) <
+               asSigned(static_cast<Bits>(kNegativeInfinity - 1));
+    }
+    // Above +0 and below +inf: the same wrap as isNegativeFinite, unsigned.
+    NANSCOPE_HOST_DEVICE static constexpr bool isPositiveFinite(Bits bits)
+    {
+        return static_cast<Bits>(bits - 1) < static_cast<Bits>(kInfinity - 1);
+    }
+    NANSCOPE_HOST_DEVICE static constexpr FloatClass classify(Bits bits)
+    {
+        if (isNaN(bits))
+            return FloatClass::NaN;
+        if (isPositiveInfinity(bits))
+            return FloatClass::PositiveInfinity;
+        if (isNegativeInfinity(bits))
+            return FloatClass::NegativeInfinity;
+        if (isZero(bits))
+            return FloatClass::Zero;
+        return (bits & kSign) != 0 ? FloatClass::NegativeFinite : FloatClass::PositiveFinite;
+    }
+};
+
+using Float16Format = FloatFormat<std::uint16_t, 0x7c00u>;
+using BFloat16Format = FloatFormat<std::uint16_t, 0x7f80u>;
+using Float32Format = FloatFormat<std::uint32_t, 0x7f800000u>;
+using Float64Format = FloatFormat<std::uint64_t, 0x7ff0000000000000u>;
+
+// A value's class, for values already converted (float8, typed protobuf fields): the same
+// classes as Float64Format::classify of its bits.
+constexpr FloatClass classifyFloat(double value)
+{
+    if (value != value) // NaN alone is unequal to itself (std::isnan is not constexpr before C++23)
+        return FloatClass::NaN;
+    if (value == std::numeric_limits<double>::infinity())
+        return FloatClass::PositiveInfinity;
+    if (value == -std::numeric_limits<double>::infinity())
+        return FloatClass::NegativeInfinity;
+    if (value == 0)
+        return FloatClass::Zero;
+    return value < 0 ? FloatClass::NegativeFinite : FloatClass::PositiveFinite;
 }
 
 } // namespace nanscope

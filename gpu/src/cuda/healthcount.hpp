@@ -9,9 +9,9 @@
 
 #include "kernelabi.hpp"
 #include "nanscope/dtype.hpp"
+#include "nanscope/unaligned.hpp"
 
 #include <cstdint>
-#include <cstring>
 
 #if defined(__CUDACC__)
 #define NANSCOPE_HD __host__ __device__ __forceinline__
@@ -36,7 +36,8 @@ struct Words
     std::uint32_t x, y, z, w;
 };
 
-// Read-only loads: through the read-only data path on the device.
+// Read-only loads: through the read-only data path on the device, the format's unaligned load on
+// the host.
 template <class T>
 NANSCOPE_HD T load(const unsigned char* p)
 {
@@ -54,9 +55,7 @@ NANSCOPE_HD T load(const unsigned char* p)
         return static_cast<T>(__ldg(p));
     }
 #else
-    T value;
-    std::memcpy(&value, p, sizeof value);
-    return value;
+    return loadUnaligned<T>(p);
 #endif
 }
 
@@ -145,31 +144,29 @@ struct Float16Bits
 
     NANSCOPE_HD static void scalar(const unsigned char* p, Counters& c)
     {
-        const std::uint32_t h = load<std::uint16_t>(p);
-        const std::uint32_t m = h & 0x7fffu;
-        c.nan += bits(m > Infinity);
-        c.positiveInfinity += bits(h == Infinity);
-        c.negativeInfinity += bits(h == (0x8000u | Infinity));
-        c.zero += bits(m == 0);
-        c.negativeFinite += bits(h > 0x8000u && h < (0x8000u | Infinity));
+        using Format = FloatFormat<std::uint16_t, static_cast<std::uint16_t>(Infinity)>;
+        const auto h = load<std::uint16_t>(p);
+        c.nan += bits(Format::isNaN(h));
+        c.positiveInfinity += bits(Format::isPositiveInfinity(h));
+        c.negativeInfinity += bits(Format::isNegativeInfinity(h));
+        c.zero += bits(Format::isZero(h));
+        c.negativeFinite += bits(Format::isNegativeFinite(h));
     }
 };
 
 struct Float32Bits
 {
     static constexpr std::uint32_t kBytes = 4;
-    static constexpr std::uint32_t kInfinity = 0x7f800000u;
-    static constexpr std::uint32_t kSign = 0x80000000u;
+    static constexpr std::uint32_t kInfinity = Float32Format::kInfinity;
+    static constexpr std::uint32_t kSign = Float32Format::kSign;
 
     NANSCOPE_HD static void word(std::uint32_t w, Counters& c)
     {
-        const std::uint32_t m = w & ~kSign;
-        c.nan += bits(m > kInfinity);
-        c.positiveInfinity += bits(w == kInfinity);
-        c.negativeInfinity += bits(w == (kSign | kInfinity));
-        c.zero += bits(m == 0);
-        // Above -0 and below -inf: the negative non-zero finite patterns.
-        c.negativeFinite += bits(w > kSign && w < (kSign | kInfinity));
+        c.nan += bits(Float32Format::isNaN(w));
+        c.positiveInfinity += bits(Float32Format::isPositiveInfinity(w));
+        c.negativeInfinity += bits(Float32Format::isNegativeInfinity(w));
+        c.zero += bits(Float32Format::isZero(w));
+        c.negativeFinite += bits(Float32Format::isNegativeFinite(w));
     }
 
     NANSCOPE_HD static void finiteWord(std::uint32_t w, Counters& c)
@@ -204,18 +201,16 @@ struct Float32Bits
 struct Float64Bits
 {
     static constexpr std::uint32_t kBytes = 8;
-    static constexpr std::uint64_t kInfinity = 0x7ff0000000000000ull;
-    static constexpr std::uint64_t kSign = 0x8000000000000000ull;
-    static constexpr std::uint32_t kHighInfinity = 0x7ff00000u;
+    static constexpr auto kHighInfinity =
+        static_cast<std::uint32_t>(Float64Format::kInfinity >> 32);
 
     NANSCOPE_HD static void element(std::uint64_t v, Counters& c)
     {
-        const std::uint64_t m = v & ~kSign;
-        c.nan += bits(m > kInfinity);
-        c.positiveInfinity += bits(v == kInfinity);
-        c.negativeInfinity += bits(v == (kSign | kInfinity));
-        c.zero += bits(m == 0);
-        c.negativeFinite += bits(v > kSign && v < (kSign | kInfinity));
+        c.nan += bits(Float64Format::isNaN(v));
+        c.positiveInfinity += bits(Float64Format::isPositiveInfinity(v));
+        c.negativeInfinity += bits(Float64Format::isNegativeInfinity(v));
+        c.zero += bits(Float64Format::isZero(v));
+        c.negativeFinite += bits(Float64Format::isNegativeFinite(v));
     }
 
     NANSCOPE_HD static void finiteElement(std::uint32_t low, std::uint32_t high, Counters& c)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/core/tensordata.hpp"
 
+#include "nanscope/unaligned.hpp"
 #include "tensordatabuilder.hpp"
 #include "tensorproto.hpp"
 #include "wirereader.hpp"
@@ -22,14 +23,6 @@ using wire::WireType;
 
 // How often the pass over the elements looks at its stop flag.
 constexpr std::uint64_t kStopCheckElements = std::uint64_t{1} << 16;
-
-template <typename T>
-T load(const char* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
 
 // The `width` low bytes of `v`: int_val holds int8 … int32 and uint8/uint16 values as int32
 // varints, half_val the 16 bits of a float16 or bfloat16.
@@ -146,11 +139,20 @@ bool countStats(const TensorData& tensor, TensorStats& stats, const std::atomic_
 
 ElementKind elementKind(double value)
 {
-    if (std::isnan(value))
+    switch (classifyFloat(value)) {
+    case FloatClass::NaN:
         return ElementKind::NaN;
-    if (std::isinf(value))
-        return value < 0 ? ElementKind::NegativeInfinity : ElementKind::PositiveInfinity;
-    return value == 0 ? ElementKind::Zero : ElementKind::Finite;
+    case FloatClass::NegativeInfinity:
+        return ElementKind::NegativeInfinity;
+    case FloatClass::PositiveInfinity:
+        return ElementKind::PositiveInfinity;
+    case FloatClass::Zero:
+        return ElementKind::Zero;
+    case FloatClass::NegativeFinite:
+    case FloatClass::PositiveFinite:
+        break;
+    }
+    return ElementKind::Finite;
 }
 
 double TensorData::value(std::uint64_t index) const
@@ -175,9 +177,9 @@ std::int64_t TensorData::integer(std::uint64_t index) const
     switch (m_dtype) {
     case DType::Int64:
     case DType::UInt64:
-        return load<std::int64_t>(p);
+        return loadUnaligned<std::int64_t>(p);
     case DType::Bool:
-        return load<std::uint8_t>(p) != 0 ? 1 : 0;
+        return loadUnaligned<std::uint8_t>(p) != 0 ? 1 : 0;
     default: // every other integral type converts to a double exactly
         return static_cast<std::int64_t>(value(index));
     }
@@ -186,7 +188,7 @@ std::int64_t TensorData::integer(std::uint64_t index) const
 std::uint64_t TensorData::unsignedInteger(std::uint64_t index) const
 {
     if (m_dtype == DType::UInt64)
-        return load<std::uint64_t>(m_storage.data() + m_offset + index * m_width);
+        return loadUnaligned<std::uint64_t>(m_storage.data() + m_offset + index * m_width);
     return static_cast<std::uint64_t>(integer(index));
 }
 

@@ -2,6 +2,7 @@
 #include "tensorproto.hpp"
 
 #include "float8.hpp"
+#include "nanscope/unaligned.hpp"
 #include "wirereader.hpp"
 
 #include <algorithm>
@@ -21,52 +22,44 @@ constexpr std::uint32_t kDtype = 1, kShape = 2, kContent = 4, kFloatVal = 5, kDo
                         kIntVal = 7, kInt64Val = 10, kBoolVal = 11, kHalfVal = 13, kUint32Val = 16,
                         kUint64Val = 17;
 
-template <typename T>
-T load(const char* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
 } // namespace
 
 double elementValue(DType type, const char* p)
 {
     if (const Float8 format = float8Of(type); format != Float8::None)
-        return decodeFloat8(load<std::uint8_t>(p), format);
+        return decodeFloat8(loadUnaligned<std::uint8_t>(p), format);
     switch (type) {
     case DType::Float32:
-        return load<float>(p);
+        return loadUnaligned<float>(p);
     case DType::Float64:
-        return load<double>(p);
+        return loadUnaligned<double>(p);
     case DType::Int32:
     case DType::QInt32:
-        return load<std::int32_t>(p);
+        return loadUnaligned<std::int32_t>(p);
     case DType::UInt8:
     case DType::QUInt8:
-        return load<std::uint8_t>(p);
+        return loadUnaligned<std::uint8_t>(p);
     case DType::Int16:
     case DType::QInt16:
-        return load<std::int16_t>(p);
+        return loadUnaligned<std::int16_t>(p);
     case DType::Int8:
     case DType::QInt8:
-        return load<std::int8_t>(p);
+        return loadUnaligned<std::int8_t>(p);
     case DType::Int64:
-        return static_cast<double>(load<std::int64_t>(p));
+        return static_cast<double>(loadUnaligned<std::int64_t>(p));
     case DType::Bool:
-        return load<std::uint8_t>(p) != 0 ? 1.0 : 0.0;
+        return loadUnaligned<std::uint8_t>(p) != 0 ? 1.0 : 0.0;
     case DType::UInt16:
     case DType::QUInt16:
-        return load<std::uint16_t>(p);
+        return loadUnaligned<std::uint16_t>(p);
     case DType::UInt32:
-        return load<std::uint32_t>(p);
+        return loadUnaligned<std::uint32_t>(p);
     case DType::UInt64:
-        return static_cast<double>(load<std::uint64_t>(p));
+        return static_cast<double>(loadUnaligned<std::uint64_t>(p));
     case DType::Float16:
-        return decodeFloat16(load<std::uint16_t>(p));
+        return decodeFloat16(loadUnaligned<std::uint16_t>(p));
     case DType::BFloat16:
-        return decodeBFloat16(load<std::uint16_t>(p));
+        return decodeBFloat16(loadUnaligned<std::uint16_t>(p));
     default:
         return 0;
     }
@@ -170,7 +163,8 @@ std::int64_t visitTypedValues(const TensorProtoView& view, F&& f)
         if (number == kFloatVal || number == kDoubleVal) {
             const std::size_t width = number == kFloatVal ? 4 : 8;
             auto element = [&](const char* p) {
-                return width == 4 ? static_cast<double>(load<float>(p)) : load<double>(p);
+                return width == 4 ? static_cast<double>(loadUnaligned<float>(p))
+                                  : loadUnaligned<double>(p);
             };
             if (field.type == WireType::LengthDelimited) {
                 if (field.bytes.size() % width != 0)
@@ -200,43 +194,19 @@ std::int64_t visitTypedValues(const TensorProtoView& view, F&& f)
     return reader.failed() ? -1 : count;
 }
 
-enum class ValueClass { NegInf, PosInf, NaN, Negative, Zero, Positive };
-
-ValueClass classify(double v)
-{
-    if (std::isnan(v))
-        return ValueClass::NaN;
-    if (std::isinf(v))
-        return v < 0 ? ValueClass::NegInf : ValueClass::PosInf;
-    if (v < 0)
-        return ValueClass::Negative;
-    return v == 0 ? ValueClass::Zero : ValueClass::Positive;
-}
-
+// Counts by FloatClass, indexed in its order (FULL_HEALTH's).
 struct ClassCounts
 {
     std::uint64_t c[6] = {};
-    void add(ValueClass k, std::uint64_t n = 1) { c[static_cast<int>(k)] += n; }
+    void add(FloatClass k, std::uint64_t n = 1) { c[static_cast<int>(k)] += n; }
 };
 
-template <typename Bits>
-void countBits(const char* p, std::size_t n, Bits expMask, Bits mantMask, Bits signMask,
-               ClassCounts& counts)
+template <class Format>
+void countBits(const char* p, std::size_t n, ClassCounts& counts)
 {
-    for (std::size_t i = 0; i < n; ++i) {
-        const Bits b = load<Bits>(p + i * sizeof(Bits));
-        const Bits magnitude = b & static_cast<Bits>(expMask | mantMask);
-        const bool negative = (b & signMask) != 0;
-        ValueClass k;
-        if ((b & expMask) == expMask)
-            k = (b & mantMask) != 0 ? ValueClass::NaN
-                                    : (negative ? ValueClass::NegInf : ValueClass::PosInf);
-        else if (magnitude == 0)
-            k = ValueClass::Zero;
-        else
-            k = negative ? ValueClass::Negative : ValueClass::Positive;
-        counts.add(k);
-    }
+    using Bits = typename Format::Bits;
+    for (std::size_t i = 0; i < n; ++i)
+        counts.add(Format::classify(loadUnaligned<Bits>(p + i * sizeof(Bits))));
 }
 
 } // namespace
@@ -418,22 +388,23 @@ namespace {
 // One float8 class per byte value, by the type's rules (decodeFloat8's).
 void countFloat8(const char* p, std::size_t n, Float8 format, ClassCounts& counts)
 {
-    ValueClass table[256];
+    FloatClass table[256];
     for (unsigned b = 0; b < 256; ++b)
-        table[b] = classify(decodeFloat8(static_cast<std::uint8_t>(b), format));
+        table[b] = classifyFloat(decodeFloat8(static_cast<std::uint8_t>(b), format));
     for (std::size_t i = 0; i < n; ++i)
         counts.add(table[static_cast<unsigned char>(p[i])]);
 }
 
 // A complex element's class: NaN when a part is NaN, else infinite when a part is (the sign of
 // the first infinite part), else finite (Zero stands for every finite value).
-ValueClass classifyComplex(double re, double im)
+FloatClass classifyComplex(double re, double im)
 {
     if (std::isnan(re) || std::isnan(im))
-        return ValueClass::NaN;
+        return FloatClass::NaN;
     if (std::isinf(re) || std::isinf(im))
-        return (std::isinf(re) ? re : im) < 0 ? ValueClass::NegInf : ValueClass::PosInf;
-    return ValueClass::Zero;
+        return (std::isinf(re) ? re : im) < 0 ? FloatClass::NegativeInfinity
+                                              : FloatClass::PositiveInfinity;
+    return FloatClass::Zero;
 }
 
 // Calls f(re, im) for every element of a complex tensor: tensor_content, or scomplex_val (9) /
@@ -445,7 +416,7 @@ bool visitComplex(const TensorProtoView& view, F&& f)
     const bool single = view.dtype == DType::Complex64;
     const std::size_t width = single ? 4 : 8;
     const auto part = [&](const char* p) {
-        return single ? static_cast<double>(load<float>(p)) : load<double>(p);
+        return single ? static_cast<double>(loadUnaligned<float>(p)) : loadUnaligned<double>(p);
     };
     if (!view.content.empty()) {
         if (view.content.size() % (2 * width) != 0 ||
@@ -530,17 +501,16 @@ TensorHealth fullTensorHealth(const TensorProtoView& view)
         const char* p = view.content.data();
         switch (view.dtype) {
         case DType::Float32:
-            countBits<std::uint32_t>(p, n, 0x7f800000u, 0x007fffffu, 0x80000000u, counts);
+            countBits<Float32Format>(p, n, counts);
             break;
         case DType::Float64:
-            countBits<std::uint64_t>(p, n, 0x7ff0000000000000ull, 0x000fffffffffffffull,
-                                     0x8000000000000000ull, counts);
+            countBits<Float64Format>(p, n, counts);
             break;
         case DType::Float16:
-            countBits<std::uint16_t>(p, n, 0x7c00u, 0x03ffu, 0x8000u, counts);
+            countBits<Float16Format>(p, n, counts);
             break;
         case DType::BFloat16:
-            countBits<std::uint16_t>(p, n, 0x7f80u, 0x007fu, 0x8000u, counts);
+            countBits<BFloat16Format>(p, n, counts);
             break;
         default:
             countFloat8(p, n, float8, counts);
@@ -550,12 +520,12 @@ TensorHealth fullTensorHealth(const TensorProtoView& view)
         double last = 0;
         const std::int64_t given = visitTypedValues(view, [&](double v) {
             last = v;
-            counts.add(classify(v));
+            counts.add(classifyFloat(v));
             return true;
         });
         if (given < 0 || static_cast<std::uint64_t>(given) > view.elementCount)
             return h;
-        counts.add(classify(last), view.elementCount - static_cast<std::uint64_t>(given));
+        counts.add(classifyFloat(last), view.elementCount - static_cast<std::uint64_t>(given));
     }
     h.detail = TensorHealth::Detail::Full;
     h.size = static_cast<double>(view.elementCount);

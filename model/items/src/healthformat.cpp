@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/items/healthformat.hpp"
 
+#include "nanscope/core/tracesaround.hpp"
 #include "nanscope/items/fromstd.hpp"
 
 #include <QStringList>
@@ -50,9 +51,11 @@ QColor nonFiniteBackground(core::HealthDigest digest)
 {
     if (!digest.nonFinite())
         return {};
-    namespace h = core::health;
-    // NaN reads as the more serious state; infinities as a warning.
-    return digest.has(h::NaN) ? QColor(0xe5, 0x39, 0x35, 70) : QColor(0xfb, 0x8c, 0x00, 70);
+    // NaN reads as the more serious state; infinities as a warning. Which of the two a digest
+    // is (a CURT_HEALTH flag without kinds counts as NaN) is the core's rule, as in the graph
+    // and the timeline strips.
+    return core::nodeHealth(digest) == core::NodeHealth::Infinite ? QColor(0xfb, 0x8c, 0x00, 70)
+                                                                  : QColor(0xe5, 0x39, 0x35, 70);
 }
 
 } // namespace nanscope::items
