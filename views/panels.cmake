@@ -18,11 +18,15 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/alertspanel.cpp
     src/alertspanelprivate.hpp
     src/alertspanelrows.cpp
+    src/alertspanelsetup.cpp
     src/comparepanel.cpp
     src/executionspanel.cpp
+    src/executionspanelprivate.hpp
     src/executionspanelsetup.cpp
     src/expectedpattern.cpp
     src/expectedpattern.hpp
+    src/filteredrows.cpp
+    src/filteredrows.hpp
     src/graphexecutionpanel.cpp
     src/graphexecutionpanelcolumns.cpp
     src/graphexecutionpanelsetup.cpp
@@ -30,6 +34,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/healthstyle.hpp
     src/originbox.cpp
     src/originbox.hpp
+    src/placefilters.cpp
+    src/placefilters.hpp
     src/qsci.hpp
     src/snapshotjob.hpp
     src/snapshotnotices.cpp
@@ -37,6 +43,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/sourcelexer.hpp
     src/sourcepanel.cpp
     src/stacktracepanel.cpp
+    src/tablesearch.cpp
+    src/tablesearch.hpp
     src/tensorcelldelegate.cpp
     src/tensorcelldelegate.hpp
     src/tensorexport.cpp

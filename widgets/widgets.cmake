@@ -7,6 +7,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/copyabletableview.hpp
     include/nanscope/widgets/elidedlabel.hpp
     include/nanscope/widgets/findbar.hpp
+    include/nanscope/widgets/fittedcolumns.hpp
     include/nanscope/widgets/healthbardelegate.hpp
     include/nanscope/widgets/numberdelegate.hpp
     include/nanscope/widgets/numberformat.hpp
@@ -22,6 +23,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/copyabletableview.cpp
     src/elidedlabel.cpp
     src/findbar.cpp
+    src/fittedcolumns.cpp
     src/healthbardelegate.cpp
     src/numberdelegate.cpp
     src/numberformat.cpp

@@ -58,3 +58,9 @@ if(TARGET nanscope_app)
     nanscope_add_qtest(tst_layoutroom tst_layoutroom.cpp)
     target_link_libraries(tst_layoutroom PRIVATE NaNscope::app nanscope_test_logdirs)
 endif()
+
+# What the table panels share: host and device filters, rows worked out by snapshot jobs,
+# fitted columns. White-box: the shared parts are the views library's own.
+nanscope_add_qtest(tst_tablespine tst_tablespine.cpp)
+target_link_libraries(tst_tablespine PRIVATE nanscope_test_logdirs)
+target_include_directories(tst_tablespine PRIVATE ${PROJECT_SOURCE_DIR}/views/src)

@@ -3,6 +3,7 @@
 #include "nanscope/views/alertspanel.hpp"
 
 #include "alertspanelprivate.hpp"
+#include "filteredrows.hpp"
 #include "healthstyle.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/fromstd.hpp"
@@ -16,6 +17,7 @@
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/toolrow.hpp"
 #include "originbox.hpp"
+#include "placefilters.hpp"
 #include "viewhelpers.hpp"
 
 #include <QComboBox>
@@ -58,124 +60,11 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     m_rows = new RowListProxyModel(this);
     m_rows->setSourceModel(m_model);
 
-    // Header: the alert type with its count, then which non-finite values the alerts hold.
-    m_total = new widgets::ChipLabel(this);
-    m_total->setToolTip(tr("Alerts: tensors that hold NaN or ±∞ (TensorBoard's InfNanAlert), "
-                           "with no cap on their number. Click to list them all."));
-    m_nan = new widgets::ChipLabel(this);
-    m_nan->setToolTip(tr("Alerts whose tensor holds NaN. Click to list only them."));
-    m_negInf = new widgets::ChipLabel(this);
-    m_negInf->setToolTip(tr("Alerts whose tensor holds −∞. Click to list only them."));
-    m_posInf = new widgets::ChipLabel(this);
-    m_posInf->setToolTip(tr("Alerts whose tensor holds +∞. Click to list only them."));
-    const std::pair<widgets::ChipLabel*, KindFilter> badges[] = {
-        {m_total, KindFilter::All},
-        {m_nan, KindFilter::NaN},
-        {m_negInf, KindFilter::NegativeInfinity},
-        {m_posInf, KindFilter::PositiveInfinity}};
-    for (const auto& [chip, kind] : badges) {
-        chip->setCheckable(true);
-        // A second click on a kind's badge lists every alert again.
-        connect(chip, &widgets::ChipLabel::toggled, this, [this, kind = kind](bool checked) {
-            setKindFilter(checked ? kind : KindFilter::All);
-        });
-    }
-    m_total->setChecked(true);
-    // The badges on the left, the host, device and text filters on the right (or below them
-    // when the panel is narrow).
-    auto* tools = new widgets::ToolRow(this);
-    QHBoxLayout* chips = tools->leading();
-    chips->addWidget(m_total);
-    chips->addSpacing(6);
-    chips->addWidget(m_nan);
-    chips->addWidget(m_negInf);
-    chips->addWidget(m_posInf);
-    // Alerts set aside (an attention mask's −∞, uninitialised memory) are hidden by default:
-    // they are not the bug, and listing them first would send the user the wrong way.
-    m_setAsideToggle = new QToolButton(this);
-    m_setAsideToggle->setCheckable(true);
-    m_setAsideToggle->setAutoRaise(true);
-    m_setAsideToggle->setToolTip(
-        tr("Alerts whose non-finite values the program made on purpose (a mask's −∞, what "
-           "softmax turns into zeros), or an uninitialised tensor's bits, and those you treat "
-           "as expected. They are not counted and never the origin. Check to list them, "
-           "dimmed."));
-    m_setAsideToggle->hide();
-    connect(m_setAsideToggle, &QToolButton::toggled, this, &AlertsPanel::setShowSetAside);
-    QHBoxLayout* filters = tools->trailing();
-    // With the filters, which wrap to a line of their own when the panel is narrow: the badges'
-    // line keeps the panel's least width.
-    filters->addWidget(m_setAsideToggle);
-    m_host = placeChoiceBox(tr("List only the alerts of one host"), this);
-    filters->addWidget(m_host);
-    connect(m_host, &QComboBox::currentIndexChanged, this,
-            [this] { setHostFilter(chosenHost(m_host)); });
-    m_device = placeChoiceBox(tr("List only the alerts of one device"), this);
-    filters->addWidget(m_device);
-    connect(m_device, &QComboBox::currentIndexChanged, this,
-            [this] { setDeviceFilter(chosenDevice(m_device)); });
-    m_text = new QLineEdit(this);
-    m_text->setPlaceholderText(tr("Filter by op"));
-    m_text->setToolTip(tr("List only the alerts whose op's name or type holds this text"));
-    m_text->setClearButtonEnabled(true);
-    m_text->setMaximumWidth(m_text->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 18);
-    // Its placeholder whole, with the frame and the clear button's room: beside the host and
-    // device boxes it was squeezed to "Fi…".
-    m_text->setMinimumWidth(m_text->fontMetrics().horizontalAdvance(m_text->placeholderText()) +
-                            40);
-    filters->addWidget(m_text);
-    connect(m_text, &QLineEdit::textChanged, this, [this](const QString& text) {
-        m_filter.text = text.trimmed().toStdString();
-        refilter();
-    });
-
+    widgets::ToolRow* tools = buildHeader();
     // The origin: where the first non-finite value was made, why, and what fixes it.
     m_originBox = new OriginBox(this);
     m_originBox->hide();
-
-    m_view = new widgets::CopyableTableView(this);
-    m_view->setModel(m_rows);
-    m_view->setColumnsMenuEnabled(true);
-    // Op names keep their last scope ("gradient_tape/…/mul"); numbers are never cut.
-    m_view->setItemDelegateForColumn(items::AlertModel::OpNameColumn,
-                                     new widgets::ScopeNameDelegate(m_view));
-    for (const int column :
-         {int(items::AlertModel::IndexColumn), int(items::AlertModel::SizeColumn),
-          int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
-          int(items::AlertModel::NanColumn)})
-        m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_view, &QWidget::customContextMenuRequested, this, &AlertsPanel::showContextMenu);
-    QHeaderView* header = m_view->horizontalHeader();
-    // Sorted only when asked: the list's own order (TensorBoard's) costs nothing, where a sort
-    // by "#" would sort every alert again for each snapshot of a load.
-    header->setSectionsClickable(true);
-    header->setSortIndicatorShown(true);
-    header->setSortIndicator(items::AlertModel::IndexColumn, Qt::AscendingOrder);
-    connect(header, &QHeaderView::sortIndicatorChanged, this, &AlertsPanel::sortBy);
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(items::AlertModel::OpNameColumn, QHeaderView::Stretch);
-    header->setSectionResizeMode(items::AlertModel::OpTypeColumn, QHeaderView::Interactive);
-    // The status column shows only with the set-aside alerts (updateSetAsideToggle).
-    for (const int column :
-         {int(items::AlertModel::EventColumn), int(items::AlertModel::SlotColumn),
-          int(items::AlertModel::SizeColumn), int(items::AlertModel::StatusColumn)})
-        m_view->hideColumn(column);
-    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_view->setColumnWidth(items::AlertModel::IndexColumn, digit * 5 + 12);
-    m_view->setColumnWidth(items::AlertModel::OpTypeColumn, digit * 11);
-    for (const int column :
-         {int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
-          int(items::AlertModel::NanColumn)})
-        m_view->setColumnWidth(column, digit * 5 + 6); // then as wide as the rows need
-    m_view->setColumnWidth(items::AlertModel::StatusColumn, digit * 14);
-    // The op before its type, and NaN first among the counts, as in the header's chips.
-    header->moveSection(header->visualIndex(items::AlertModel::OpNameColumn),
-                        header->visualIndex(items::AlertModel::OpTypeColumn));
-    header->moveSection(header->visualIndex(items::AlertModel::NanColumn),
-                        header->visualIndex(items::AlertModel::NegInfColumn));
-
+    buildTable();
     m_empty = emptyStateLabel(tr("No NaN or ∞ in this logdir."), this);
 
     auto* layout = new QVBoxLayout(this);
@@ -186,48 +75,11 @@ AlertsPanel::AlertsPanel(Navigator* navigator, QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty, 1);
 
-    connect(m_view, &QAbstractItemView::activated, this,
-            [this](const QModelIndex& index) { activateRow(index.row()); });
-    connect(m_originBox, &OriginBox::goToOriginClicked, this, &AlertsPanel::goToOrigin);
-    // The focused alert may be in a batch of rows revealed only now.
-    connect(m_rows, &QAbstractItemModel::rowsInserted, this, [this] {
-        if (!m_view->currentIndex().isValid())
-            focusChanged(this->navigator()->focus());
-        fitColumns();
-    });
-    // A rebuilt or longer list is filtered and sorted again.
-    connect(m_rows, &RowListProxyModel::sourceReset, this, &AlertsPanel::requestRows);
-    connect(m_rows, &RowListProxyModel::sourceRowsAppended, this, &AlertsPanel::requestRows);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &AlertsPanel::updateEmptyState);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &AlertsPanel::updateEmptyState);
+    connectParts();
     snapshotChanged(nullptr);
 }
 
 AlertsPanel::~AlertsPanel() = default;
-
-void AlertsPanel::fitColumns()
-{
-    // In a run of eager ops (PyTorch's) the op type is what tells the rows apart, so it shows
-    // whole, up to half the pane, and the counts as wide as their numbers ("41,500" NaN in a
-    // batch); Graph Execution is empty there and gives the room. A graph run keeps the widths
-    // set at the start: its op names take the room, and Graph Execution's key columns keep
-    // theirs.
-    const auto& snapshot = m_model->snapshot();
-    if (!snapshot || snapshot->traceCount() > 0 || m_rows->rowCount() == 0)
-        return;
-    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const widgets::RowSpan rows = widgets::rowsOnScreen(m_view);
-    for (const int column :
-         {int(items::AlertModel::NegInfColumn), int(items::AlertModel::PosInfColumn),
-          int(items::AlertModel::NanColumn)})
-        m_view->setColumnWidth(
-            column, std::max(digit * 5 + 6, widgets::contentWidth(m_view, column, rows, false)));
-    const int type = digit * 11;
-    m_view->setColumnWidth(
-        items::AlertModel::OpTypeColumn,
-        std::clamp(widgets::contentWidth(m_view, items::AlertModel::OpTypeColumn, rows), type,
-                   std::max(type, m_view->viewport()->width() / 2)));
-}
 
 widgets::CopyableTableView* AlertsPanel::view() const
 {
@@ -275,38 +127,8 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     setWindowTitle(alerts ? tr("Alerts (%L1)").arg(alerts) : tr("Alerts"));
     m_total->setText(tr("NaN/∞  %L1").arg(alerts));
     m_total->setColor(alerts ? healthstyle::nan() : QColor());
-    if (!sameLogdir) {
-        m_view->scrollToTop();
-        m_kindFilter = KindFilter::All;
-        m_filter = {};
-        {
-            const QSignalBlocker quiet(m_text);
-            m_text->clear();
-        }
-        m_filterRows.clear();
-        m_jobs->rows.cancel();
-        updateChipStates();
-        // The hosts of this logdir, to choose among when there are several.
-        const QSignalBlocker quiet(m_host);
-        const QSignalBlocker quietDevices(m_device);
-        const std::size_t hosts = fillPlaceChoices(m_host, Place::Host, snapshot);
-        m_view->setColumnHidden(items::AlertModel::HostColumn, hosts <= 1);
-        if (hosts > 1)
-            fitColumnToChoices(m_view, items::AlertModel::HostColumn, m_host);
-        updateListMinimumWidth();
-        fillPlaceChoices(m_device, Place::Device, snapshot);
-        m_hasOrigin = false;
-        m_setAsideAlerts = 0;
-        m_setAsideEvents = 0;
-        updateSetAsideToggle();
-        m_originBox->hide();
-        for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
-            chip->hide();
-        Q_EMIT originChanged(false);
-        // The model's reset asked for rows under the old filter, and that job is cancelled:
-        // every alert of the new logdir, in the order the header shows.
-        requestRows();
-    }
+    if (!sameLogdir)
+        forgetLogdir(snapshot);
     updateEmptyState();
     if (!snapshot) {
         m_jobs->analysis.cancel();
@@ -325,22 +147,7 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
                 const core::Propagation& p = s.propagation();
                 a.setAside = OriginBox::setAsideLines(p.setAside);
                 a.setAsideEvents = p.intendedEvents + p.uninitialisedEvents;
-                namespace h = core::health;
-                for (std::uint64_t k = 0; k < s.alertCount(); ++k) {
-                    if (alertspanel::setAside(s, p, k)) {
-                        ++a.setAsideAlerts;
-                        continue;
-                    }
-                    ++a.alerts;
-                    const core::EventRef event = s.alert(k).event;
-                    const core::HealthDigest health = event.source == core::EventSource::Graph
-                                                          ? s.trace(event.index).health
-                                                          : s.execution(event.index).health;
-                    a.nan += health.has(h::NaN) ? 1 : 0;
-                    a.negInf += health.has(h::NegInf) ? 1 : 0;
-                    a.posInf += health.has(h::PosInf) ? 1 : 0;
-                    a.kindsKnown = a.kindsKnown || health.has(h::NaN | h::NegInf | h::PosInf);
-                }
+                a.counts = core::countAlertKinds(s, p);
                 a.origin = s.origin();
                 (void)s.alertsByWallTime(); // worked out here, so that F3 on the GUI thread needn't
                 a.firstAlert = s.tensorBoardFirstAlert();
@@ -354,28 +161,58 @@ void AlertsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     }
 }
 
+// Nothing of one logdir's browsing carries over to the next.
+void AlertsPanel::forgetLogdir(const items::SnapshotPtr& snapshot)
+{
+    m_view->scrollToTop();
+    m_kindFilter = KindFilter::All;
+    m_filter = {};
+    {
+        const QSignalBlocker quiet(m_text);
+        m_text->clear();
+    }
+    m_filterRows.clear();
+    updateChipStates();
+    // The hosts and devices of this logdir, to choose among when there are several.
+    m_places->showColumns(m_view, m_places->fill(snapshot), items::AlertModel::HostColumn);
+    updateListMinimumWidth();
+    m_hasOrigin = false;
+    m_setAsideAlerts = 0;
+    m_setAsideEvents = 0;
+    updateSetAsideToggle();
+    m_originBox->hide();
+    for (widgets::ChipLabel* chip : {m_nan, m_negInf, m_posInf})
+        chip->hide();
+    Q_EMIT originChanged(false);
+    // The model's reset asked for rows under the old filter: every alert of the new logdir, in
+    // the order the header shows.
+    requestRows();
+}
+
 void AlertsPanel::showAnalysis(const Analysis& a)
 {
     m_model->setPropagationKnown(a.snapshot);
     const bool hidingBefore = hidingSetAside();
-    m_setAsideAlerts = a.setAsideAlerts;
+    m_setAsideAlerts = a.counts.setAside;
     m_setAsideEvents = a.setAsideEvents;
     updateSetAsideToggle();
     // The list hides the set-aside alerts only now that they are known.
     if (hidingSetAside() || hidingBefore)
         refilter();
-    setWindowTitle(a.alerts ? tr("Alerts (%L1)").arg(a.alerts) : tr("Alerts"));
-    m_total->setText(tr("NaN/∞  %L1").arg(a.alerts));
-    m_total->setColor(a.alerts ? healthstyle::nan() : QColor());
+    const core::AlertKindCounts& counts = a.counts;
+    setWindowTitle(counts.counted ? tr("Alerts (%L1)").arg(counts.counted) : tr("Alerts"));
+    m_total->setText(tr("NaN/∞  %L1").arg(counts.counted));
+    m_total->setColor(counts.counted ? healthstyle::nan() : QColor());
     const auto chip = [](widgets::ChipLabel* label, const QString& symbol, quint64 count,
                          const QColor& color, bool known) {
         label->setText(symbol + QStringLiteral("  ") + QLocale().toString(count));
         label->setColor(count ? color : QColor());
         label->setVisible(known);
     };
-    chip(m_nan, QStringLiteral("NaN"), a.nan, healthstyle::nan(), a.kindsKnown);
-    chip(m_negInf, QStringLiteral("−∞"), a.negInf, healthstyle::negativeInfinity(), a.kindsKnown);
-    chip(m_posInf, QStringLiteral("+∞"), a.posInf, healthstyle::positiveInfinity(), a.kindsKnown);
+    const bool known = counts.kindsKnown;
+    chip(m_nan, QStringLiteral("NaN"), counts.nan, healthstyle::nan(), known);
+    chip(m_negInf, QStringLiteral("−∞"), counts.negInf, healthstyle::negativeInfinity(), known);
+    chip(m_posInf, QStringLiteral("+∞"), counts.posInf, healthstyle::positiveInfinity(), known);
 
     m_hasOrigin = a.origin.has_value();
     if (a.origin)
@@ -405,7 +242,7 @@ QStringList AlertsPanel::countTexts() const
 
 bool AlertsPanel::isBusy() const
 {
-    return !m_jobs->analysis.idle() || !m_jobs->rows.idle() || !m_rows->allRowsShown();
+    return !m_jobs->analysis.idle() || !m_filtered->idle() || !m_rows->allRowsShown();
 }
 
 // The list's narrowest useful width: every shown column at its width but the op's name, which

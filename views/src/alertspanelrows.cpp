@@ -2,12 +2,14 @@
 // Which alerts the Alerts panel lists, in what order: filters, sort, set-aside, Treat as Expected.
 #include "alertspanelprivate.hpp"
 #include "expectedpattern.hpp"
+#include "filteredrows.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/views/alertspanel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/chiplabel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
+#include "placefilters.hpp"
 #include "viewhelpers.hpp"
 
 #include <QComboBox>
@@ -144,7 +146,7 @@ void AlertsPanel::setKindFilter(KindFilter filter)
 void AlertsPanel::setHostFilter(std::optional<std::uint32_t> host)
 {
     m_filter.host = host;
-    showPlaceChoice(m_host, host ? QVariant(static_cast<int>(*host)) : QVariant());
+    m_places->showChoice(m_filter.host, m_filter.device);
     m_focusFirstOfKind = host.has_value();
     refilter();
 }
@@ -152,7 +154,7 @@ void AlertsPanel::setHostFilter(std::optional<std::uint32_t> host)
 void AlertsPanel::setDeviceFilter(std::optional<std::string> device)
 {
     m_filter.device = std::move(device);
-    showPlaceChoice(m_device, m_filter.device ? QVariant(fromStd(*m_filter.device)) : QVariant());
+    m_places->showChoice(m_filter.host, m_filter.device);
     m_focusFirstOfKind = m_filter.device.has_value();
     refilter();
 }
@@ -181,69 +183,61 @@ void AlertsPanel::updateChipStates()
 void AlertsPanel::requestRows()
 {
     if (!filtering() && !sorted()) {
-        m_jobs->rows.cancel();
-        if (m_rows->isFiltered())
-            m_rows->setRows(std::nullopt);
-        focusChanged(navigator()->focus());
+        m_filtered->showAll();
         return;
     }
-    const auto& snapshot = m_model->snapshot();
-    if (!snapshot)
-        return;
-    const int rows = m_model->rowCount(); // may trail the snapshot
     const int column = sorted() ? m_sortColumn : -1;
     const bool hide = hidingSetAside();
-    m_jobs->rows.request(snapshot, [filter = m_filter, rows, column, order = m_sortOrder,
-                                    hide](const core::Snapshot& s, const std::atomic_bool& stop) {
-        ShownRows shown;
-        // The propagation only of a finished read (as the analysis): a partial one would be
-        // worked out again for every step of a load.
-        const bool needed = hide || column == items::AlertModel::StatusColumn;
-        const core::Propagation* p = needed && s.complete() ? &s.propagation() : nullptr;
-        if (filter.active()) {
-            shown.filterRows =
-                core::matchingAlerts(s, filter, static_cast<std::uint64_t>(rows), &stop);
-        } else if (hide) {
-            shown.filterRows.resize(static_cast<std::size_t>(rows));
-            std::iota(shown.filterRows.begin(), shown.filterRows.end(), 0);
-        }
-        if (hide && p)
-            std::erase_if(shown.filterRows, [&](int k) {
-                return alertspanel::setAside(s, *p, static_cast<std::uint64_t>(k));
-            });
-        if (filter.active() || hide) {
-            shown.rows = shown.filterRows;
-        } else {
-            shown.rows.resize(static_cast<std::size_t>(rows));
-            std::iota(shown.rows.begin(), shown.rows.end(), 0);
-        }
-        if (column >= 0) {
+    m_filtered->scan(
+        [filter = m_filter, column, order = m_sortOrder, hide](const core::Snapshot& s,
+                                                               std::uint64_t, std::uint64_t end,
+                                                               const std::atomic_bool& stop) {
+            const auto rows = static_cast<int>(end); // the model's, which may trail the snapshot
+            FilteredRows::Rows shown;
+            // The propagation only of a finished read (as the analysis): a partial one would be
+            // worked out again for every step of a load.
+            const bool needed = hide || column == items::AlertModel::StatusColumn;
+            const core::Propagation* p = needed && s.complete() ? &s.propagation() : nullptr;
+            if (filter.active()) {
+                shown.matching = core::matchingAlerts(s, filter, end, &stop);
+            } else if (hide) {
+                shown.matching.resize(static_cast<std::size_t>(rows));
+                std::iota(shown.matching.begin(), shown.matching.end(), 0);
+            }
+            if (hide && p)
+                std::erase_if(shown.matching, [&](int k) {
+                    return core::alertSetAside(s, *p, static_cast<std::uint64_t>(k));
+                });
+            if (filter.active() || hide) {
+                shown.rows = shown.matching;
+            } else {
+                shown.rows.resize(static_cast<std::size_t>(rows));
+                std::iota(shown.rows.begin(), shown.rows.end(), 0);
+            }
+            if (column < 0)
+                return shown;
             auto ordered =
                 items::AlertModel::sortRows(s, std::move(shown.rows), column, order, stop, p);
             if (!ordered)
-                return ShownRows{}; // stopped: a newer request replaces it
+                return FilteredRows::Rows{}; // stopped: never shown
             shown.rows = std::move(*ordered);
             shown.positions = RowListProxyModel::positionsOf(shown.rows, rows);
-        }
-        return shown;
-    });
+            shown.ordered = true;
+            return shown;
+        },
+        false);
 }
 
-void AlertsPanel::showRows(ShownRows shown)
+// The rows as the filters and the sort leave them (m_filterRows), or every row: the focused
+// alert in them, or the first of the kind the user just chose.
+void AlertsPanel::showRows()
 {
-    m_filterRows = std::move(shown.filterRows);
-    if (!filtering() && !sorted())
-        return; // the choice changed back while the rows were worked out
-    if (sorted())
-        m_rows->setOrderedRows(std::move(shown.rows), std::move(shown.positions));
-    else
-        m_rows->setRows(std::move(shown.rows));
     focusChanged(navigator()->focus());
-    if (!m_focusFirstOfKind)
+    const auto& snapshot = m_model->snapshot();
+    if (!m_focusFirstOfKind || !snapshot || (!filtering() && !sorted()))
         return;
     m_focusFirstOfKind = false;
     // The first alert of the kind in execution order.
-    const auto& snapshot = m_model->snapshot();
     for (const std::uint64_t k : snapshot->alertsByWallTime()) {
         if (k < static_cast<std::uint64_t>(m_model->rowCount()) &&
             passesFilter(static_cast<int>(k))) {

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/views/executionspanel.hpp"
 
-#include "nanscope/core/eagerneighbourhood.hpp"
+#include "executionspanelprivate.hpp"
+#include "filteredrows.hpp"
 #include "nanscope/items/executionmodel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/fittedcolumns.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/toolrow.hpp"
-#include "snapshotjob.hpp"
+#include "tablesearch.hpp"
 #include "viewhelpers.hpp"
 
 #include <QCheckBox>
@@ -28,67 +30,6 @@ using Model = items::ExecutionModel;
 
 } // namespace
 
-// The rows to show, filtered and sorted on a worker thread.
-struct ExecutionsPanel::ShownRows
-{
-    quint64 generation = 0;
-    std::uint64_t end = 0; // model rows they cover
-    std::vector<int> rows;
-    std::vector<int> positions; // when sorted: of each model row in `rows`
-    bool sorted = false;
-    bool append = false; // more ascending rows after those shown
-};
-
-class ExecutionsPanel::Jobs
-{
-public:
-    struct FindResult
-    {
-        std::optional<std::uint64_t> execution;
-        items::ExecutionMatch position;
-    };
-
-    explicit Jobs(ExecutionsPanel* panel)
-        : rows([panel](ShownRows shown) { panel->showRows(std::move(shown)); }),
-          choices([panel](items::ExecutionChoices c) { panel->showChoices(std::move(c)); }),
-          find([panel](FindResult result) {
-              panel->m_findBar->setMatch(result.position.ordinal,
-                                         result.execution ? result.position.total : 0);
-              if (result.execution)
-                  panel->navigator()->focusExecution(*result.execution);
-          }),
-          neighbours([panel](const core::EagerNeighbourhood& n) {
-              // The focus may have moved on while it was worked out.
-              const Focus& focus = panel->navigator()->focus();
-              if (!focus.event || focus.event->source != core::EventSource::Eager ||
-                  focus.event->index != n.execution)
-                  return;
-              QSet<int> producers;
-              QSet<int> consumers;
-              for (const core::EagerEdge& edge : n.producers)
-                  if (edge.execution)
-                      producers.insert(static_cast<int>(*edge.execution));
-              for (const core::EagerEdge& edge : n.consumers)
-                  if (edge.execution)
-                      consumers.insert(static_cast<int>(*edge.execution));
-              panel->m_proxy->setHighlightedRows(producers, consumers);
-              panel->m_neighbours =
-                  producers.isEmpty() && consumers.isEmpty()
-                      ? QString()
-                      : ExecutionsPanel::tr("Producers: %L1 · consumers: %L2%3")
-                            .arg(producers.size())
-                            .arg(consumers.size())
-                            .arg(n.consumersCut ? QStringLiteral("+") : QString());
-              panel->updateStatus();
-          })
-    {}
-
-    SnapshotJob<ShownRows> rows;
-    SnapshotJob<items::ExecutionChoices> choices;
-    SnapshotJob<FindResult> find;
-    SnapshotJob<core::EagerNeighbourhood> neighbours;
-};
-
 ExecutionsPanel::ExecutionsPanel(Navigator* navigator, QWidget* parent)
     : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
 {
@@ -97,11 +38,10 @@ ExecutionsPanel::ExecutionsPanel(Navigator* navigator, QWidget* parent)
     m_proxy = new RowListProxyModel(this);
     m_proxy->setSourceModel(m_model);
 
+    m_search = new TableSearch(tr("Find an execution by op type or module"),
+                               tr("Go to an execution by its index (Ctrl+G)"), this);
     QWidget* tools = buildControls();
     buildTable();
-    m_findBar = new widgets::FindBar(this);
-    m_findBar->setPlaceholderText(tr("Find an execution by op type or module"));
-    m_findBar->hide();
     m_empty = emptyStateLabel(
         tr("No executions in this logdir: its ops ran in graphs (see Graph Execution)."), this);
 
@@ -111,7 +51,7 @@ ExecutionsPanel::ExecutionsPanel(Navigator* navigator, QWidget* parent)
     layout->addWidget(tools);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty, 1);
-    layout->addWidget(m_findBar);
+    layout->addWidget(m_search->findBar());
 
     connectTable();
     connectControls();
@@ -131,23 +71,20 @@ widgets::CopyableTableView* ExecutionsPanel::view() const
     return m_view;
 }
 
+widgets::FindBar* ExecutionsPanel::findBar() const
+{
+    return m_search->findBar();
+}
+
+QLineEdit* ExecutionsPanel::goToEdit() const
+{
+    return m_search->goToField();
+}
+
 void ExecutionsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
-    if (!items::sameLogdir(m_model->snapshot(), snapshot)) {
-        // Nothing of one logdir's browsing carries over to the next.
-        m_jobs->find.cancel();
-        m_jobs->choices.cancel();
-        m_findBar->setStatus({});
-        m_goTo->clear();
-        m_view->scrollToTop();
-        m_message.clear();
-        m_neighbours.clear();
-        m_choices = {};
-        m_userSizedColumns = false;
-        showChoices({});
-        if (m_filter.active())
-            setFilter({}); // another run's op types and modules mean nothing here
-    }
+    if (!items::sameLogdir(m_model->snapshot(), snapshot))
+        forgetLogdir();
     m_model->setSnapshot(snapshot);
     showHosts(snapshot);
     const quint64 count = snapshot ? snapshot->executionCount() : 0;
@@ -164,6 +101,22 @@ void ExecutionsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
         requestNeighbours();
     }
     updateStatus();
+}
+
+// Nothing of one logdir's browsing carries over to the next.
+void ExecutionsPanel::forgetLogdir()
+{
+    m_jobs->find.cancel();
+    m_jobs->choices.cancel();
+    m_search->forget();
+    m_view->scrollToTop();
+    m_message.clear();
+    m_neighbours.clear();
+    m_choices = {};
+    m_columns->restart();
+    showChoices({});
+    if (m_filter.active())
+        setFilter({}); // another run's op types and modules mean nothing here
 }
 
 void ExecutionsPanel::requestChoices()
@@ -217,78 +170,35 @@ void ExecutionsPanel::sortBy(int column, Qt::SortOrder order)
 
 void ExecutionsPanel::requestRows()
 {
-    ++m_rowsGeneration;
-    m_rowsUpTo = 0;
-    const items::SnapshotPtr snapshot = m_model->snapshot();
-    if ((!m_filter.active() && !sorted()) || !snapshot) {
-        m_jobs->rows.cancel();
-        m_proxy->setRows(m_filter.active() || sorted()
-                             ? std::optional<std::vector<int>>(std::vector<int>())
-                             : std::nullopt);
-        showFocus();
-        updateStatus();
+    if (!m_filter.active() && !sorted()) {
+        m_rows->showAll();
         return;
     }
-    const quint64 generation = m_rowsGeneration;
-    const int end = m_model->rowCount(); // may trail the snapshot
     const int column = sorted() ? m_sortColumn : -1;
-    m_jobs->rows.request(snapshot, [filter = m_filter, generation, end, column,
-                                    order = m_sortOrder](const core::Snapshot& s,
+    // Filtered in the run's order, the new executions of a followed run are only scanned.
+    m_rows->scan(
+        [filter = m_filter, column, order = m_sortOrder](const core::Snapshot& s,
+                                                         std::uint64_t begin, std::uint64_t end,
                                                          const std::atomic_bool& stop) {
-        ShownRows shown{generation, static_cast<std::uint64_t>(end), {}, {}, column >= 0, false};
-        if (filter.active()) {
-            shown.rows = items::matchingExecutions(s, filter, 0, shown.end, &stop);
-        } else {
-            shown.rows.resize(static_cast<std::size_t>(end));
-            std::iota(shown.rows.begin(), shown.rows.end(), 0);
-        }
-        if (column >= 0) {
+            FilteredRows::Rows shown;
+            if (filter.active()) {
+                shown.rows = items::matchingExecutions(s, filter, begin, end, &stop);
+            } else {
+                shown.rows.resize(static_cast<std::size_t>(end - begin));
+                std::iota(shown.rows.begin(), shown.rows.end(), static_cast<int>(begin));
+            }
+            if (column < 0)
+                return shown;
             auto ordered = items::sortExecutions(s, std::move(shown.rows), column, order, stop);
             if (!ordered)
-                return ShownRows{}; // stopped: a newer request replaces it
+                return FilteredRows::Rows{}; // stopped: never shown
             shown.rows = std::move(*ordered);
-            shown.positions = RowListProxyModel::positionsOf(shown.rows, end);
-        }
-        return shown;
-    });
+            shown.positions = RowListProxyModel::positionsOf(shown.rows, static_cast<int>(end));
+            shown.ordered = true;
+            return shown;
+        },
+        column < 0);
     updateStatus();
-}
-
-void ExecutionsPanel::extendRows()
-{
-    const items::SnapshotPtr snapshot = m_model->snapshot();
-    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
-    if (!snapshot || !m_proxy->isFiltered() || !m_jobs->rows.idle() || m_rowsUpTo >= end)
-        return;
-    if (sorted()) { // new rows land anywhere in a sorted list: sort again
-        requestRows();
-        return;
-    }
-    // Filtered in the run's order: only the new executions are scanned.
-    const quint64 generation = m_rowsGeneration;
-    const std::uint64_t begin = m_rowsUpTo;
-    m_jobs->rows.request(snapshot, [filter = m_filter, generation, begin,
-                                    end](const core::Snapshot& s, const std::atomic_bool& stop) {
-        return ShownRows{generation, end,   items::matchingExecutions(s, filter, begin, end, &stop),
-                         {},         false, true};
-    });
-}
-
-void ExecutionsPanel::showRows(ShownRows shown)
-{
-    if (shown.generation != m_rowsGeneration || (!m_filter.active() && !sorted()))
-        return;
-    if (shown.append)
-        m_proxy->appendRows(shown.rows);
-    else if (shown.sorted)
-        m_proxy->setOrderedRows(std::move(shown.rows), std::move(shown.positions));
-    else
-        m_proxy->setRows(std::move(shown.rows));
-    m_rowsUpTo = shown.end;
-    if (!shown.append)
-        showFocus();
-    updateStatus();
-    extendRows();
 }
 
 qint64 ExecutionsPanel::currentExecution() const
@@ -303,7 +213,7 @@ QList<quint64> ExecutionsPanel::highlightedNeighbours() const
 
 bool ExecutionsPanel::isBusy() const
 {
-    return !m_jobs->rows.idle() || !m_jobs->find.idle() || !m_jobs->choices.idle() ||
+    return !m_rows->idle() || !m_jobs->find.idle() || !m_jobs->choices.idle() ||
            !m_jobs->neighbours.idle() || !m_proxy->allRowsShown();
 }
 
@@ -316,7 +226,7 @@ void ExecutionsPanel::updateStatus()
 {
     QString text = m_message;
     if (text.isEmpty() && m_filter.active())
-        text = !m_jobs->rows.idle() && m_rowsUpTo == 0
+        text = !m_rows->idle() && m_rows->covered() == 0
                    ? tr("Filtering…")
                    : tr("%L1 of %L2 rows").arg(m_proxy->rowCount()).arg(m_model->rowCount());
     if (text.isEmpty())
@@ -336,7 +246,7 @@ void ExecutionsPanel::find(const QString& text, bool backward)
         current >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(current))
                      : std::nullopt;
     const auto end = static_cast<std::uint64_t>(m_model->rowCount());
-    m_findBar->setStatus(tr("Searching…"));
+    m_search->findBar()->setStatus(tr("Searching…"));
     m_jobs->find.request(snapshot, [filter, from, backward, end](const core::Snapshot& s,
                                                                  const std::atomic_bool& stop) {
         Jobs::FindResult result{items::findExecution(s, filter, end, from, backward, &stop), {}};
@@ -367,13 +277,12 @@ bool ExecutionsPanel::goToIndex(quint64 index)
 
 void ExecutionsPanel::activateFind()
 {
-    m_findBar->activate();
+    m_search->activateFind();
 }
 
 void ExecutionsPanel::activateGoTo()
 {
-    m_goTo->setFocus(Qt::ShortcutFocusReason);
-    m_goTo->selectAll();
+    m_search->activateGoTo();
 }
 
 void ExecutionsPanel::focusChanged(const Focus&)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Executions' widgets, what their signals do, the filters' choices and the column widths.
+#include "filteredrows.hpp"
 #include "healthstyle.hpp"
 #include "nanscope/items/executionmodel.hpp"
 #include "nanscope/items/fromstd.hpp"
@@ -9,23 +10,24 @@
 #include "nanscope/widgets/columnfit.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/fittedcolumns.hpp"
 #include "nanscope/widgets/healthbardelegate.hpp"
 #include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/toolrow.hpp"
+#include "placefilters.hpp"
+#include "tablesearch.hpp"
 #include "viewhelpers.hpp"
 
 #include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpressionValidator>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -80,7 +82,6 @@ QWidget* ExecutionsPanel::buildControls()
     m_status = toolStatusLabel(this);
     m_status->setToolTip(tr("Rows in yellow made the focused execution's inputs (producers); rows "
                             "in blue read its outputs (consumers)."));
-    m_goTo = goToField(tr("Go to an execution by its index (Ctrl+G)"), this);
     auto* tools = new widgets::ToolRow(this);
     tools->leading()->setSpacing(6);
     tools->leading()->addWidget(m_nonFinite);
@@ -89,7 +90,7 @@ QWidget* ExecutionsPanel::buildControls()
     tools->leading()->addWidget(m_host);
     tools->trailing()->setSpacing(6);
     tools->trailing()->addWidget(m_status);
-    tools->trailing()->addWidget(m_goTo);
+    tools->trailing()->addWidget(m_search->goToField());
     return tools;
 }
 
@@ -122,34 +123,33 @@ void ExecutionsPanel::buildTable()
     header->setSectionsClickable(true);
     header->setSortIndicatorShown(true);
     header->setSortIndicator(Model::IndexColumn, Qt::AscendingOrder);
+    m_columns = new widgets::FittedColumns(
+        m_view, [this](bool growOnly) { fitColumns(growOnly); }, this);
+    m_rows = new FilteredRows(
+        m_model, m_proxy,
+        [this](FilteredRows::Change change, FilteredRows::Rows&) {
+            if (change != FilteredRows::Change::Appended)
+                showFocus();
+            updateStatus();
+        },
+        this);
 }
 
 void ExecutionsPanel::connectTable()
 {
     QHeaderView* header = m_view->horizontalHeader();
     connect(header, &QHeaderView::sortIndicatorChanged, this, &ExecutionsPanel::sortBy);
-    connect(header, &QHeaderView::sectionResized, this, [this](int, int, int size) {
-        // A drag on a column's edge; not a fit, nor the header stretching its last section.
-        if (!m_fittingColumns && size > 0 && QGuiApplication::mouseButtons() != Qt::NoButton)
-            m_userSizedColumns = true;
-    });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onCurrentRowChanged(current); });
-    connect(m_proxy, &RowListProxyModel::sourceRowsAppended, this, [this] {
-        extendRows();
-        requestChoices();
-    });
-    connect(m_proxy, &RowListProxyModel::sourceReset, this, &ExecutionsPanel::requestRows);
+    connect(m_proxy, &RowListProxyModel::sourceRowsAppended, this,
+            &ExecutionsPanel::requestChoices);
     // The health counts arrive with the records, after the rows: the columns widen for them,
     // and never narrow while the user scrolls.
-    connect(m_model, &QAbstractItemModel::dataChanged, this, [this] {
-        if (!m_fittingColumns)
-            fitColumns(true);
-    });
+    connect(m_model, &QAbstractItemModel::dataChanged, m_columns, [this] { m_columns->fit(true); });
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
         updateStatus();
         requestChoices();
-        fitColumns();
+        m_columns->fit();
         // The focused row may only now be revealed (a long load, a filter).
         const Focus& focus = this->navigator()->focus();
         if (focus.event && focus.event->source == core::EventSource::Eager &&
@@ -181,20 +181,9 @@ void ExecutionsPanel::connectControls()
                               : std::nullopt;
         requestRows();
     });
-    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
-        QString digits = m_goTo->text();
-        digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
-        bool ok = false;
-        const quint64 index = digits.toULongLong(&ok);
-        if (ok && goToIndex(index))
-            m_view->setFocus();
-    });
-    connect(m_findBar, &widgets::FindBar::findNext, this,
-            [this](const QString& text) { find(text, false); });
-    connect(m_findBar, &widgets::FindBar::findPrevious, this,
-            [this](const QString& text) { find(text, true); });
-    connect(m_findBar, &widgets::FindBar::textEdited, this, [this] { m_findBar->setStatus({}); });
-    connect(m_findBar, &widgets::FindBar::closed, m_view, [this] { m_view->setFocus(); });
+    m_search->connectTo(
+        m_view, [this](const QString& text, bool backward) { find(text, backward); },
+        [this](quint64 index) { return goToIndex(index); });
 }
 
 void ExecutionsPanel::showChoices(items::ExecutionChoices choices)
@@ -257,9 +246,6 @@ void ExecutionsPanel::showHosts(const items::SnapshotPtr& snapshot)
 
 void ExecutionsPanel::fitColumns(bool growOnly)
 {
-    if (m_userSizedColumns || m_proxy->rowCount() == 0)
-        return;
-    m_fittingColumns = true;
     const int margin = widgets::PlainTextDelegate::textMargins(m_view);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     m_view->setColumnWidth(Model::IndexColumn,
@@ -281,13 +267,12 @@ void ExecutionsPanel::fitColumns(bool growOnly)
     fit(Model::OpTypeColumn, digit * 10, third);
     fit(Model::HealthColumn, digit * (narrow ? 12 : 18), narrow ? digit * 16 : third);
     fit(Model::ModuleColumn, digit * (narrow ? 6 : 10), third);
-    m_fittingColumns = false;
 }
 
 void ExecutionsPanel::resizeEvent(QResizeEvent* event)
 {
     Panel::resizeEvent(event);
-    fitColumns();
+    m_columns->fit();
 }
 
 } // namespace nanscope::views

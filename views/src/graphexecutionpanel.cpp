@@ -1,33 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/views/graphexecutionpanel.hpp"
 
-#include "healthstyle.hpp"
+#include "filteredrows.hpp"
 #include "nanscope/core/inputtraces.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
-#include "nanscope/widgets/columnfit.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
-#include "nanscope/widgets/numberdelegate.hpp"
-#include "nanscope/widgets/plaintextdelegate.hpp"
-#include "nanscope/widgets/scopenamedelegate.hpp"
+#include "nanscope/widgets/fittedcolumns.hpp"
 #include "nanscope/widgets/toolrow.hpp"
+#include "placefilters.hpp"
 #include "snapshotjob.hpp"
+#include "tablesearch.hpp"
 #include "viewhelpers.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QGuiApplication>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
-#include <QRegularExpressionValidator>
-#include <QScrollBar>
-#include <QStyle>
-#include <QStyleOptionViewItem>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <set>
@@ -42,14 +34,6 @@ using Model = items::GraphExecutionModel;
 
 } // namespace
 
-struct GraphExecutionPanel::FilterResult
-{
-    quint64 generation = 0;
-    std::uint64_t end = 0;
-    std::vector<int> rows;
-    bool append = false;
-};
-
 class GraphExecutionPanel::Jobs
 {
 public:
@@ -60,9 +44,8 @@ public:
     };
 
     explicit Jobs(GraphExecutionPanel* panel)
-        : filter([panel](FilterResult result) { panel->showFilterResult(std::move(result)); }),
-          find([panel](FindResult result) {
-              panel->m_findBar->setMatch(result.position.ordinal,
+        : find([panel](FindResult result) {
+              panel->findBar()->setMatch(result.position.ordinal,
                                          result.trace ? result.position.total : 0);
               if (result.trace)
                   panel->navigator()->focusTrace(*result.trace);
@@ -72,7 +55,6 @@ public:
           })
     {}
 
-    SnapshotJob<FilterResult> filter;
     SnapshotJob<FindResult> find;
     SnapshotJob<std::vector<std::uint64_t>> callTraces; // of the focused tf.function call
 };
@@ -85,18 +67,17 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     m_proxy = new RowListProxyModel(this);
     m_proxy->setSourceModel(m_model);
 
+    m_search = new TableSearch(tr("Find an op by name or type"),
+                               tr("Go to a trace by its index (Ctrl+G)"), this);
     widgets::ToolRow* tools = buildControls();
     buildTable();
-    m_findBar = new widgets::FindBar(this);
-    m_findBar->setPlaceholderText(tr("Find an op by name or type"));
-    m_findBar->hide();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSpacing(4);
     layout->addWidget(tools);
     layout->addWidget(m_view, 1);
-    layout->addWidget(m_findBar);
+    layout->addWidget(m_search->findBar());
 
     connectTable();
     connectControls();
@@ -116,20 +97,20 @@ widgets::CopyableTableView* GraphExecutionPanel::view() const
     return m_view;
 }
 
+widgets::FindBar* GraphExecutionPanel::findBar() const
+{
+    return m_search->findBar();
+}
+
+QLineEdit* GraphExecutionPanel::goToEdit() const
+{
+    return m_search->goToField();
+}
+
 void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
-    if (!items::sameLogdir(m_model->snapshot(), snapshot)) {
-        // Nothing of one logdir's browsing carries over to the next.
-        m_jobs->find.cancel();
-        m_findBar->setStatus({});
-        m_goTo->clear();
-        m_view->scrollToTop();
-        m_message.clear();
-        m_knownOps = m_knownGraphs = m_knownDevices = 0;
-        m_columnsFitted = m_userSizedColumns = false;
-        if (m_filter.active())
-            setFilter({}); // a filter of another logdir's graphs means nothing here
-    }
+    if (!items::sameLogdir(m_model->snapshot(), snapshot))
+        forgetLogdir();
     m_model->setSnapshot(snapshot);
     // A reload resets the model: the focused row and its inputs are shown again.
     const Focus& focus = navigator()->focus();
@@ -143,6 +124,19 @@ void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     setWindowTitle(count ? tr("Graph Execution (%L1)").arg(count) : tr("Graph Execution"));
     updateFilterChoices(snapshot);
     updateStatus();
+}
+
+// Nothing of one logdir's browsing carries over to the next.
+void GraphExecutionPanel::forgetLogdir()
+{
+    m_jobs->find.cancel();
+    m_search->forget();
+    m_view->scrollToTop();
+    m_message.clear();
+    m_knownOps = m_knownGraphs = m_knownDevices = 0;
+    m_columns->restart();
+    if (m_filter.active())
+        setFilter({}); // a filter of another logdir's graphs means nothing here
 }
 
 void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot)
@@ -161,14 +155,7 @@ void GraphExecutionPanel::updateFilterChoices(const items::SnapshotPtr& snapshot
     m_graph->addItem(tr("All graphs"), -1);
     m_opType->clear();
     m_opType->addItem(tr("All op types"));
-    // One host: nothing to tell apart.
-    const std::size_t hosts = fillPlaceChoices(m_host, Place::Host, snapshot);
-    m_view->setColumnHidden(Model::HostColumn, hosts <= 1);
-    if (hosts > 1)
-        fitColumnToChoices(m_view, Model::HostColumn, m_host);
-    // Several devices: the filter, and the column that tells them apart.
-    m_view->setColumnHidden(Model::DeviceColumn,
-                            fillPlaceChoices(m_device, Place::Device, snapshot) <= 1);
+    m_places->showColumns(m_view, m_places->fill(snapshot), Model::HostColumn, Model::DeviceColumn);
     if (snapshot) {
         const auto& table = snapshot->graphs();
         for (std::size_t g = 0; g < graphs; ++g) {
@@ -198,9 +185,7 @@ void GraphExecutionPanel::showFilterInControls()
     m_graph->setCurrentIndex(std::max(graphRow, 0));
     const int typeRow = m_filter.opType.empty() ? 0 : m_opType->findText(fromStd(m_filter.opType));
     m_opType->setCurrentIndex(std::max(typeRow, 0));
-    showPlaceChoice(m_host,
-                    m_filter.host ? QVariant(static_cast<int>(*m_filter.host)) : QVariant());
-    showPlaceChoice(m_device, m_filter.device ? QVariant(fromStd(*m_filter.device)) : QVariant());
+    m_places->showChoice(m_filter.host, m_filter.device);
 }
 
 void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)
@@ -215,60 +200,19 @@ void GraphExecutionPanel::setFilter(const core::TraceFilter& filter)
 
 void GraphExecutionPanel::applyFilter()
 {
-    ++m_filterGeneration;
     m_message.clear();
-    m_filteredUpTo = 0;
-    const items::SnapshotPtr snapshot = m_model->snapshot();
-    if (!m_filter.active() || !snapshot) {
-        m_jobs->filter.cancel();
-        m_proxy->setRows(m_filter.active() ? std::optional<std::vector<int>>(std::vector<int>())
-                                           : std::nullopt);
-        showFocus(true);
-        updateStatus();
+    if (!m_filter.active()) {
+        m_rows->showAll();
         return;
     }
-    const quint64 generation = m_filterGeneration;
-    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
-    m_jobs->filter.request(snapshot, [filter = m_filter, generation,
-                                      end](const core::Snapshot& s, const std::atomic_bool& stop) {
-        const core::TraceMatcher matcher(s, filter);
-        return FilterResult{generation, end, core::matchingRows(s, matcher, 0, end, &stop), false};
-    });
+    m_rows->scan(
+        [filter = m_filter](const core::Snapshot& s, std::uint64_t begin, std::uint64_t end,
+                            const std::atomic_bool& stop) {
+            const core::TraceMatcher matcher(s, filter);
+            return FilteredRows::Rows{core::matchingRows(s, matcher, begin, end, &stop)};
+        },
+        true);
     updateStatus();
-}
-
-void GraphExecutionPanel::extendFilter()
-{
-    const items::SnapshotPtr snapshot = m_model->snapshot();
-    const auto end = static_cast<std::uint64_t>(m_model->rowCount());
-    // A full filter still running covers the new rows when it delivers; then this runs again.
-    if (!m_proxy->isFiltered() || !snapshot || !m_jobs->filter.idle() || m_filteredUpTo >= end)
-        return;
-    const quint64 generation = m_filterGeneration;
-    const std::uint64_t begin = m_filteredUpTo;
-    m_jobs->filter.request(snapshot, [filter = m_filter, generation, begin,
-                                      end](const core::Snapshot& s, const std::atomic_bool& stop) {
-        const core::TraceMatcher matcher(s, filter);
-        return FilterResult{generation, end, core::matchingRows(s, matcher, begin, end, &stop),
-                            true};
-    });
-}
-
-void GraphExecutionPanel::showFilterResult(FilterResult result)
-{
-    if (result.generation != m_filterGeneration || !m_filter.active())
-        return;
-    if (result.append)
-        m_proxy->appendRows(result.rows);
-    else
-        m_proxy->setRows(std::move(result.rows));
-    m_filteredUpTo = result.end;
-    if (!result.append) {
-        showFocus(true);
-        updateInputs();
-    }
-    updateStatus();
-    extendFilter();
 }
 
 qint64 GraphExecutionPanel::currentTrace() const
@@ -283,7 +227,7 @@ QList<quint64> GraphExecutionPanel::highlightedInputs() const
 
 bool GraphExecutionPanel::isBusy() const
 {
-    return !m_jobs->filter.idle() || !m_jobs->find.idle() || !m_proxy->allRowsShown();
+    return !m_rows->idle() || !m_jobs->find.idle() || !m_proxy->allRowsShown();
 }
 
 QString GraphExecutionPanel::statusText() const
@@ -296,7 +240,7 @@ void GraphExecutionPanel::updateStatus()
     QString text = m_message;
     if (text.isEmpty() && m_filter.active()) {
         const quint64 total = static_cast<quint64>(m_model->rowCount());
-        text = !m_jobs->filter.idle() && m_filteredUpTo == 0
+        text = !m_rows->idle() && m_rows->covered() == 0
                    ? tr("Filtering…")
                    : tr("%L1 of %L2 rows").arg(m_proxy->rowCount()).arg(total);
     }
@@ -314,7 +258,7 @@ void GraphExecutionPanel::find(const QString& text, bool backward)
     const std::optional<std::uint64_t> from =
         current >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(current))
                      : std::nullopt;
-    m_findBar->setStatus(tr("Searching…"));
+    m_search->findBar()->setStatus(tr("Searching…"));
     m_jobs->find.request(
         snapshot, [filter, from, backward](const core::Snapshot& s, const std::atomic_bool& stop) {
             const core::TraceMatcher matcher(s, filter);
@@ -346,13 +290,12 @@ bool GraphExecutionPanel::goToIndex(quint64 index)
 
 void GraphExecutionPanel::activateFind()
 {
-    m_findBar->activate();
+    m_search->activateFind();
 }
 
 void GraphExecutionPanel::activateGoTo()
 {
-    m_goTo->setFocus(Qt::ShortcutFocusReason);
-    m_goTo->selectAll();
+    m_search->activateGoTo();
 }
 
 void GraphExecutionPanel::focusChanged(const Focus&)
@@ -384,7 +327,7 @@ void GraphExecutionPanel::showFocus(bool scroll)
         const bool inSight = rect.isValid() && comfortable.contains(rect);
         if (scroll && !m_userMovedFocus && !inSight) {
             m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
-            fitKeyColumns(); // for the rows now on screen
+            m_columns->fit(); // for the rows now on screen
         }
     }
     m_applyingFocus = false;

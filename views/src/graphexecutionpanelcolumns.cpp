@@ -5,6 +5,7 @@
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/columnfit.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/fittedcolumns.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 
 #include <QHeaderView>
@@ -48,9 +49,6 @@ QList<int> GraphExecutionPanel::keyColumns()
 
 void GraphExecutionPanel::fitKeyColumns()
 {
-    if (m_userSizedColumns || m_proxy->rowCount() == 0)
-        return;
-    m_fittingColumns = true;
     m_fittedDigits = static_cast<int>(QString::number(m_model->rowCount()).size());
     const int margin = widgets::PlainTextDelegate::textMargins(m_view);
     m_view->setColumnWidth(Model::IndexColumn,
@@ -92,15 +90,13 @@ void GraphExecutionPanel::fitKeyColumns()
     }
     m_view->setColumnWidth(Model::TensorColumn,
                            std::max(rest - details >= tensor ? rest - details : rest, tensor));
-    m_fittingColumns = false;
-    m_columnsFitted = true;
 }
 
 void GraphExecutionPanel::resizeEvent(QResizeEvent* event)
 {
     Panel::resizeEvent(event);
-    if (m_columnsFitted)
-        fitKeyColumns();
+    if (m_columns->fitted())
+        m_columns->fit();
 }
 
 } // namespace nanscope::views

@@ -1,26 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Graph Execution's widgets and what their signals do.
+#include "filteredrows.hpp"
 #include "healthstyle.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
+#include "nanscope/widgets/fittedcolumns.hpp"
 #include "nanscope/widgets/healthbardelegate.hpp"
 #include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/toolrow.hpp"
+#include "placefilters.hpp"
+#include "tablesearch.hpp"
 #include "viewhelpers.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpressionValidator>
 
 namespace nanscope::views {
 
@@ -42,10 +44,9 @@ widgets::ToolRow* GraphExecutionPanel::buildControls()
     m_opType = new QComboBox(this);
     m_opType->setToolTip(tr("Show only ops of one type"));
     m_opType->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_host = placeChoiceBox(tr("Show only the traces one host recorded"), this);
-    m_device = placeChoiceBox(tr("Show only the traces of ops that ran on one device"), this);
+    m_places = new PlaceFilters(tr("Show only the traces one host recorded"),
+                                tr("Show only the traces of ops that ran on one device"), this);
     m_status = toolStatusLabel(this);
-    m_goTo = goToField(tr("Go to a trace by its index (Ctrl+G)"), this);
     auto* tools = new widgets::ToolRow(this);
     tools->leading()->setSpacing(6);
     tools->leading()->addWidget(m_nonFinite);
@@ -55,10 +56,10 @@ widgets::ToolRow* GraphExecutionPanel::buildControls()
     // With the status and Go to, which move to a line of their own when the pane is narrow: on
     // the filters' line, a run of several hosts and devices made the pane wider than a 1280-pixel
     // window has room for.
-    tools->trailing()->addWidget(m_host);
-    tools->trailing()->addWidget(m_device);
+    tools->trailing()->addWidget(m_places->hostBox());
+    tools->trailing()->addWidget(m_places->deviceBox());
     tools->trailing()->addWidget(m_status);
-    tools->trailing()->addWidget(m_goTo);
+    tools->trailing()->addWidget(m_search->goToField());
 
     return tools;
 }
@@ -89,28 +90,31 @@ void GraphExecutionPanel::buildTable()
     header->moveSection(header->visualIndex(Model::HealthColumn),
                         header->visualIndex(Model::OpTypeColumn));
     header->moveSection(header->visualIndex(Model::GraphColumn), Model::ColumnCount - 1);
+    // Only a drag on a key column's edge is the user's sizing.
+    m_columns = new widgets::FittedColumns(
+        m_view, [this](bool) { fitKeyColumns(); }, this);
+    m_columns->setUserSizedColumns(keyColumns());
+    m_rows = new FilteredRows(
+        m_model, m_proxy,
+        [this](FilteredRows::Change change, FilteredRows::Rows&) {
+            if (change != FilteredRows::Change::Appended)
+                showFocus(true);
+            if (change == FilteredRows::Change::Rows)
+                updateInputs();
+            updateStatus();
+        },
+        this);
 }
 
 void GraphExecutionPanel::connectTable()
 {
-    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, this,
-            [this](int column, int, int size) {
-                // A drag on a key column's edge. Hiding or showing columns is not one, nor is
-                // the header stretching its last section to a new width of the table.
-                if (!m_fittingColumns && size > 0 && keyColumns().contains(column) &&
-                    QGuiApplication::mouseButtons() != Qt::NoButton)
-                    m_userSizedColumns = true;
-            });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { onCurrentRowChanged(current); });
-    connect(m_proxy, &RowListProxyModel::sourceRowsAppended, this,
-            &GraphExecutionPanel::extendFilter);
-    connect(m_proxy, &RowListProxyModel::sourceReset, this, &GraphExecutionPanel::applyFilter);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
         updateStatus();
         // Fitted once rows arrive, and again when the row numbers grow a digit.
-        if (!m_columnsFitted || QString::number(m_model->rowCount()).size() != m_fittedDigits)
-            fitKeyColumns();
+        if (!m_columns->fitted() || QString::number(m_model->rowCount()).size() != m_fittedDigits)
+            m_columns->fit();
         // The focused row may only now be revealed (a reload, a long load, a filter).
         const Focus& focus = this->navigator()->focus();
         if (focus.event && focus.event->source == core::EventSource::Graph &&
@@ -136,16 +140,16 @@ void GraphExecutionPanel::connectControls()
                       : std::optional<core::GraphIndex>(static_cast<core::GraphIndex>(graph));
         applyFilter();
     });
-    connect(m_host, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_places, &PlaceFilters::hostChosen, this, [this](std::optional<std::uint32_t> host) {
         if (m_updatingChoices)
             return;
-        m_filter.host = chosenHost(m_host);
+        m_filter.host = host;
         applyFilter();
     });
-    connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_places, &PlaceFilters::deviceChosen, this, [this](std::optional<std::string> device) {
         if (m_updatingChoices)
             return;
-        m_filter.device = chosenDevice(m_device);
+        m_filter.device = std::move(device);
         applyFilter();
     });
     connect(m_opType, &QComboBox::currentIndexChanged, this, [this] {
@@ -155,20 +159,9 @@ void GraphExecutionPanel::connectControls()
             m_opType->currentIndex() <= 0 ? std::string() : m_opType->currentText().toStdString();
         applyFilter();
     });
-    connect(m_goTo, &QLineEdit::returnPressed, this, [this] {
-        QString digits = m_goTo->text();
-        digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
-        bool ok = false;
-        const quint64 index = digits.toULongLong(&ok);
-        if (ok && goToIndex(index))
-            m_view->setFocus();
-    });
-    connect(m_findBar, &widgets::FindBar::findNext, this,
-            [this](const QString& text) { find(text, false); });
-    connect(m_findBar, &widgets::FindBar::findPrevious, this,
-            [this](const QString& text) { find(text, true); });
-    connect(m_findBar, &widgets::FindBar::textEdited, this, [this] { m_findBar->setStatus({}); });
-    connect(m_findBar, &widgets::FindBar::closed, m_view, [this] { m_view->setFocus(); });
+    m_search->connectTo(
+        m_view, [this](const QString& text, bool backward) { find(text, backward); },
+        [this](quint64 index) { return goToIndex(index); });
 }
 
 } // namespace nanscope::views

@@ -2,7 +2,7 @@
 #include "nanscope/views/sourcepanel.hpp"
 
 #include "healthstyle.hpp"
-#include "nanscope/core/tracequery.hpp"
+#include "nanscope/core/nonfinitelines.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/widgets/elidedlabel.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
@@ -192,26 +192,12 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     }
     if (!snapshot->complete())
         return;
-    // Lines whose ops produced a non-finite value: one pass over the digests, then each such
-    // op's user frame.
     m_jobs->marks.request(snapshot, [folding = navigator()->folding()](
                                         const core::Snapshot& s, const std::atomic_bool& stop) {
-        const auto& ops = s.graphs().ops();
-        const std::vector<std::uint8_t> bad = core::opsWithNonFiniteTraces(s, &stop);
-        if (bad.size() != ops.size())
-            return LineMap(); // stopped
         LineMap lines;
-        for (std::size_t op = 0; op < ops.size(); ++op) {
-            if (!bad[op])
-                continue;
-            const core::FoldedStack stack = folding.fold(s.resolveStack(ops[op].stackFrameIds));
-            // Only the user's own line is flagged: a framework line did not make the NaN.
-            if (!stack.userFrame)
-                continue;
-            const core::ResolvedFrame& frame = stack.frames[*stack.userFrame].frame;
-            if (frame.fileIndex)
-                lines[static_cast<int>(*frame.fileIndex)].insert(frame.line);
-        }
+        for (const auto& [file, fileLines] : core::nonFiniteUserLines(s, folding, &stop))
+            for (const std::int32_t line : fileLines)
+                lines[static_cast<int>(file)].insert(line);
         return lines;
     });
 }

@@ -3,7 +3,6 @@
 // labels for it come from widgets::plainLabel.
 #pragma once
 
-#include "nanscope/core/alertfilter.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
@@ -17,7 +16,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
-#include <QSignalBlocker>
 #include <QToolButton>
 #include <algorithm>
 #include <optional>
@@ -25,89 +23,6 @@
 #include <vector>
 
 namespace nanscope::views {
-
-// Where events ran, as the panels' filters tell them apart.
-enum class Place { Host, Device };
-
-// A host or device filter's box, hidden until fillPlaceChoices finds several: as wide as "All
-// devices" whatever names it holds, its list as wide as they are. Boxes as wide as TensorFlow's
-// device names ("/job:worker/replica:0/task:0/device:GPU:0") squeezed the filters beside them to
-// "Fi…" and widened the window past a 1280-pixel screen.
-inline QComboBox* placeChoiceBox(const QString& toolTip, QWidget* parent)
-{
-    auto* box = new QComboBox(parent);
-    box->setToolTip(toolTip);
-    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(
-        static_cast<int>(QCoreApplication::translate("PlaceFilter", "All devices").size()));
-    box->hide();
-    return box;
-}
-
-// A host or device filter's choices: "All hosts" / "All devices" (data: an empty string), then
-// each host of the logdir (data: its file set's index) or each device (data: its name). Shown
-// only when there are several to tell apart. Returns their number.
-inline std::size_t fillPlaceChoices(QComboBox* box, Place place, const items::SnapshotPtr& snapshot)
-{
-    box->clear();
-    std::size_t count = 0;
-    if (place == Place::Host) {
-        box->addItem(QCoreApplication::translate("PlaceFilter", "All hosts"), QString());
-        const std::size_t hosts = snapshot ? snapshot->layout().fileSets.size() : 0;
-        for (std::size_t h = 0; h < hosts; ++h)
-            box->addItem(items::fromStd(snapshot->layout().fileSets[h].hostName),
-                         static_cast<int>(h));
-        count = hosts;
-    } else {
-        box->addItem(QCoreApplication::translate("PlaceFilter", "All devices"), QString());
-        const std::vector<std::string> devices =
-            snapshot ? core::deviceNames(*snapshot) : std::vector<std::string>();
-        for (const std::string& device : devices)
-            box->addItem(items::fromStd(device), items::fromStd(device));
-        count = devices.size();
-    }
-    box->view()->setMinimumWidth(box->view()->sizeHintForColumn(0) + 24);
-    box->setVisible(count > 1);
-    return count;
-}
-
-// Sizes a table's host or device column to the longest of the choices fillPlaceChoices put in
-// `box` (within reason), so that the names beside it keep their room: at 1280 px the default
-// width left the alerts' op names three letters.
-inline void fitColumnToChoices(widgets::CopyableTableView* view, int column, const QComboBox* box)
-{
-    const QFontMetrics metrics = view->fontMetrics();
-    int widest = 0;
-    for (int i = 1; i < box->count(); ++i) // 0 is "All hosts" / "All devices"
-        widest = std::max(widest, metrics.horizontalAdvance(box->itemText(i)));
-    const int margin = widgets::PlainTextDelegate::textMargins(view) + 2; // + kerning
-    view->setColumnWidth(
-        column, std::min(widest + margin, 16 * metrics.horizontalAdvance(QLatin1Char('0'))));
-}
-
-// The choice of a box fillPlaceChoices filled: a host's index, or none for all.
-inline std::optional<std::uint32_t> chosenHost(const QComboBox* box)
-{
-    const QVariant data = box->currentData();
-    return data.typeId() == QMetaType::Int
-               ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(data.toInt()))
-               : std::nullopt;
-}
-
-// A device's name, or none for all.
-inline std::optional<std::string> chosenDevice(const QComboBox* box)
-{
-    const QString name = box->currentData().toString();
-    return name.isEmpty() ? std::nullopt : std::optional<std::string>(name.toStdString());
-}
-
-// Shows a host or device choice in its box (all when unset or unknown) without signals.
-inline void showPlaceChoice(QComboBox* box, const QVariant& data)
-{
-    const QSignalBlocker quiet(box);
-    const int row = data.isValid() ? box->findData(data) : 0;
-    box->setCurrentIndex(std::max(row, 0));
-}
 
 // A flat tool button for a panel's header row.
 inline QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* parent)

@@ -5,6 +5,7 @@
 #include "nanscope/items/firstexecution.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
+#include "nanscope/items/healthroles.hpp"
 #include "nanscope/items/optypetext.hpp"
 
 #include <QFutureWatcher>
@@ -172,15 +173,15 @@ QVariant ExecutionModel::data(const QModelIndex& index, int role) const
     const core::ExecutionDigest e = snap.execution(row);
     const Details* full = nullptr;
 
+    if (std::optional<QVariant> shared = digestRoleData(e.health, role))
+        return *shared;
+    if (isHealthCountRole(role, NegInfCountRole)) {
+        full = details(index.row());
+        return healthCountData(full ? &full->counts : nullptr, role, NegInfCountRole);
+    }
     switch (role) {
-    case HealthBitsRole:
-        return e.health.bits;
-    case NonFiniteRole:
-        return e.health.nonFinite();
     case FullOpTypeRole:
         return fromStd(e.opType);
-    case Qt::BackgroundRole:
-        return e.health.nonFinite() ? QVariant(nonFiniteBackground(e.health)) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == IndexColumn || index.column() == TimeColumn ||
                        index.column() == OutputsColumn
@@ -198,14 +199,6 @@ QVariant ExecutionModel::data(const QModelIndex& index, int role) const
     case HealthTextRole:
         full = details(index.row());
         return full ? full->healthText : digestText(e.health);
-    case NegInfCountRole:
-    case PosInfCountRole:
-    case NanCountRole:
-    case NegativeCountRole:
-    case ZeroCountRole:
-    case PositiveCountRole:
-        full = details(index.row());
-        return full ? full->counts[static_cast<std::size_t>(role - NegInfCountRole)] : QVariant();
     case Qt::DisplayRole:
     case SortRole:
         break;

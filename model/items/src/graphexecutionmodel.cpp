@@ -3,6 +3,7 @@
 
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/healthformat.hpp"
+#include "nanscope/items/healthroles.hpp"
 
 #include <QFutureWatcher>
 #include <QStringList>
@@ -27,16 +28,6 @@ QVariant sizeValue(const core::TraceDetails& d)
             return static_cast<qulonglong>(*size); // a number: the view shortens, never cuts
         return QObject::tr("invalid size (%1)").arg(d.health.size);
     }
-    return {};
-}
-
-QVariant countOrNothing(const core::TensorHealth& h, double value, bool fullOnly)
-{
-    using D = core::TensorHealth::Detail;
-    if (!h.invalid.empty())
-        return {}; // not counts: the health text says why
-    if (h.detail == D::Full || (!fullOnly && h.detail == D::Counts))
-        return value;
     return {};
 }
 
@@ -118,15 +109,16 @@ QVariant GraphExecutionModel::data(const QModelIndex& index, int role) const
         return name + QLatin1Char(':') + QString::number(t.outputSlot);
     };
 
+    if (std::optional<QVariant> shared = digestRoleData(t.health, role))
+        return *shared;
+    if (isHealthCountRole(role, NegInfCountRole)) {
+        full = details(index.row());
+        const HealthCounts counts = full ? healthCounts(full->health) : HealthCounts();
+        return healthCountData(&counts, role, NegInfCountRole);
+    }
     switch (role) {
     case OpIdRole:
         return t.op;
-    case HealthBitsRole:
-        return t.health.bits;
-    case NonFiniteRole:
-        return t.health.nonFinite();
-    case Qt::BackgroundRole:
-        return t.health.nonFinite() ? QVariant(nonFiniteBackground(t.health)) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == IndexColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                              : QVariant();
@@ -139,31 +131,6 @@ QVariant GraphExecutionModel::data(const QModelIndex& index, int role) const
             .arg(tensorName(), op ? fromStd(op->type) : QString(),
                  op ? fromStd(snap.graphs().graph(op->graph).name) : QString(),
                  full ? healthText(full->health) : digestText(t.health));
-    case NegInfCountRole:
-    case PosInfCountRole:
-    case NanCountRole:
-    case NegativeCountRole:
-    case ZeroCountRole:
-    case PositiveCountRole: {
-        full = details(index.row());
-        if (!full)
-            return {};
-        const auto& h = full->health;
-        switch (role) {
-        case NegInfCountRole:
-            return countOrNothing(h, h.negativeInfinity, false);
-        case PosInfCountRole:
-            return countOrNothing(h, h.positiveInfinity, false);
-        case NanCountRole:
-            return countOrNothing(h, h.nan, false);
-        case NegativeCountRole:
-            return countOrNothing(h, h.negativeFinite, true);
-        case ZeroCountRole:
-            return countOrNothing(h, h.zero, true);
-        default:
-            return countOrNothing(h, h.positiveFinite, true);
-        }
-    }
     case Qt::DisplayRole:
     case SortRole:
         break;

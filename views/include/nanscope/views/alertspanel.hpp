@@ -17,7 +17,7 @@
 #include <string>
 
 class QAbstractItemModel;
-class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QModelIndex;
@@ -29,11 +29,15 @@ class AlertModel;
 namespace nanscope::widgets {
 class ChipLabel;
 class CopyableTableView;
+class FittedColumns;
+class ToolRow;
 } // namespace nanscope::widgets
 
 namespace nanscope::views {
 
+class FilteredRows;
 class OriginBox;
+class PlaceFilters;
 class RowListProxyModel;
 
 class AlertsPanel : public Panel
@@ -111,11 +115,17 @@ protected:
 
 private:
     struct Analysis;
-    struct ShownRows;
+    // The constructor's parts (alertspanelsetup.cpp).
+    widgets::ToolRow* buildHeader();
+    void buildBadges(QHBoxLayout* chips);
+    void buildFilters(QHBoxLayout* filters);
+    void buildTable();
+    void connectParts();
+    void forgetLogdir(const items::SnapshotPtr& snapshot);
     void showAnalysis(const Analysis& analysis);
     void stepAlert(int delta);
     void requestRows();
-    void showRows(ShownRows rows);
+    void showRows();
     bool filtering() const;
     bool hidingSetAside() const;
     void showContextMenu(const QPoint& position);
@@ -135,6 +145,8 @@ private:
     items::AlertModel* m_model = nullptr;
     // The filtered and sorted rows, worked out off the GUI thread.
     RowListProxyModel* m_rows = nullptr;
+    FilteredRows* m_filtered = nullptr;
+    widgets::FittedColumns* m_columns = nullptr;
     widgets::CopyableTableView* m_view = nullptr;
     widgets::ChipLabel* m_total = nullptr;
     widgets::ChipLabel* m_nan = nullptr;
@@ -151,8 +163,7 @@ private:
     bool m_applyingFocus = false;
     KindFilter m_kindFilter = KindFilter::All;
     core::AlertFilter m_filter; // what the kind, host, device and text choices make
-    QComboBox* m_host = nullptr;
-    QComboBox* m_device = nullptr;
+    PlaceFilters* m_places = nullptr;
     QLineEdit* m_text = nullptr;
     std::vector<int> m_filterRows; // model rows that pass the filters, ascending
     int m_sortColumn = 0;          // items::AlertModel::IndexColumn: the model's own order

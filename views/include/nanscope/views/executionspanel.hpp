@@ -28,12 +28,15 @@ class ExecutionModel;
 namespace nanscope::widgets {
 class CopyableTableView;
 class FindBar;
+class FittedColumns;
 class HealthBarDelegate;
 } // namespace nanscope::widgets
 
 namespace nanscope::views {
 
+class FilteredRows;
 class RowListProxyModel;
+class TableSearch;
 
 class ExecutionsPanel : public Panel
 {
@@ -46,8 +49,8 @@ public:
     widgets::CopyableTableView* view() const;
     items::ExecutionModel* model() const { return m_model; }
     RowListProxyModel* proxy() const { return m_proxy; }
-    widgets::FindBar* findBar() const { return m_findBar; }
-    QLineEdit* goToEdit() const { return m_goTo; }
+    widgets::FindBar* findBar() const;
+    QLineEdit* goToEdit() const;
     QCheckBox* nonFiniteBox() const { return m_nonFinite; }
     QComboBox* opTypeBox() const { return m_opType; }
     QComboBox* moduleBox() const { return m_module; }
@@ -89,10 +92,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    struct ShownRows;
     void requestRows();
-    void extendRows();
-    void showRows(ShownRows shown);
+    void forgetLogdir();
     void requestChoices();
     void showChoices(items::ExecutionChoices choices);
     void showHosts(const items::SnapshotPtr& snapshot);
@@ -104,7 +105,7 @@ private:
     bool sorted() const;
     // #, op type, health and module as wide as the rows on screen need, up to a third of the
     // pane each; `growOnly`: none narrows (executionspanelsetup.cpp).
-    void fitColumns(bool growOnly = false);
+    void fitColumns(bool growOnly);
     // The constructor's parts (executionspanelsetup.cpp).
     QWidget* buildControls();
     void buildTable();
@@ -115,28 +116,25 @@ private:
     RowListProxyModel* m_proxy = nullptr;
     widgets::CopyableTableView* m_view = nullptr;
     widgets::HealthBarDelegate* m_healthDelegate = nullptr;
-    widgets::FindBar* m_findBar = nullptr;
+    TableSearch* m_search = nullptr;
+    FilteredRows* m_rows = nullptr;
+    widgets::FittedColumns* m_columns = nullptr;
     QCheckBox* m_nonFinite = nullptr;
     QComboBox* m_opType = nullptr;
     QComboBox* m_module = nullptr;
     QComboBox* m_host = nullptr;
     QLabel* m_status = nullptr;
-    QLineEdit* m_goTo = nullptr;
     QLabel* m_empty = nullptr; // in place of the table when the run has no executions
 
     items::ExecutionFilter m_filter;
     int m_sortColumn = 0;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
-    quint64 m_rowsGeneration = 0;
-    quint64 m_rowsUpTo = 0; // model rows the shown row list covers
     items::ExecutionChoices m_choices;
     QString m_message;    // a note about the last go to, shown instead of the counts
     QString m_neighbours; // "2 producers, 1 consumer highlighted"
     bool m_applyingFocus = false;
     bool m_userMovedFocus = false;
     bool m_updatingChoices = false;
-    bool m_userSizedColumns = false;
-    bool m_fittingColumns = false;
 
     class Jobs;
     std::unique_ptr<Jobs> m_jobs;

@@ -24,13 +24,17 @@ class GraphExecutionModel;
 namespace nanscope::widgets {
 class CopyableTableView;
 class FindBar;
+class FittedColumns;
 class HealthBarDelegate;
 class ToolRow;
 } // namespace nanscope::widgets
 
 namespace nanscope::views {
 
+class FilteredRows;
+class PlaceFilters;
 class RowListProxyModel;
+class TableSearch;
 
 class GraphExecutionPanel : public Panel
 {
@@ -43,8 +47,8 @@ public:
     widgets::CopyableTableView* view() const;
     items::GraphExecutionModel* model() const { return m_model; }
     RowListProxyModel* proxy() const { return m_proxy; }
-    widgets::FindBar* findBar() const { return m_findBar; }
-    QLineEdit* goToEdit() const { return m_goTo; }
+    widgets::FindBar* findBar() const;
+    QLineEdit* goToEdit() const;
     widgets::HealthBarDelegate* healthDelegate() const { return m_healthDelegate; }
 
     // The filters of the panel's tool row (the find text is not one of them).
@@ -77,10 +81,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    struct FilterResult;
     void applyFilter();
-    void extendFilter();
-    void showFilterResult(FilterResult result);
+    void forgetLogdir();
     void showFocus(bool scroll);
     void updateInputs();
     void showCallTraces(std::vector<std::uint64_t> traces);
@@ -90,7 +92,7 @@ private:
     void onCurrentRowChanged(const QModelIndex& current);
     // #, health and op type as wide as the rows on screen need; the tensor gets the rest of the
     // pane, less the details columns when they fit beside every op's own name. Once the user
-    // sizes a column, theirs stand.
+    // sizes a key column, theirs stand (m_columns).
     void fitKeyColumns();
     int initialWidth(int column) const; // a column's width before any fit, by the font
     // The constructor's parts (graphexecutionpanelsetup.cpp).
@@ -103,18 +105,16 @@ private:
     RowListProxyModel* m_proxy = nullptr;
     widgets::CopyableTableView* m_view = nullptr;
     widgets::HealthBarDelegate* m_healthDelegate = nullptr;
-    widgets::FindBar* m_findBar = nullptr;
+    TableSearch* m_search = nullptr;
+    FilteredRows* m_rows = nullptr;
+    widgets::FittedColumns* m_columns = nullptr;
     QCheckBox* m_nonFinite = nullptr;
     QComboBox* m_graph = nullptr;
     QComboBox* m_opType = nullptr;
-    QComboBox* m_host = nullptr;   // shown for logdirs of several hosts only
-    QComboBox* m_device = nullptr; // likewise for several devices
+    PlaceFilters* m_places = nullptr;
     QLabel* m_status = nullptr;
-    QLineEdit* m_goTo = nullptr;
 
     core::TraceFilter m_filter;
-    quint64 m_filterGeneration = 0;
-    quint64 m_filteredUpTo = 0; // source rows the filtered row list covers
     std::size_t m_knownOps = 0;
     std::size_t m_knownGraphs = 0;
     std::size_t m_knownDevices = 0;
@@ -123,9 +123,6 @@ private:
     bool m_applyingFocus = false;
     bool m_userMovedFocus = false; // the focus moves because of a click or a key in this table
     bool m_updatingChoices = false;
-    bool m_columnsFitted = false;  // for this logdir's rows
-    bool m_fittingColumns = false; // the sizes change because of fitKeyColumns
-    bool m_userSizedColumns = false;
     int m_fittedDigits = 0; // of the row count the columns were fitted for
 
     class Jobs;

@@ -6,6 +6,7 @@
 // until then a row shows what its digest knows, so that scrolling never waits for a file.
 #pragma once
 
+#include "nanscope/items/healthroles.hpp"
 #include "nanscope/items/snapshottablemodel.hpp"
 
 #include <QCache>
@@ -54,10 +55,10 @@ public:
     // What a record adds to a row, worked out on the reading thread.
     struct Details
     {
-        QString dtypes;                 // "float32", "float32, int64"
-        QVariant elements;              // qulonglong, or invalid when the mode does not say
-        QString healthText;             // one line per output
-        std::array<QVariant, 6> counts; // -inf, +inf, NaN, negative, zero, positive
+        QString dtypes;      // "float32", "float32, int64"
+        QVariant elements;   // qulonglong, or invalid when the mode does not say
+        QString healthText;  // one line per output
+        HealthCounts counts; // of all outputs together
     };
 
 protected:
