@@ -11,6 +11,7 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     include/nanscope/views/executionspanel.hpp
     include/nanscope/views/graphexecutionpanel.hpp
     include/nanscope/views/snapshotnotices.hpp
+    include/nanscope/views/tablepanel.hpp
     include/nanscope/views/sourcepanel.hpp
     include/nanscope/views/stacktracepanel.hpp
     include/nanscope/views/tensorpanel.hpp
@@ -43,6 +44,7 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/sourcelexer.hpp
     src/sourcepanel.cpp
     src/stacktracepanel.cpp
+    src/tablepanel.cpp
     src/tablesearch.cpp
     src/tablesearch.hpp
     src/tensorcelldelegate.cpp

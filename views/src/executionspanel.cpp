@@ -31,15 +31,12 @@ using Model = items::ExecutionModel;
 } // namespace
 
 ExecutionsPanel::ExecutionsPanel(Navigator* navigator, QWidget* parent)
-    : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
+    : TablePanel(navigator, tr("Find an execution by op type or module"),
+                 tr("Go to an execution by its index (Ctrl+G)"), parent),
+      m_jobs(std::make_unique<Jobs>(this))
 {
     setWindowTitle(tr("Executions"));
     m_model = new Model(this);
-    m_proxy = new RowListProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-
-    m_search = new TableSearch(tr("Find an execution by op type or module"),
-                               tr("Go to an execution by its index (Ctrl+G)"), this);
     QWidget* tools = buildControls();
     buildTable();
     m_empty = emptyStateLabel(
@@ -59,27 +56,7 @@ ExecutionsPanel::ExecutionsPanel(Navigator* navigator, QWidget* parent)
     updateStatus();
 }
 
-ExecutionsPanel::~ExecutionsPanel()
-{
-    // ~QWidget deletes the table once this is no longer an ExecutionsPanel, and the header
-    // reports its sections resized on the way out: nothing of ours may hear it.
-    disconnect(m_view->horizontalHeader(), nullptr, this, nullptr);
-}
-
-widgets::CopyableTableView* ExecutionsPanel::view() const
-{
-    return m_view;
-}
-
-widgets::FindBar* ExecutionsPanel::findBar() const
-{
-    return m_search->findBar();
-}
-
-QLineEdit* ExecutionsPanel::goToEdit() const
-{
-    return m_search->goToField();
-}
+ExecutionsPanel::~ExecutionsPanel() = default;
 
 void ExecutionsPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
@@ -217,11 +194,6 @@ bool ExecutionsPanel::isBusy() const
            !m_jobs->neighbours.idle() || !m_proxy->allRowsShown();
 }
 
-QString ExecutionsPanel::statusText() const
-{
-    return m_status->text();
-}
-
 void ExecutionsPanel::updateStatus()
 {
     QString text = m_message;
@@ -273,16 +245,6 @@ bool ExecutionsPanel::goToIndex(quint64 index)
     navigator()->focusExecution(index);
     updateStatus();
     return true;
-}
-
-void ExecutionsPanel::activateFind()
-{
-    m_search->activateFind();
-}
-
-void ExecutionsPanel::activateGoTo()
-{
-    m_search->activateGoTo();
 }
 
 void ExecutionsPanel::focusChanged(const Focus&)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Executions' widgets, what their signals do, the filters' choices and the column widths.
 #include "filteredrows.hpp"
-#include "healthstyle.hpp"
 #include "nanscope/items/executionmodel.hpp"
 #include "nanscope/items/fromstd.hpp"
 #include "nanscope/items/optypetext.hpp"
@@ -11,7 +10,6 @@
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/fittedcolumns.hpp"
-#include "nanscope/widgets/healthbardelegate.hpp"
 #include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
@@ -79,7 +77,6 @@ QWidget* ExecutionsPanel::buildControls()
         if (index > 0) // 0: the host read now
             Q_EMIT hostRequested(m_host->itemText(index));
     });
-    m_status = toolStatusLabel(this);
     m_status->setToolTip(tr("Rows in yellow made the focused execution's inputs (producers); rows "
                             "in blue read its outputs (consumers)."));
     auto* tools = new widgets::ToolRow(this);
@@ -97,17 +94,12 @@ QWidget* ExecutionsPanel::buildControls()
 // The table: delegates by column, what shows first, widths until rows arrive.
 void ExecutionsPanel::buildTable()
 {
-    m_view = new widgets::CopyableTableView(this);
-    m_view->setModel(m_proxy);
-    m_view->setColumnsMenuEnabled(true);
+    createTable(m_model, Model::HealthColumn, Model::NegInfCountRole);
     // Module paths keep their last part ("…fc1.act"); numbers are never cut.
     m_view->setItemDelegateForColumn(Model::ModuleColumn, new widgets::ScopeNameDelegate(m_view));
     for (const int column : {int(Model::IndexColumn), int(Model::OutputsColumn),
                              int(Model::ElementsColumn), int(Model::TimeColumn)})
         m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
-    m_healthDelegate =
-        new widgets::HealthBarDelegate(healthstyle::countSegments(Model::NegInfCountRole), this);
-    m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     const int widths[] = {digit * 5 + 8, digit * 14, digit * 16, digit * 18,
                           digit * 7,     digit * 9,  digit * 9,  digit * 9};

@@ -60,15 +60,12 @@ public:
 };
 
 GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
-    : Panel(navigator, parent), m_jobs(std::make_unique<Jobs>(this))
+    : TablePanel(navigator, tr("Find an op by name or type"),
+                 tr("Go to a trace by its index (Ctrl+G)"), parent),
+      m_jobs(std::make_unique<Jobs>(this))
 {
     setWindowTitle(tr("Graph Execution"));
     m_model = new Model(this);
-    m_proxy = new RowListProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-
-    m_search = new TableSearch(tr("Find an op by name or type"),
-                               tr("Go to a trace by its index (Ctrl+G)"), this);
     widgets::ToolRow* tools = buildControls();
     buildTable();
 
@@ -85,27 +82,7 @@ GraphExecutionPanel::GraphExecutionPanel(Navigator* navigator, QWidget* parent)
     updateStatus();
 }
 
-GraphExecutionPanel::~GraphExecutionPanel()
-{
-    // ~QWidget deletes the table after this object is no longer a GraphExecutionPanel, and the
-    // header reports its sections resized on the way out: nothing of ours may hear it.
-    disconnect(m_view->horizontalHeader(), nullptr, this, nullptr);
-}
-
-widgets::CopyableTableView* GraphExecutionPanel::view() const
-{
-    return m_view;
-}
-
-widgets::FindBar* GraphExecutionPanel::findBar() const
-{
-    return m_search->findBar();
-}
-
-QLineEdit* GraphExecutionPanel::goToEdit() const
-{
-    return m_search->goToField();
-}
+GraphExecutionPanel::~GraphExecutionPanel() = default;
 
 void GraphExecutionPanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 {
@@ -230,11 +207,6 @@ bool GraphExecutionPanel::isBusy() const
     return !m_rows->idle() || !m_jobs->find.idle() || !m_proxy->allRowsShown();
 }
 
-QString GraphExecutionPanel::statusText() const
-{
-    return m_status->text();
-}
-
 void GraphExecutionPanel::updateStatus()
 {
     QString text = m_message;
@@ -286,16 +258,6 @@ bool GraphExecutionPanel::goToIndex(quint64 index)
     navigator()->focusTrace(index);
     updateStatus();
     return true;
-}
-
-void GraphExecutionPanel::activateFind()
-{
-    m_search->activateFind();
-}
-
-void GraphExecutionPanel::activateGoTo()
-{
-    m_search->activateGoTo();
 }
 
 void GraphExecutionPanel::focusChanged(const Focus&)

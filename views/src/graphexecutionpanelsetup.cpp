@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Graph Execution's widgets and what their signals do.
 #include "filteredrows.hpp"
-#include "healthstyle.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
 #include "nanscope/widgets/findbar.hpp"
 #include "nanscope/widgets/fittedcolumns.hpp"
-#include "nanscope/widgets/healthbardelegate.hpp"
 #include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/plaintextdelegate.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
@@ -46,7 +44,6 @@ widgets::ToolRow* GraphExecutionPanel::buildControls()
     m_opType->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_places = new PlaceFilters(tr("Show only the traces one host recorded"),
                                 tr("Show only the traces of ops that ran on one device"), this);
-    m_status = toolStatusLabel(this);
     auto* tools = new widgets::ToolRow(this);
     tools->leading()->setSpacing(6);
     tools->leading()->addWidget(m_nonFinite);
@@ -67,16 +64,11 @@ widgets::ToolRow* GraphExecutionPanel::buildControls()
 // The table: delegates by column, widths until rows arrive, key columns first.
 void GraphExecutionPanel::buildTable()
 {
-    m_view = new widgets::CopyableTableView(this);
-    m_view->setModel(m_proxy);
-    m_view->setColumnsMenuEnabled(true);
+    createTable(m_model, Model::HealthColumn, Model::NegInfCountRole);
     // Long tensor names keep their op ("model/…/dense/MatMul:0"); numbers are never cut.
     m_view->setItemDelegateForColumn(Model::TensorColumn, new widgets::ScopeNameDelegate(m_view));
     for (const int column : {int(Model::IndexColumn), int(Model::ShapeColumn)})
         m_view->setItemDelegateForColumn(column, new widgets::NumberDelegate(m_view));
-    m_healthDelegate =
-        new widgets::HealthBarDelegate(healthstyle::countSegments(Model::NegInfCountRole), this);
-    m_view->setItemDelegateForColumn(Model::HealthColumn, m_healthDelegate);
     // Until rows arrive; then fitKeyColumns sizes the key columns by what they show.
     for (int column = 0; column < Model::ColumnCount; ++column)
         m_view->setColumnWidth(column, initialWidth(column));

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "nanscope/items/executionquery.hpp"
-#include "nanscope/views/panel.hpp"
+#include "nanscope/views/tablepanel.hpp"
 
 #include <QList>
 #include <cstdint>
@@ -38,7 +38,7 @@ class FilteredRows;
 class RowListProxyModel;
 class TableSearch;
 
-class ExecutionsPanel : public Panel
+class ExecutionsPanel : public TablePanel
 {
     Q_OBJECT
 
@@ -46,17 +46,12 @@ public:
     explicit ExecutionsPanel(Navigator* navigator, QWidget* parent = nullptr);
     ~ExecutionsPanel() override;
 
-    widgets::CopyableTableView* view() const;
     items::ExecutionModel* model() const { return m_model; }
-    RowListProxyModel* proxy() const { return m_proxy; }
-    widgets::FindBar* findBar() const;
-    QLineEdit* goToEdit() const;
     QCheckBox* nonFiniteBox() const { return m_nonFinite; }
     QComboBox* opTypeBox() const { return m_opType; }
     QComboBox* moduleBox() const { return m_module; }
     // Hidden unless the run has several hosts; the main host first.
     QComboBox* hostBox() const { return m_host; }
-    widgets::HealthBarDelegate* healthDelegate() const { return m_healthDelegate; }
 
     // The filters of the tool row (the find text is not one of them).
     void setFilter(const items::ExecutionFilter& filter);
@@ -69,8 +64,6 @@ public:
     QList<quint64> highlightedNeighbours() const;
     // True while rows, choices, a find or the neighbours are worked out off the GUI thread.
     bool isBusy() const;
-    // The tool row's status ("6 of 21 rows", "No execution #99 (the last is #20)").
-    QString statusText() const;
 
 Q_SIGNALS:
     // The user chose to list the executions of `host`: the logdir is to be read again with it
@@ -83,8 +76,6 @@ public Q_SLOTS:
     void find(const QString& text, bool backward = false);
     // Focuses execution `index` (clearing filters that hide it); false when there is none.
     bool goToIndex(quint64 index);
-    void activateFind();
-    void activateGoTo();
 
 protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
@@ -113,17 +104,10 @@ private:
     void connectControls();
 
     items::ExecutionModel* m_model = nullptr;
-    RowListProxyModel* m_proxy = nullptr;
-    widgets::CopyableTableView* m_view = nullptr;
-    widgets::HealthBarDelegate* m_healthDelegate = nullptr;
-    TableSearch* m_search = nullptr;
-    FilteredRows* m_rows = nullptr;
-    widgets::FittedColumns* m_columns = nullptr;
     QCheckBox* m_nonFinite = nullptr;
     QComboBox* m_opType = nullptr;
     QComboBox* m_module = nullptr;
     QComboBox* m_host = nullptr;
-    QLabel* m_status = nullptr;
     QLabel* m_empty = nullptr; // in place of the table when the run has no executions
 
     items::ExecutionFilter m_filter;

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "nanscope/core/tracequery.hpp"
-#include "nanscope/views/panel.hpp"
+#include "nanscope/views/tablepanel.hpp"
 
 #include <QList>
 #include <cstdint>
@@ -36,7 +36,7 @@ class PlaceFilters;
 class RowListProxyModel;
 class TableSearch;
 
-class GraphExecutionPanel : public Panel
+class GraphExecutionPanel : public TablePanel
 {
     Q_OBJECT
 
@@ -44,12 +44,7 @@ public:
     explicit GraphExecutionPanel(Navigator* navigator, QWidget* parent = nullptr);
     ~GraphExecutionPanel() override;
 
-    widgets::CopyableTableView* view() const;
     items::GraphExecutionModel* model() const { return m_model; }
-    RowListProxyModel* proxy() const { return m_proxy; }
-    widgets::FindBar* findBar() const;
-    QLineEdit* goToEdit() const;
-    widgets::HealthBarDelegate* healthDelegate() const { return m_healthDelegate; }
 
     // The filters of the panel's tool row (the find text is not one of them).
     void setFilter(const core::TraceFilter& filter);
@@ -60,8 +55,6 @@ public:
     QList<quint64> highlightedInputs() const;
     // True while a filter or a search runs on a worker thread.
     bool isBusy() const;
-    // The status text of the tool row ("1,024 of 10,000,000 rows", "No trace #12") .
-    QString statusText() const;
     // The columns that say what a row is and whether it is healthy, in the order shown: #,
     // tensor (the op's name), health, op type. They are sized to fit the pane side by side.
     static QList<int> keyColumns();
@@ -72,8 +65,6 @@ public Q_SLOTS:
     void find(const QString& text, bool backward = false);
     // Focuses trace `index` (clearing filters that hide it); false when there is no such trace.
     bool goToIndex(quint64 index);
-    void activateFind();
-    void activateGoTo();
 
 protected:
     void snapshotChanged(const items::SnapshotPtr& snapshot) override;
@@ -102,17 +93,10 @@ private:
     void connectControls();
 
     items::GraphExecutionModel* m_model = nullptr;
-    RowListProxyModel* m_proxy = nullptr;
-    widgets::CopyableTableView* m_view = nullptr;
-    widgets::HealthBarDelegate* m_healthDelegate = nullptr;
-    TableSearch* m_search = nullptr;
-    FilteredRows* m_rows = nullptr;
-    widgets::FittedColumns* m_columns = nullptr;
     QCheckBox* m_nonFinite = nullptr;
     QComboBox* m_graph = nullptr;
     QComboBox* m_opType = nullptr;
     PlaceFilters* m_places = nullptr;
-    QLabel* m_status = nullptr;
 
     core::TraceFilter m_filter;
     std::size_t m_knownOps = 0;
