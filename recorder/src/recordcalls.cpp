@@ -46,6 +46,99 @@ std::unique_ptr<detail::WatchedEvent> watchedExecution(const ExecutionSpec& spec
     return watched;
 }
 
+// The checks of an execution's own fields, before anything of it is read or written.
+Status checkExecution(Recorder::Impl& d, const ExecutionSpec& spec)
+{
+    if (spec.opType.empty())
+        return {ErrorCode::InvalidArgument, "an execution needs an op type"};
+    if (!detail::isValidUtf8(spec.opType))
+        return {ErrorCode::InvalidArgument,
+                "an execution's op type must be UTF-8 " + std::string(kUtf8Reason)};
+    if (spec.outputIds.size() != spec.outputs.size())
+        return {ErrorCode::InvalidArgument,
+                "execution of " + spec.opType + " has " + std::to_string(spec.outputIds.size()) +
+                    " output ids for " + std::to_string(spec.outputs.size()) + " outputs"};
+    if (spec.graph) {
+        std::lock_guard lock(d.graphMutex);
+        if (!d.opsByGraph.contains(spec.graph->id))
+            return {ErrorCode::NotFound, "execution of " + spec.opType + " names graph \"" +
+                                             spec.graph->id + "\", which was not declared"};
+    }
+    return {};
+}
+
+// Gives a call's summary batch back unless it was submitted, on every early return.
+class BatchGuard
+{
+public:
+    BatchGuard(detail::PendingEvents& pending, detail::DeviceSummaries& device)
+        : m_pending(pending), m_device(device)
+    {}
+    ~BatchGuard() { m_pending.giveBack(std::move(m_device.batch)); }
+    BatchGuard(const BatchGuard&) = delete;
+    BatchGuard& operator=(const BatchGuard&) = delete;
+
+private:
+    detail::PendingEvents& m_pending;
+    detail::DeviceSummaries& m_device;
+};
+
+// The device id of an execution's outputs, registering their device the first time; 0 for an
+// execution without outputs, which names no device.
+Result<std::int32_t> outputDeviceId(Recorder& recorder, const ExecutionSpec& spec)
+{
+    if (spec.outputs.empty())
+        return std::int32_t{0};
+    return recorder.registerDevice(spec.device.empty() ? kDefaultDevice : spec.device);
+}
+
+// The stack frame ids of an execution: its interned stack's, its caller's alone, or those of the
+// whole stack it was given.
+Result<detail::InternedStacks::Frames> executionFrames(Recorder::Impl& d,
+                                                       std::span<const CodeLocation> stack,
+                                                       bool callerOnly, const StackId* interned)
+{
+    return interned     ? d.stacks.frameIds(*interned)
+           : callerOnly ? d.stacks.shared(d.locations->frameIds(stack.front()))
+                        : d.stacks.shared(d.locations->frameIds(stack));
+}
+
+// The Execution record's fields besides its payloads and framework context.
+void setExecution(detail::wire::DebugEvent& event, const ExecutionSpec& spec,
+                  const RecorderOptions& options, const std::vector<std::string>& frames,
+                  std::int32_t deviceId)
+{
+    event.set_wall_time(detail::wallTimeSeconds());
+    auto* execution = event.mutable_execution();
+    execution->set_op_type(spec.opType);
+    execution->set_num_outputs(static_cast<std::int32_t>(spec.outputs.size()));
+    if (spec.graph)
+        execution->set_graph_id(spec.graph->id);
+    for (const std::int64_t id : spec.inputIds)
+        execution->add_input_tensor_ids(id);
+    for (const std::int64_t id : spec.outputIds)
+        execution->add_output_tensor_ids(id);
+    execution->set_tensor_debug_mode(options.mode);
+    auto* location = execution->mutable_code_location();
+    location->set_host_name(options.hostName);
+    for (const auto& id : frames)
+        location->add_stack_frame_ids(id);
+    for (std::size_t i = 0; i < spec.outputs.size(); ++i)
+        execution->add_output_tensor_device_ids(deviceId);
+}
+
+// Writes an execution whose summaries were launched: at once when none of its outputs waits
+// for the device, queued behind its summaries otherwise (`device` then moves into the queue).
+Status emitExecution(Recorder::Impl& d, std::unique_ptr<detail::wire::DebugEvent> event,
+                     std::unique_ptr<detail::WatchedEvent> watched, detail::DeviceSummaries& device)
+{
+    if (device.empty())
+        return d.emit(detail::FileKind::Execution, *event, std::move(watched));
+    std::vector<detail::QueuedEvent> events;
+    events.push_back({detail::FileKind::Execution, std::move(event), std::move(watched)});
+    return d.emitAll(std::move(events), std::move(device));
+}
+
 } // namespace
 
 Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& tensor)
@@ -147,34 +240,14 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
         return closedStatus();
     if (d.stopped())
         return d.announceStop();
-    if (spec.opType.empty())
-        return {ErrorCode::InvalidArgument, "an execution needs an op type"};
-    if (!detail::isValidUtf8(spec.opType))
-        return {ErrorCode::InvalidArgument,
-                "an execution's op type must be UTF-8 " + std::string(kUtf8Reason)};
-    if (spec.outputIds.size() != spec.outputs.size())
-        return {ErrorCode::InvalidArgument,
-                "execution of " + spec.opType + " has " + std::to_string(spec.outputIds.size()) +
-                    " output ids for " + std::to_string(spec.outputs.size()) + " outputs"};
-    if (spec.graph) {
-        std::lock_guard lock(d.graphMutex);
-        if (!d.opsByGraph.contains(spec.graph->id))
-            return {ErrorCode::NotFound, "execution of " + spec.opType + " names graph \"" +
-                                             spec.graph->id + "\", which was not declared"};
-    }
+    if (Status s = checkExecution(d, spec); !s.ok())
+        return s;
 
-    auto owned = std::make_unique<detail::wire::DebugEvent>();
-    detail::wire::DebugEvent& event = *owned;
-    auto* execution = event.mutable_execution();
+    auto event = std::make_unique<detail::wire::DebugEvent>();
+    auto* execution = event->mutable_execution();
     const bool typeSelected = d.policy.executionTypeSelected(spec.opType);
     detail::DeviceSummaries device{.mode = d.options.mode};
-    // Gives an unsubmitted batch back on every early return.
-    struct BatchGuard
-    {
-        detail::PendingEvents& pending;
-        detail::DeviceSummaries& device;
-        ~BatchGuard() { pending.giveBack(std::move(device.batch)); }
-    } guard{d.pending, device};
+    const BatchGuard guard{d.pending, device};
     auto watched = d.watching() ? watchedExecution(spec, stack, callerOnly, interned) : nullptr;
     // Payloads first: a tensor the recorder cannot read must not leave a half-written event.
     if (Status s = detail::buildExecutionPayloads(
@@ -183,45 +256,19 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
         !s.ok())
         return s;
 
-    std::int32_t deviceId = 0;
-    if (!spec.outputs.empty()) {
-        auto id = registerDevice(spec.device.empty() ? kDefaultDevice : spec.device);
-        if (!id)
-            return id.status();
-        deviceId = *id;
-    }
-    auto frames = interned     ? d.stacks.frameIds(*interned)
-                  : callerOnly ? d.stacks.shared(d.locations->frameIds(stack.front()))
-                               : d.stacks.shared(d.locations->frameIds(stack));
+    auto deviceId = outputDeviceId(*this, spec);
+    if (!deviceId)
+        return deviceId.status();
+    auto frames = executionFrames(d, stack, callerOnly, interned);
     if (!frames)
         return frames.status();
     if (Status s = d.setContext(*execution, spec.context); !s.ok())
         return s;
-
-    event.set_wall_time(detail::wallTimeSeconds());
-    execution->set_op_type(spec.opType);
-    execution->set_num_outputs(static_cast<std::int32_t>(spec.outputs.size()));
-    if (spec.graph)
-        execution->set_graph_id(spec.graph->id);
-    for (const std::int64_t id : spec.inputIds)
-        execution->add_input_tensor_ids(id);
-    for (const std::int64_t id : spec.outputIds)
-        execution->add_output_tensor_ids(id);
-    execution->set_tensor_debug_mode(d.options.mode);
-    auto* location = execution->mutable_code_location();
-    location->set_host_name(d.options.hostName);
-    for (const auto& id : **frames)
-        location->add_stack_frame_ids(id);
-    for (std::size_t i = 0; i < spec.outputs.size(); ++i)
-        execution->add_output_tensor_device_ids(deviceId);
+    setExecution(*event, spec, d.options, **frames, *deviceId);
     if (Status s = detail::launchSummaries(device, d.pending); !s.ok())
         return s;
     ++d.executionsRecorded;
-    if (device.empty())
-        return d.finish(d.emit(detail::FileKind::Execution, event, std::move(watched)));
-    std::vector<detail::QueuedEvent> events;
-    events.push_back({detail::FileKind::Execution, std::move(owned), std::move(watched)});
-    return d.finish(d.emitAll(std::move(events), std::move(device)));
+    return d.finish(emitExecution(d, std::move(event), std::move(watched), device));
 }
 
 } // namespace nanscope

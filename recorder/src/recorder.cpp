@@ -40,6 +40,66 @@ Recorder::~Recorder()
     (void)m_impl->close();
 }
 
+namespace {
+
+// Checks the run id and the host name, which the files' names and records carry, and fills in
+// this machine's name when none is given. A '/' would put the files in another directory.
+Status checkRunAndHostNames(RecorderOptions& options)
+{
+    if (!detail::isValidUtf8(options.runId) || !detail::isValidUtf8(options.hostName))
+        return Status{ErrorCode::InvalidArgument,
+                      "the run id and the host name must be UTF-8 " + std::string(kUtf8Reason)};
+    if (options.hostName.empty())
+        options.hostName = detail::validUtf8(detail::localHostName());
+    if (options.hostName.find('/') != std::string::npos)
+        return Status{ErrorCode::InvalidArgument,
+                      "the host name \"" + options.hostName + "\" contains '/'"};
+    return {};
+}
+
+// Ok unless the dump root holds the files of another run, which would make it unreadable.
+Status checkNoOtherRun(const std::filesystem::path& dumpRoot, const std::string& runId)
+{
+    const auto other = detail::otherRunIn(dumpRoot, runId);
+    if (!other)
+        return {};
+    return Status{ErrorCode::AlreadyExists,
+                  "the dump root " + dumpRoot.string() + " already holds run \"" + other->runId +
+                      "\" (" + other->metadataFile.filename().string() +
+                      "); TensorFlow's reader and TensorBoard refuse a directory with two "
+                      "runs: record into another directory, remove that run's files, or "
+                      "set runId to \"" +
+                      other->runId + "\" to add a host to it"};
+}
+
+detail::EventWriterOptions eventWriterOptions(const RecorderOptions& options,
+                                              const std::string& runId)
+{
+    detail::EventWriterOptions writerOptions;
+    writerOptions.dumpRoot = options.dumpRoot;
+    writerOptions.hostName = options.hostName;
+    writerOptions.runId = runId;
+    writerOptions.version = std::string(recorderVersion());
+    writerOptions.circularBufferSize = options.circularBufferSize;
+    writerOptions.flushInterval = options.flushInterval;
+    writerOptions.flushOnCrash = options.flushOnCrash;
+    return writerOptions;
+}
+
+// RecorderOptions::stopAtFirstNonFinite: every event is inspected just before it is written,
+// those that wait for device summaries included, and stacks keep their locations for the
+// stop's message.
+void startNonFiniteWatch(Recorder::Impl& impl, std::vector<ExpectedPattern> expected)
+{
+    impl.stacks.keepLocations();
+    impl.watch = std::make_unique<detail::NonFiniteWatch>(std::move(expected), impl.stacks,
+                                                          impl.writer.prefix().parent_path());
+    impl.pending.setInspector(
+        [watch = impl.watch.get()](const detail::WatchedEvent& e) { (void)watch->inspect(e); });
+}
+
+} // namespace
+
 Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
 {
     if (Status s = detail::DumpPolicy::checkOptions(options.mode, options.tensorDtypes); !s.ok())
@@ -55,48 +115,21 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
     if (Status s = impl->policy.configure(options.mode, options.tensorDtypes, options.opTypeRegex);
         !s.ok())
         return s;
-    if (!detail::isValidUtf8(options.runId) || !detail::isValidUtf8(options.hostName))
-        return Status{ErrorCode::InvalidArgument,
-                      "the run id and the host name must be UTF-8 " + std::string(kUtf8Reason)};
-    if (options.hostName.empty())
-        options.hostName = detail::validUtf8(detail::localHostName());
-    if (options.hostName.find('/') != std::string::npos)
-        return Status{ErrorCode::InvalidArgument,
-                      "the host name \"" + options.hostName + "\" contains '/'"};
+    if (Status s = checkRunAndHostNames(options); !s.ok())
+        return s;
     impl->runId = options.runId.empty() ? detail::makeRunId() : options.runId;
     impl->options = options;
-    if (auto other = detail::otherRunIn(options.dumpRoot, impl->runId))
-        return Status{ErrorCode::AlreadyExists,
-                      "the dump root " + options.dumpRoot.string() + " already holds run \"" +
-                          other->runId + "\" (" + other->metadataFile.filename().string() +
-                          "); TensorFlow's reader and TensorBoard refuse a directory with two "
-                          "runs: record into another directory, remove that run's files, or "
-                          "set runId to \"" +
-                          other->runId + "\" to add a host to it"};
-
-    detail::EventWriterOptions writerOptions;
-    writerOptions.dumpRoot = options.dumpRoot;
-    writerOptions.hostName = options.hostName;
-    writerOptions.runId = impl->runId;
-    writerOptions.version = std::string(recorderVersion());
-    writerOptions.circularBufferSize = options.circularBufferSize;
-    writerOptions.flushInterval = options.flushInterval;
-    writerOptions.flushOnCrash = options.flushOnCrash;
-    if (Status s = impl->writer.open(writerOptions); !s.ok())
+    if (Status s = checkNoOtherRun(options.dumpRoot, impl->runId); !s.ok())
+        return s;
+    if (Status s = impl->writer.open(eventWriterOptions(options, impl->runId)); !s.ok())
         return s;
     impl->pending.setPollInterval(options.flushInterval);
 
     impl->locations = std::make_unique<detail::CodeLocations>(
         impl->writer, detail::CodeLocationOptions{options.hostName, options.captureNativeStacks,
                                                   options.maxSourceFileBytes});
-    if (options.stopAtFirstNonFinite) {
-        impl->stacks.keepLocations();
-        impl->watch = std::make_unique<detail::NonFiniteWatch>(std::move(*expected), impl->stacks,
-                                                               impl->writer.prefix().parent_path());
-        impl->pending.setInspector([watch = impl->watch.get()](const detail::WatchedEvent& e) {
-            (void)watch->inspect(e);
-        });
-    }
+    if (options.stopAtFirstNonFinite)
+        startNonFiniteWatch(*impl, std::move(*expected));
     Impl* raw = impl.get();
     if (options.closeAtExit)
         impl->exitToken = detail::registerAtExit([raw] { (void)raw->close(); });
@@ -144,11 +177,11 @@ Result<GraphHandle> Recorder::declareGraph(std::string_view name, const GraphHan
     return graph;
 }
 
-Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& where)
+namespace {
+
+// The checks of an op's own fields; its inputs are parsed apart.
+Status checkOpSpec(const OpSpec& spec)
 {
-    auto& d = *m_impl;
-    if (d.closed)
-        return closedStatus();
     if (!detail::isValidUtf8(spec.type) || !detail::isValidUtf8(spec.name) ||
         !std::all_of(spec.inputs.begin(), spec.inputs.end(),
                      [](const auto& input) { return detail::isValidUtf8(input); }))
@@ -162,6 +195,11 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
         return Status{ErrorCode::InvalidArgument, "op " + spec.name +
                                                       " has an invalid number of outputs (" +
                                                       std::to_string(spec.numOutputs) + ")"};
+    return {};
+}
+
+Result<std::vector<detail::TensorName>> parseInputNames(const OpSpec& spec)
+{
     std::vector<detail::TensorName> inputs;
     inputs.reserve(spec.inputs.size());
     for (const auto& input : spec.inputs) {
@@ -171,43 +209,60 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
                           "op " + spec.name + ": " + name.status().message()};
         inputs.push_back(std::move(*name));
     }
-    {
-        std::lock_guard lock(d.graphMutex);
-        auto graph = d.opsByGraph.find(spec.graph.id);
-        if (graph == d.opsByGraph.end())
-            return Status{ErrorCode::NotFound, "op " + spec.name + " names graph \"" +
-                                                   spec.graph.id +
-                                                   "\", which this recorder did not declare"};
-        // TensorFlow creates ops in topological order, and TensorBoard's op view indexes the
-        // producer's outputs by the input's slot: every input names an op declared before, in
-        // the same graph, and one of its outputs.
-        for (const detail::TensorName& name : inputs) {
-            const auto producer = graph->second.find(name.op);
-            if (producer == graph->second.end())
-                return Status{ErrorCode::NotFound,
-                              "op " + spec.name + ": input " + name.canonical() + " names op " +
-                                  name.op + ", which graph \"" + spec.graph.name +
-                                  "\" does not hold yet (declare inputs first)"};
-            if (name.slot >= producer->second)
-                return Status{ErrorCode::InvalidArgument,
-                              "op " + spec.name + ": input " + name.canonical() + " names output " +
-                                  std::to_string(name.slot) + " of op " + name.op + ", which has " +
-                                  std::to_string(producer->second) + " outputs"};
-        }
-        if (!graph->second.try_emplace(spec.name, spec.numOutputs).second)
-            return Status{ErrorCode::AlreadyExists,
-                          "graph \"" + spec.graph.name + "\" already has an op named " + spec.name};
-    }
-    auto unreserve = [&] {
-        std::lock_guard lock(d.graphMutex);
-        d.opsByGraph[spec.graph.id].erase(spec.name);
-    };
+    return inputs;
+}
 
-    auto frames = d.locations->frameIds(where);
-    if (!frames) {
-        unreserve();
-        return frames.status();
+// TensorFlow creates ops in topological order, and TensorBoard's op view indexes the producer's
+// outputs by the input's slot: every input names an op declared before, in the same graph, and
+// one of its outputs.
+Status checkInputsDeclared(const OpSpec& spec, const std::vector<detail::TensorName>& inputs,
+                           const std::unordered_map<std::string, int>& graphOps)
+{
+    for (const detail::TensorName& name : inputs) {
+        const auto producer = graphOps.find(name.op);
+        if (producer == graphOps.end())
+            return Status{ErrorCode::NotFound, "op " + spec.name + ": input " + name.canonical() +
+                                                   " names op " + name.op + ", which graph \"" +
+                                                   spec.graph.name +
+                                                   "\" does not hold yet (declare inputs first)"};
+        if (name.slot >= producer->second)
+            return Status{ErrorCode::InvalidArgument,
+                          "op " + spec.name + ": input " + name.canonical() + " names output " +
+                              std::to_string(name.slot) + " of op " + name.op + ", which has " +
+                              std::to_string(producer->second) + " outputs"};
     }
+    return {};
+}
+
+// Claims the op's name in its graph, once its inputs check out; unreserveOpName gives it back
+// when the op cannot be recorded after all.
+Status reserveOpName(Recorder::Impl& d, const OpSpec& spec,
+                     const std::vector<detail::TensorName>& inputs)
+{
+    std::lock_guard lock(d.graphMutex);
+    auto graph = d.opsByGraph.find(spec.graph.id);
+    if (graph == d.opsByGraph.end())
+        return Status{ErrorCode::NotFound, "op " + spec.name + " names graph \"" + spec.graph.id +
+                                               "\", which this recorder did not declare"};
+    if (Status s = checkInputsDeclared(spec, inputs, graph->second); !s.ok())
+        return s;
+    if (!graph->second.try_emplace(spec.name, spec.numOutputs).second)
+        return Status{ErrorCode::AlreadyExists,
+                      "graph \"" + spec.graph.name + "\" already has an op named " + spec.name};
+    return {};
+}
+
+void unreserveOpName(Recorder::Impl& d, const OpSpec& spec)
+{
+    std::lock_guard lock(d.graphMutex);
+    d.opsByGraph[spec.graph.id].erase(spec.name);
+}
+
+// What the op's traces need of it; its output tensors take the next symbolic ids.
+std::shared_ptr<detail::OpState> makeOpState(Recorder::Impl& d, const OpSpec& spec,
+                                             const std::vector<detail::TensorName>& inputs,
+                                             const CodeLocation& where)
+{
     auto state = std::make_shared<detail::OpState>();
     state->graphId = spec.graph.id;
     state->name = spec.name;
@@ -223,8 +278,14 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
     const std::int32_t first = d.nextSymbolicId.fetch_add(spec.numOutputs);
     for (int i = 0; i < spec.numOutputs; ++i)
         state->outputTensorIds.push_back(first + i);
+    return state;
+}
 
-    detail::wire::DebugEvent event;
+// The op's GraphOpCreation record; the frame ids are moved into it.
+void setOpCreation(detail::wire::DebugEvent& event, const OpSpec& spec,
+                   const std::vector<detail::TensorName>& inputs, const detail::OpState& state,
+                   const std::string& hostName, std::vector<std::string>& frames)
+{
     event.set_wall_time(detail::wallTimeSeconds());
     auto* op = event.mutable_graph_op_creation();
     op->set_op_type(spec.type);
@@ -235,13 +296,38 @@ Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& whe
         op->add_input_names(input.canonical());
     op->set_num_outputs(spec.numOutputs);
     auto* location = op->mutable_code_location();
-    location->set_host_name(d.options.hostName);
-    for (auto& id : *frames)
+    location->set_host_name(hostName);
+    for (auto& id : frames)
         location->add_stack_frame_ids(std::move(id));
-    for (const std::int32_t id : state->outputTensorIds)
+    for (const std::int32_t id : state.outputTensorIds)
         op->add_output_tensor_ids(id);
+}
+
+} // namespace
+
+Result<OpHandle> Recorder::declareOp(const OpSpec& spec, const CodeLocation& where)
+{
+    auto& d = *m_impl;
+    if (d.closed)
+        return closedStatus();
+    if (Status s = checkOpSpec(spec); !s.ok())
+        return s;
+    auto inputs = parseInputNames(spec);
+    if (!inputs)
+        return inputs.status();
+    if (Status s = reserveOpName(d, spec, *inputs); !s.ok())
+        return s;
+
+    auto frames = d.locations->frameIds(where);
+    if (!frames) {
+        unreserveOpName(d, spec);
+        return frames.status();
+    }
+    auto state = makeOpState(d, spec, *inputs, where);
+    detail::wire::DebugEvent event;
+    setOpCreation(event, spec, *inputs, *state, d.options.hostName, *frames);
     if (Status s = d.writeEvent(detail::FileKind::Graphs, event); !s.ok()) {
-        unreserve();
+        unreserveOpName(d, spec);
         return s;
     }
     return OpHandle(std::move(state));

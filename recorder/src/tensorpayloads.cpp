@@ -32,6 +32,67 @@ std::uint8_t countKinds(const TensorView& values, std::int64_t count)
     return kinds;
 }
 
+// FULL_TENSOR: the values themselves, copied to the host first when they live on the device.
+Status setFullTensorPayload(wire::TensorProto& payload, const TensorView& tensor,
+                            std::int64_t count, bool eager, std::uint8_t* kinds)
+{
+    TensorView values = tensor;
+    std::vector<unsigned char> copy;
+    if (tensor.space == MemorySpace::Device) {
+        auto host = copyToHost(tensor, count, copy);
+        if (!host)
+            return host.status();
+        values = *host;
+    }
+    Status s = eager ? setFullTensorEager(payload, values, count)
+                     : setFullTensorContent(payload, values, count);
+    if (s.ok() && kinds)
+        *kinds = countKinds(values, count);
+    // The payload borrowed the host copy's bytes: it keeps them.
+    if (s.ok() && !copy.empty() &&
+        payload.tensor_content().data() == reinterpret_cast<const char*>(copy.data()))
+        payload.adopt_tensor_content(std::move(copy));
+    return s;
+}
+
+// Adds a device tensor to the call's summary batch (taken from `pending` by the first), whose
+// counts fill the payload once they are back.
+Status addToSummaryBatch(wire::TensorProto& payload, const TensorView& tensor, std::int64_t count,
+                         TensorDebugMode mode, double tensorId, DeviceSummaries* device,
+                         PendingEvents& pending, std::uint8_t* kinds)
+{
+    if (!device)
+        return {ErrorCode::InvalidArgument, "a device tensor needs a summary batch"};
+    if (!device->batch)
+        device->batch = pending.takeBatch();
+    auto index = device->batch->add({.data = tensor.data,
+                                     .dtype = tensor.dtype,
+                                     .count = static_cast<std::uint64_t>(count),
+                                     .stream = tensor.stream},
+                                    mode);
+    if (!index)
+        return index.status();
+    device->slots.push_back({.payload = &payload,
+                             .index = *index,
+                             .shape = {tensor.shape.begin(), tensor.shape.end()},
+                             .tensorId = tensorId,
+                             .kinds = kinds});
+    return {};
+}
+
+// A host tensor's summary vector, computed now.
+void setHostSummaryPayload(wire::TensorProto& payload, const TensorView& tensor,
+                           TensorDebugMode mode, double tensorId, std::uint8_t* kinds)
+{
+    std::array<double, 11> summary{};
+    const auto length = static_cast<std::size_t>(summaryLength(mode));
+    summarize(mode, tensor.data, tensor.dtype, tensor.shape, tensorId,
+              std::span(summary.data(), length));
+    setSummaryPayload(payload, std::span<const double>(summary.data(), length));
+    if (kinds)
+        *kinds = summaryKinds(mode, std::span<const double>(summary.data(), length));
+}
+
 } // namespace
 
 Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
@@ -51,54 +112,14 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
         setNoTensorPayload(payload);
         return {};
     }
-    if (mode == TensorDebugMode::FullTensor) {
-        TensorView values = tensor;
-        std::vector<unsigned char> copy;
-        if (onDevice) {
-            auto host = copyToHost(tensor, *count, copy);
-            if (!host)
-                return host.status();
-            values = *host;
-        }
-        Status s = eager ? setFullTensorEager(payload, values, *count)
-                         : setFullTensorContent(payload, values, *count);
-        if (s.ok() && kinds)
-            *kinds = countKinds(values, *count);
-        // The payload borrowed the host copy's bytes: it keeps them.
-        if (s.ok() && !copy.empty() &&
-            payload.tensor_content().data() == reinterpret_cast<const char*>(copy.data()))
-            payload.adopt_tensor_content(std::move(copy));
-        return s;
-    }
+    if (mode == TensorDebugMode::FullTensor)
+        return setFullTensorPayload(payload, tensor, *count, eager, kinds);
     if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)
         return {ErrorCode::InvalidArgument, "the tensor has elements but no data"};
     // SHAPE reads no values, so it is computed here wherever the tensor lives.
-    if (onDevice && mode != TensorDebugMode::Shape) {
-        if (!device)
-            return {ErrorCode::InvalidArgument, "a device tensor needs a summary batch"};
-        if (!device->batch)
-            device->batch = pending.takeBatch();
-        auto index = device->batch->add({.data = tensor.data,
-                                         .dtype = tensor.dtype,
-                                         .count = static_cast<std::uint64_t>(*count),
-                                         .stream = tensor.stream},
-                                        mode);
-        if (!index)
-            return index.status();
-        device->slots.push_back({.payload = &payload,
-                                 .index = *index,
-                                 .shape = {tensor.shape.begin(), tensor.shape.end()},
-                                 .tensorId = tensorId,
-                                 .kinds = kinds});
-        return {};
-    }
-    std::array<double, 11> summary{};
-    const auto length = static_cast<std::size_t>(summaryLength(mode));
-    summarize(mode, tensor.data, tensor.dtype, tensor.shape, tensorId,
-              std::span(summary.data(), length));
-    setSummaryPayload(payload, std::span<const double>(summary.data(), length));
-    if (kinds)
-        *kinds = summaryKinds(mode, std::span<const double>(summary.data(), length));
+    if (onDevice && mode != TensorDebugMode::Shape)
+        return addToSummaryBatch(payload, tensor, *count, mode, tensorId, device, pending, kinds);
+    setHostSummaryPayload(payload, tensor, mode, tensorId, kinds);
     return {};
 }
 

@@ -22,7 +22,36 @@
 
 namespace nanscope::views {
 
+namespace {
+
+// A picker of the tool row. Its items change with each tensor; the default policy would size it
+// once, while still empty.
+QComboBox* toolPicker(const QString& toolTip, QWidget* parent)
+{
+    auto* picker = new QComboBox(parent);
+    picker->setToolTip(toolTip);
+    picker->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    return picker;
+}
+
+} // namespace
+
 void TensorPanel::buildLayout()
+{
+    buildLabels();
+    auto* tools = new widgets::ToolRow(this);
+    m_tools = tools;
+    buildSlicePickers(tools);
+    buildToolButtons(tools);
+    m_view = new TensorTableView(this);
+    m_view->setModel(m_model);
+    m_empty = emptyStateLabel({}, this);
+    arrangeWidgets();
+    connectSlicePickers();
+    connectToolButtons();
+}
+
+void TensorPanel::buildLabels()
 {
     m_header = new widgets::ElidedLabel(this);
     m_header->setElideMode(Qt::ElideMiddle);
@@ -34,21 +63,15 @@ void TensorPanel::buildLayout()
     m_stats->setWordWrap(true);
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status = toolStatusLabel(this);
+}
 
-    auto* tools = new widgets::ToolRow(this);
-    m_tools = tools;
-    m_outputs = new QComboBox(tools);
-    m_outputs->setToolTip(tr("Which output of the execution to show"));
-    m_outputs->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+void TensorPanel::buildSlicePickers(widgets::ToolRow* tools)
+{
+    m_outputs = toolPicker(tr("Which output of the execution to show"), tools);
     m_rowsLabel = widgets::plainLabel(tr("Rows"), tools);
-    m_rows = new QComboBox(tools);
-    m_rows->setToolTip(tr("The dimension shown as rows"));
-    // Their items change with each tensor; the default sizes them once, when still empty.
-    m_rows->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_rows = toolPicker(tr("The dimension shown as rows"), tools);
     m_columnsLabel = widgets::plainLabel(tr("Columns"), tools);
-    m_columns = new QComboBox(tools);
-    m_columns->setToolTip(tr("The dimension shown as columns"));
-    m_columns->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_columns = toolPicker(tr("The dimension shown as columns"), tools);
     m_indices = new QWidget(tools);
     auto* indices = new QHBoxLayout(m_indices);
     indices->setContentsMargins(0, 0, 0, 0);
@@ -59,7 +82,10 @@ void TensorPanel::buildLayout()
     tools->leading()->addWidget(m_columnsLabel);
     tools->leading()->addWidget(m_columns);
     tools->leading()->addWidget(m_indices);
+}
 
+void TensorPanel::buildToolButtons(widgets::ToolRow* tools)
+{
     m_firstNonFinite = toolButton(tr("First non-finite"),
                                   tr("Show the slice that holds the first NaN or ±inf (in "
                                      "row-major order) and select it"),
@@ -78,11 +104,10 @@ void TensorPanel::buildLayout()
     tools->trailing()->addWidget(m_copy);
     tools->trailing()->addWidget(m_export);
     tools->trailing()->addWidget(m_heatMap);
+}
 
-    m_view = new TensorTableView(this);
-    m_view->setModel(m_model);
-    m_empty = emptyStateLabel({}, this);
-
+void TensorPanel::arrangeWidgets()
+{
     auto* statsRow = new QHBoxLayout;
     statsRow->setSpacing(8);
     statsRow->addWidget(m_stats, 1);
@@ -92,10 +117,13 @@ void TensorPanel::buildLayout()
     layout->setSpacing(4);
     layout->addWidget(m_header);
     layout->addLayout(statsRow);
-    layout->addWidget(tools);
+    layout->addWidget(m_tools);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty, 1);
+}
 
+void TensorPanel::connectSlicePickers()
+{
     connect(m_outputs, &QComboBox::activated, this,
             [this](int output) { showOutput(static_cast<std::uint32_t>(output)); });
     // Picking the other picker's dimension swaps the two.
@@ -111,6 +139,10 @@ void TensorPanel::buildLayout()
         m_model->setDimensions(rows, columns);
         updateSliceControls();
     });
+}
+
+void TensorPanel::connectToolButtons()
+{
     connect(m_firstNonFinite, &QToolButton::clicked, this, [this] {
         if (goToFirstNonFinite())
             m_view->setFocus();

@@ -26,6 +26,7 @@ class TensorSliceModel;
 }
 namespace nanscope::widgets {
 class ElidedLabel;
+class ToolRow;
 class UniformTableView;
 } // namespace nanscope::widgets
 
@@ -96,7 +97,14 @@ private:
         std::string error;
     };
 
+    // The widgets, built in the order of their tab chain, then laid out and connected.
     void buildLayout();
+    void buildLabels(); // the header, the statistics and the status
+    void buildSlicePickers(widgets::ToolRow* tools);
+    void buildToolButtons(widgets::ToolRow* tools);
+    void arrangeWidgets();
+    void connectSlicePickers();
+    void connectToolButtons();
     void request(const Shown& shown);
     void deliver(const ReadOutcome& outcome);
     void showEmpty(const QString& why);
