@@ -74,6 +74,111 @@ QStringList withoutQtOptions(const QStringList& arguments)
     return kept;
 }
 
+// The app's own options, besides --help and --version.
+struct AppOptions
+{
+    QCommandLineOption follow{QStringLiteral("follow"),
+                              QStringLiteral("Read events as they are appended.")};
+    QCommandLineOption goTo{
+        QStringLiteral("goto"),
+        QStringLiteral("Open LOGDIR focused on TARGET: first-alert, origin, trace:N or "
+                       "execution:N (N counts from 0)."),
+        QStringLiteral("TARGET")};
+    QCommandLineOption printFocus{
+        QStringLiteral("print-focus"),
+        QStringLiteral("Once LOGDIR is open (and --goto done), print what each panel shows as "
+                       "one line of JSON and quit. Exit status 1 when --goto's target does not "
+                       "exist, 2 when LOGDIR cannot be read.")};
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
+        QStringLiteral("Open LOGDIR, jump to its first alert, save the window to FILE, quit."),
+        QStringLiteral("FILE")};
+    QCommandLineOption expect{
+        QStringLiteral("expect"),
+        QStringLiteral("Set aside the non-finite values PATTERN matches as intended (not counted, "
+                       "never the origin), as \"Treat as Expected\" does, for this run: "
+                       "OP[:KINDS], OP an op's type or name with * and ?, KINDS -inf, +inf, inf, "
+                       "nan or any (default). Repeatable."),
+        QStringLiteral("PATTERN")};
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QStringLiteral("Once LOGDIR is open, compare it with the logdir B (File › Compare "
+                       "With…); with --screenshot, the picture is of the comparison."),
+        QStringLiteral("B")};
+};
+
+void describeCommandLine(QCommandLineParser& parser, const AppOptions& options)
+{
+    parser.setApplicationDescription(
+        QStringLiteral("Finds the op that made the first NaN or infinity in a tfdbg2 logdir."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("LOGDIR"),
+                                 QStringLiteral("The logdir to open (or any file in it)."));
+    parser.addOptions({options.follow, options.goTo, options.printFocus, options.screenshot,
+                       options.expect, options.compare});
+}
+
+// --expect's patterns as the window keeps them; false, with `error`, at the first that is none.
+bool readExpected(const QStringList& patterns, QStringList& expected, QString& error)
+{
+    for (const QString& pattern : patterns) {
+        std::string why;
+        const auto parsed = nanscope::core::ExpectedPattern::parse(pattern.toStdString(), &why);
+        if (!parsed) {
+            error = QStringLiteral("--expect %1: %2").arg(pattern, QString::fromStdString(why));
+            return false;
+        }
+        expected << QString::fromStdString(parsed->text);
+    }
+    return true;
+}
+
+// Options that need a LOGDIR, or that exclude each other: what is wrong, or an empty string.
+QString misfit(const QCommandLineParser& parser, const AppOptions& options, const CommandLine& line)
+{
+    if ((parser.isSet(options.screenshot) || line.printFocus || line.target ||
+         parser.isSet(options.compare)) &&
+        line.logdir.isEmpty())
+        return QStringLiteral("--goto, --print-focus, --screenshot and --compare need a LOGDIR");
+    if (parser.isSet(options.screenshot) && line.printFocus)
+        return QStringLiteral("--screenshot and --print-focus do not go together");
+    return {};
+}
+
+// The command line the parser read, its paths made absolute; nothing, with `error`, when it makes
+// no sense. The checks run in the order their messages have always come in.
+std::optional<CommandLine> interpret(const QCommandLineParser& parser, const AppOptions& options,
+                                     QString& error)
+{
+    CommandLine line;
+    line.logdir = parser.positionalArguments().value(0);
+    line.follow = parser.isSet(options.follow);
+    line.screenshot = parser.value(options.screenshot);
+    line.printFocus = parser.isSet(options.printFocus);
+    if (parser.positionalArguments().size() > 1) {
+        error = QStringLiteral("one LOGDIR at most");
+        return std::nullopt;
+    }
+    if (!readExpected(parser.values(options.expect), line.expected, error))
+        return std::nullopt;
+    if (parser.isSet(options.goTo)) {
+        line.target = nanscope::app::parseGotoTarget(parser.value(options.goTo), &error);
+        if (!line.target)
+            return std::nullopt;
+    }
+    error = misfit(parser, options, line);
+    if (!error.isEmpty())
+        return std::nullopt;
+    const QDir here = QDir::current();
+    if (parser.isSet(options.compare))
+        line.compare = here.absoluteFilePath(parser.value(options.compare));
+    line.logdir = line.logdir.isEmpty() ? QString() : here.absoluteFilePath(line.logdir);
+    if (!line.screenshot.isEmpty())
+        line.screenshot = here.absoluteFilePath(line.screenshot);
+    return line;
+}
+
 // Parses the command line with a QCoreApplication, before any display is opened: --help,
 // --version and mistakes are answered on a machine without one.
 std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
@@ -82,85 +187,23 @@ std::optional<CommandLine> parseCommandLine(int argc, char* argv[], int& status)
     QCoreApplication::setApplicationName(QStringLiteral("NaNscope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(NANSCOPE_VERSION));
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Finds the op that made the first NaN or infinity in a tfdbg2 logdir."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("LOGDIR"),
-                                 QStringLiteral("The logdir to open (or any file in it)."));
-    const QCommandLineOption follow(QStringLiteral("follow"),
-                                    QStringLiteral("Read events as they are appended."));
-    const QCommandLineOption goTo(
-        QStringLiteral("goto"),
-        QStringLiteral("Open LOGDIR focused on TARGET: first-alert, origin, trace:N or "
-                       "execution:N (N counts from 0)."),
-        QStringLiteral("TARGET"));
-    const QCommandLineOption printFocus(
-        QStringLiteral("print-focus"),
-        QStringLiteral("Once LOGDIR is open (and --goto done), print what each panel shows as "
-                       "one line of JSON and quit. Exit status 1 when --goto's target does not "
-                       "exist, 2 when LOGDIR cannot be read."));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Open LOGDIR, jump to its first alert, save the window to FILE, quit."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption expect(
-        QStringLiteral("expect"),
-        QStringLiteral("Set aside the non-finite values PATTERN matches as intended (not counted, "
-                       "never the origin), as \"Treat as Expected\" does, for this run: "
-                       "OP[:KINDS], OP an op's type or name with * and ?, KINDS -inf, +inf, inf, "
-                       "nan or any (default). Repeatable."),
-        QStringLiteral("PATTERN"));
-    const QCommandLineOption compare(
-        QStringLiteral("compare"),
-        QStringLiteral("Once LOGDIR is open, compare it with the logdir B (File › Compare "
-                       "With…); with --screenshot, the picture is of the comparison."),
-        QStringLiteral("B"));
-    parser.addOptions({follow, goTo, printFocus, screenshot, expect, compare});
-    auto fail = [&status](const QString& why) {
-        std::fprintf(stderr, "nanscope: %s\n", qPrintable(why));
+    const AppOptions options;
+    describeCommandLine(parser, options);
+    QString error;
+    std::optional<CommandLine> line;
+    if (!parser.parse(withoutQtOptions(QCoreApplication::arguments()))) {
+        error = parser.errorText();
+    } else {
+        if (parser.isSet(QStringLiteral("help")))
+            parser.showHelp(0); // prints and exits
+        if (parser.isSet(QStringLiteral("version")))
+            parser.showVersion();
+        line = interpret(parser, options, error);
+    }
+    if (!line) {
+        std::fprintf(stderr, "nanscope: %s\n", qPrintable(error));
         status = kUsage;
-        return std::nullopt;
-    };
-    if (!parser.parse(withoutQtOptions(QCoreApplication::arguments())))
-        return fail(parser.errorText());
-    if (parser.isSet(QStringLiteral("help")))
-        parser.showHelp(0); // prints and exits
-    if (parser.isSet(QStringLiteral("version")))
-        parser.showVersion();
-
-    CommandLine line;
-    line.logdir = parser.positionalArguments().value(0);
-    line.follow = parser.isSet(follow);
-    line.screenshot = parser.value(screenshot);
-    line.printFocus = parser.isSet(printFocus);
-    if (parser.positionalArguments().size() > 1)
-        return fail(QStringLiteral("one LOGDIR at most"));
-    for (const QString& pattern : parser.values(expect)) {
-        std::string why;
-        const auto parsed = nanscope::core::ExpectedPattern::parse(pattern.toStdString(), &why);
-        if (!parsed)
-            return fail(
-                QStringLiteral("--expect %1: %2").arg(pattern, QString::fromStdString(why)));
-        line.expected << QString::fromStdString(parsed->text);
     }
-    if (parser.isSet(goTo)) {
-        QString error;
-        line.target = nanscope::app::parseGotoTarget(parser.value(goTo), &error);
-        if (!line.target)
-            return fail(error);
-    }
-    if ((parser.isSet(screenshot) || line.printFocus || line.target || parser.isSet(compare)) &&
-        line.logdir.isEmpty())
-        return fail(
-            QStringLiteral("--goto, --print-focus, --screenshot and --compare need a LOGDIR"));
-    if (parser.isSet(compare))
-        line.compare = QDir::current().absoluteFilePath(parser.value(compare));
-    if (parser.isSet(screenshot) && line.printFocus)
-        return fail(QStringLiteral("--screenshot and --print-focus do not go together"));
-    line.logdir = line.logdir.isEmpty() ? QString() : QDir::current().absoluteFilePath(line.logdir);
-    if (!line.screenshot.isEmpty())
-        line.screenshot = QDir::current().absoluteFilePath(line.screenshot);
     return line;
 }
 
@@ -194,15 +237,19 @@ void whenSettled(nanscope::app::MainWindow& window, const std::function<void()>&
     poll->start();
 }
 
+// Saves the picture of `widget` to `file` and quits: 0 when saved, 1 when not.
+void saveAndQuit(QWidget& widget, const QString& file)
+{
+    const bool saved = widget.grab().save(file);
+    if (!saved)
+        std::fprintf(stderr, "nanscope: could not write %s\n", qPrintable(file));
+    QCoreApplication::exit(saved ? 0 : 1);
+}
+
 void saveScreenshotLater(nanscope::app::MainWindow& window, const QString& file)
 {
     // Lets the panels paint what the jump changed before the picture is taken.
-    QTimer::singleShot(1500, &window, [&window, file] {
-        const bool saved = window.grab().save(file);
-        if (!saved)
-            std::fprintf(stderr, "nanscope: could not write %s\n", qPrintable(file));
-        QCoreApplication::exit(saved ? 0 : 1);
-    });
+    QTimer::singleShot(1500, &window, [&window, file] { saveAndQuit(window, file); });
 }
 
 void printFocus(const nanscope::app::MainWindow& window)
@@ -211,6 +258,66 @@ void printFocus(const nanscope::app::MainWindow& window)
         QJsonDocument(nanscope::app::focusReport(window)).toJson(QJsonDocument::Compact);
     std::fprintf(stdout, "%s\n", json.constData());
     std::fflush(stdout);
+}
+
+// Opens the Compare view on run B once the window has loaded, and with --screenshot takes its
+// picture once the comparison is done.
+void compareWhenSettled(nanscope::app::MainWindow& window, const CommandLine& line)
+{
+    whenSettled(window, [&window, &line] {
+        window.compareWith(line.compare);
+        if (line.screenshot.isEmpty())
+            return;
+        whenSettled(window, [&window, &line] {
+            // Lets the Compare view paint its result before the picture is taken.
+            QTimer::singleShot(1500, &window, [&window, &line] {
+                saveAndQuit(*window.compareDialog(), line.screenshot);
+            });
+        });
+    });
+}
+
+// Once the window has loaded: jumps to `target`, then takes the screenshot or prints the focus.
+// --print-focus fails (and prints nothing) where the logdir is unreadable or the target missing.
+void goToWhenSettled(nanscope::app::MainWindow& window,
+                     const std::optional<nanscope::app::GotoTarget>& target,
+                     const CommandLine& line)
+{
+    whenSettled(window, [&window, target, &line] {
+        const auto snapshot = window.session()->snapshot();
+        if (line.printFocus && (!snapshot || !snapshot->readable())) {
+            std::fprintf(stderr, "nanscope: cannot read %s\n", qPrintable(line.logdir));
+            QCoreApplication::exit(kUsage);
+            return;
+        }
+        QString error;
+        if (target && !nanscope::app::goTo(window, *target, &error)) {
+            std::fprintf(stderr, "nanscope: --goto: %s\n", qPrintable(error));
+            if (line.printFocus) {
+                QCoreApplication::exit(kNoSuchTarget);
+                return;
+            }
+        }
+        if (!line.screenshot.isEmpty())
+            saveScreenshotLater(window, line.screenshot);
+        else if (line.printFocus)
+            whenSettled(window, [&window] {
+                printFocus(window);
+                QCoreApplication::exit(0);
+            });
+    });
+}
+
+// The names the desktop and the settings know the app by, and its icon.
+void describeApplication()
+{
+    QApplication::setApplicationName(QStringLiteral("NaNscope"));
+    QApplication::setOrganizationName(QStringLiteral("NaNscope"));
+    QApplication::setOrganizationDomain(QStringLiteral("nanscope.org"));
+    QApplication::setApplicationVersion(QStringLiteral(NANSCOPE_VERSION));
+    // Lets Wayland compositors and docks match the window to the .desktop file and its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral(NANSCOPE_APP_ID));
+    QApplication::setWindowIcon(nanscope::app::appIcon());
 }
 
 } // namespace
@@ -225,13 +332,7 @@ int main(int argc, char* argv[])
     // A logdir of many hosts keeps a file or two open per host, past a soft limit of 1024.
     nanscope::core::raiseOpenFileLimit();
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("NaNscope"));
-    QApplication::setOrganizationName(QStringLiteral("NaNscope"));
-    QApplication::setOrganizationDomain(QStringLiteral("nanscope.org"));
-    QApplication::setApplicationVersion(QStringLiteral(NANSCOPE_VERSION));
-    // Lets Wayland compositors and docks match the window to the .desktop file and its icon.
-    QGuiApplication::setDesktopFileName(QStringLiteral(NANSCOPE_APP_ID));
-    QApplication::setWindowIcon(nanscope::app::appIcon());
+    describeApplication();
 
     const bool shooting = !line->screenshot.isEmpty();
     const bool scripted = shooting || line->printFocus;
@@ -248,45 +349,9 @@ int main(int argc, char* argv[])
     // A screenshot shows the first alert unless told otherwise.
     const auto target =
         line->target || !shooting ? line->target : std::optional(nanscope::app::GotoTarget{});
-    if (!line->compare.isEmpty()) {
-        whenSettled(window, [&window, &line, shooting] {
-            window.compareWith(line->compare);
-            if (!shooting)
-                return;
-            whenSettled(window, [&window, &line] {
-                QTimer::singleShot(1500, &window, [&window, &line] {
-                    const bool saved = window.compareDialog()->grab().save(line->screenshot);
-                    if (!saved)
-                        std::fprintf(stderr, "nanscope: could not write %s\n",
-                                     qPrintable(line->screenshot));
-                    QCoreApplication::exit(saved ? 0 : 1);
-                });
-            });
-        });
-    } else if (target || line->printFocus) {
-        whenSettled(window, [&window, target, &line, shooting] {
-            const auto snapshot = window.session()->snapshot();
-            if (line->printFocus && (!snapshot || !snapshot->readable())) {
-                std::fprintf(stderr, "nanscope: cannot read %s\n", qPrintable(line->logdir));
-                QCoreApplication::exit(kUsage);
-                return;
-            }
-            QString error;
-            if (target && !nanscope::app::goTo(window, *target, &error)) {
-                std::fprintf(stderr, "nanscope: --goto: %s\n", qPrintable(error));
-                if (line->printFocus) {
-                    QCoreApplication::exit(kNoSuchTarget);
-                    return;
-                }
-            }
-            if (shooting)
-                saveScreenshotLater(window, line->screenshot);
-            else if (line->printFocus)
-                whenSettled(window, [&window] {
-                    printFocus(window);
-                    QCoreApplication::exit(0);
-                });
-        });
-    }
+    if (!line->compare.isEmpty())
+        compareWhenSettled(window, *line);
+    else if (target || line->printFocus)
+        goToWhenSettled(window, target, *line);
     return QApplication::exec();
 }

@@ -92,6 +92,15 @@ void tensorHealth(DebugMode mode, std::string_view tensorBytes, bool present, Te
     alert.invalidSummary = !health.invalid.empty();
 }
 
+// A length-delimited field's bytes; false (malformed) for any other wire type.
+bool takeBytes(const Field& field, std::string_view& to)
+{
+    if (field.type != WireType::LengthDelimited)
+        return false;
+    to = field.bytes;
+    return true;
+}
+
 // The outer DebugEvent, in one pass: its wall time (field 1) and its oneof member, the last one on
 // the wire winning as in protobuf; `out` starts zeroed. A decoder names the member it `expected`:
 // then a wall time that is not a fixed64, or that member not length-delimited, is Malformed (the
@@ -151,14 +160,12 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
     while (reader.next(field)) {
         switch (field.number) {
         case 1: // tfdbg_context_id
-            if (field.type != WireType::LengthDelimited)
+            if (!takeBytes(field, out.graphId))
                 return DecodeStatus::Malformed;
-            out.graphId = field.bytes;
             break;
         case 2: // op_name
-            if (field.type != WireType::LengthDelimited)
+            if (!takeBytes(field, out.opName))
                 return DecodeStatus::Malformed;
-            out.opName = field.bytes;
             break;
         case 3: // output_slot
             if (field.type != WireType::Varint)
@@ -177,9 +184,8 @@ DecodeStatus decodeTrace(std::string_view payload, DecodedTrace& out)
             hasTensor = true;
             break;
         case 6: // device_name
-            if (field.type != WireType::LengthDelimited)
+            if (!takeBytes(field, out.deviceName))
                 return DecodeStatus::Malformed;
-            out.deviceName = field.bytes;
             break;
         default:
             break;
@@ -208,9 +214,9 @@ std::string_view contextModulePath(std::string_view context)
     return reader.failed() ? std::string_view{} : path;
 }
 
-} // namespace
-
-DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
+// `out` is reused for every record of a file: its vectors are cleared, not freed, so that their
+// capacity carries over to the next record.
+void clearExecution(DecodedExecution& out)
 {
     out.opType = {};
     out.graphId = {};
@@ -224,75 +230,59 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
     out.malformedSummary = false;
     out.modulePath = {};
     out.codeLocation = {};
+}
 
-    EventKind envelope;
-    const DecodeStatus status = scanEnvelope(payload, event::Execution, envelope);
-    out.wallTime = envelope.wallTime;
-    if (status != DecodeStatus::Ok)
-        return status;
+// A repeated int64 field, packed or not, appended to `to`.
+bool appendIds(const Field& field, std::vector<std::int64_t>& to)
+{
+    return wire::forEachVarint(
+        field, [&to](std::uint64_t v) { to.push_back(static_cast<std::int64_t>(v)); });
+}
 
-    // Payload tensors come before the mode on the wire only in hand-made records; collect their
-    // bytes first and judge them once the mode is known.
-    thread_local std::vector<std::string_view> tensors;
-    tensors.clear();
-    wire::Reader reader(envelope.body);
-    Field field;
-    auto ids = [&](std::vector<std::int64_t>& to) {
-        return wire::forEachVarint(
-            field, [&](std::uint64_t v) { to.push_back(static_cast<std::int64_t>(v)); });
-    };
-    while (reader.next(field)) {
-        switch (field.number) {
-        case 1:
-            if (field.type != WireType::LengthDelimited)
-                return DecodeStatus::Malformed;
-            out.opType = field.bytes;
-            break;
-        case 2:
-            if (field.type != WireType::Varint)
-                return DecodeStatus::Malformed;
-            out.numOutputs = static_cast<std::uint32_t>(field.value);
-            break;
-        case 3:
-            if (field.type != WireType::LengthDelimited)
-                return DecodeStatus::Malformed;
-            out.graphId = field.bytes;
-            break;
-        case 4:
-            if (!ids(out.inputIds))
-                return DecodeStatus::Malformed;
-            break;
-        case 5:
-            if (!ids(out.outputIds))
-                return DecodeStatus::Malformed;
-            break;
-        case 6:
-            if (field.type != WireType::Varint)
-                return DecodeStatus::Malformed;
-            out.mode = debugModeFromWire(field.value);
-            break;
-        case 7:
-            if (field.type != WireType::LengthDelimited)
-                return DecodeStatus::Malformed;
-            tensors.push_back(field.bytes);
-            break;
-        case 1000: // framework_context: only its module path is indexed
-            if (field.type != WireType::LengthDelimited)
-                return DecodeStatus::Malformed;
-            out.modulePath = contextModulePath(field.bytes);
-            break;
-        case 8:
-            if (field.type != WireType::LengthDelimited)
-                return DecodeStatus::Malformed;
-            out.codeLocation = field.bytes;
-            break;
-        default:
-            break;
-        }
+// One field of an Execution message into `out`; a payload tensor's bytes go to `tensors`, to be
+// judged once the mode is known. False: the field is malformed.
+bool readExecutionField(const Field& field, DecodedExecution& out,
+                        std::vector<std::string_view>& tensors)
+{
+    switch (field.number) {
+    case 1:
+        return takeBytes(field, out.opType);
+    case 2:
+        if (field.type != WireType::Varint)
+            return false;
+        out.numOutputs = static_cast<std::uint32_t>(field.value);
+        return true;
+    case 3:
+        return takeBytes(field, out.graphId);
+    case 4:
+        return appendIds(field, out.inputIds);
+    case 5:
+        return appendIds(field, out.outputIds);
+    case 6:
+        if (field.type != WireType::Varint)
+            return false;
+        out.mode = debugModeFromWire(field.value);
+        return true;
+    case 7:
+        if (field.type != WireType::LengthDelimited)
+            return false;
+        tensors.push_back(field.bytes);
+        return true;
+    case 1000: // framework_context: only its module path is indexed
+        if (field.type != WireType::LengthDelimited)
+            return false;
+        out.modulePath = contextModulePath(field.bytes);
+        return true;
+    case 8:
+        return takeBytes(field, out.codeLocation);
+    default:
+        return true;
     }
-    if (reader.failed())
-        return DecodeStatus::Malformed;
+}
 
+// Each payload tensor's health, and an alert for each non-finite one, in slot order.
+void judgeOutputs(const std::vector<std::string_view>& tensors, DecodedExecution& out)
+{
     out.outputHealth.resize(tensors.size());
     for (std::size_t slot = 0; slot < tensors.size(); ++slot) {
         bool malformed = false;
@@ -309,6 +299,31 @@ DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
                 out.notTensorBoardAlerts.push_back(alert.outputSlot);
         }
     }
+}
+
+} // namespace
+
+DecodeStatus decodeExecution(std::string_view payload, DecodedExecution& out)
+{
+    clearExecution(out);
+    EventKind envelope;
+    const DecodeStatus status = scanEnvelope(payload, event::Execution, envelope);
+    out.wallTime = envelope.wallTime;
+    if (status != DecodeStatus::Ok)
+        return status;
+
+    // Payload tensors come before the mode on the wire only in hand-made records; collect their
+    // bytes first and judge them once the mode is known. Kept per thread: no allocation per record.
+    thread_local std::vector<std::string_view> tensors;
+    tensors.clear();
+    wire::Reader reader(envelope.body);
+    Field field;
+    while (reader.next(field))
+        if (!readExecutionField(field, out, tensors))
+            return DecodeStatus::Malformed;
+    if (reader.failed())
+        return DecodeStatus::Malformed;
+    judgeOutputs(tensors, out);
     return DecodeStatus::Ok;
 }
 

@@ -200,179 +200,240 @@ void renderSetAside(std::ostringstream& out, const Report& r)
     }
 }
 
+// "Hosts:", one line per host: where its files are, when it started, what it executed.
+void renderHosts(std::ostringstream& out, const Report& r)
+{
+    out << "Hosts:        ";
+    for (std::size_t i = 0; i < r.hosts.size(); ++i)
+        out << (i ? "\n              " : "") << text(r.hosts[i].name) << "  ("
+            << text(r.hosts[i].prefix) << ", started " << utc(r.hosts[i].wallTime) << ", "
+            << r.hosts[i].executions << (r.hosts[i].executions == 1 ? " execution" : " executions")
+            << (r.hosts[i].nonFiniteExecutions == 0
+                    ? std::string(")")
+                    : ", " + std::to_string(r.hosts[i].nonFiniteExecutions) + " with NaN or ±inf" +
+                          (i == 0 ? ")" : otherHostNote(r, r.hosts[i].name)));
+    out << "\n";
+}
+
+// "Alerts:": how many, how TensorBoard's count differs, and how many were set aside.
+void renderAlertCount(std::ostringstream& out, const Report& r)
+{
+    out << "Alerts:       " << r.alertTotal << " InfNanAlert";
+    if (r.alertsTensorBoardSkips > 0)
+        out << " (" << r.alertsTensorBoardSkips
+            << " of bfloat16, float8 or complex values, which TensorBoard does not check)";
+    if (r.tensorBoardAlertTotal != r.alertTotal - r.alertsTensorBoardSkips)
+        out << " (TensorBoard stops counting at " << r.tensorBoardAlertTotal << ")";
+    if (r.intendedAlerts + r.uninitialisedAlerts > 0) {
+        out << ": " << r.countedAlerts << " counted, " << r.intendedAlerts
+            << " set aside as intended";
+        if (r.uninitialisedAlerts > 0)
+            out << ", " << r.uninitialisedAlerts << " of uninitialised memory";
+    }
+    out << "\n";
+}
+
+// What TensorBoard would show where it stops at a corrupt record and NaNscope reads on.
+void renderTensorBoardStops(std::ostringstream& out, const Report& r)
+{
+    if (r.tensorBoardStops.empty())
+        return;
+    out << "TensorBoard:  " << r.tensorBoardExecutions << " executions, " << r.tensorBoardTraces
+        << " graph execution traces, " << r.tensorBoardAlertTotal
+        << " InfNanAlert: it stops reading at the first corrupt record of";
+    for (const auto& stop : r.tensorBoardStops)
+        out << "\n              " << printable(stop.file) << " (offset " << stop.offset << ")";
+    out << "\n";
+}
+
+// The header: the run, its hosts, its writer, and what the logdir holds.
+void renderSummary(std::ostringstream& out, const Report& r)
+{
+    if (!r.readable) {
+        out << "No tfdbg2 data could be read.\n";
+        return;
+    }
+    out << "Run:          " << (r.runId.empty() ? "(no run id)" : text(r.runId)) << "\n";
+    renderHosts(out, r);
+    out << "Written by:   " << (r.tensorflowVersion.empty() ? "unknown" : text(r.tensorflowVersion))
+        << (r.fileVersion.empty() ? "" : "  (file version " + text(r.fileVersion) + ")") << "\n";
+    out << "Modes:        ";
+    for (std::size_t i = 0; i < r.tensorDebugModes.size(); ++i)
+        out << (i ? ", " : "") << r.tensorDebugModes[i];
+    out << (r.tensorDebugModes.empty() ? "(no traces or executions)" : "") << "\n";
+    const auto& c = r.counts;
+    out << "Counts:       " << c.executions << " executions, " << c.graphExecutionTraces
+        << " graph execution traces, " << c.graphs << " graphs, " << c.graphOps << " graph ops, "
+        << c.stackFrames << " stack frames, " << c.sourceFiles << " source files\n";
+    renderAlertCount(out, r);
+    renderTensorBoardStops(out, r);
+}
+
+void renderFirstAlert(std::ostringstream& out, const Report& r)
+{
+    if (!r.firstAlert)
+        return;
+    const auto& a = *r.firstAlert;
+    out << "\nTensorBoard's first alert\n";
+    out << "    " << eventLabel(a.alert.event) << ": " << opLabel(a.opType, a.opName) << ", output "
+        << a.alert.outputSlot;
+    if (!a.graphId.empty())
+        out << ", graph " << graphLabel(a.graphName, a.graphId);
+    out << "\n    " << alertCounts(a.alert) << "\n";
+}
+
+// The origin's op, module, forward op, output and inputs.
+void renderOriginOp(std::ostringstream& out, const ReportOrigin& ro)
+{
+    const auto& o = ro.origin;
+    out << "    " << eventLabel(o.event) << ": " << opLabel(o.opType, o.opName) << ", output "
+        << o.outputSlot;
+    if (!o.graphId.empty())
+        out << ", graph " << graphLabel(o.graphName, o.graphId);
+    out << "\n";
+    if (!o.modulePath.empty())
+        out << "    module: " << text(o.modulePath) << "\n";
+    if (!o.forwardOpType.empty()) {
+        out << "    backward of: " << text(o.forwardOpType);
+        if (const auto& fs = ro.forwardStack; fs.focusFrame) {
+            const ResolvedFrame& f = fs.frames[*fs.focusFrame].frame;
+            out << " at " << text(f.filePath) << ":" << f.line << " in " << text(f.function);
+        }
+        out << "\n";
+    }
+    out << "    output: " << o.health.describe() << "\n";
+    if (o.inputs.empty())
+        return;
+    out << "    inputs:\n";
+    for (const auto& in : o.inputs) {
+        out << "      " << text(in.name);
+        if (in.event)
+            out << "  (" << eventLabel(*in.event) << ")";
+        out << ": " << in.healthText << "\n";
+    }
+}
+
+// The hint, and how many ops of the whole logdir made or passed on non-finite values.
+void renderOriginHint(std::ostringstream& out, const ReportOrigin& ro)
+{
+    // The hint may quote the op type.
+    out << "    why:  " << printable(ro.origin.hint.cause) << "\n";
+    out << "    fix:  " << printable(ro.origin.hint.fix) << "\n";
+    out << "    in the whole logdir: " << ro.producers
+        << (ro.producers == 1 ? " producer, " : " producers, ") << ro.propagators
+        << (ro.propagators == 1 ? " propagator" : " propagators");
+    if (ro.entries > 0)
+        out << ", " << ro.entries << " non-finite value" << (ro.entries == 1 ? "" : "s")
+            << " entering without recorded inputs (variables, arguments)";
+    out << "\n";
+}
+
+// The stack that created the op, outermost first, each run of framework frames folded into one
+// line (but never the focus frame, marked >).
+void renderOriginStack(std::ostringstream& out, const FoldedStack& stack)
+{
+    if (stack.frames.empty())
+        return;
+    out << "    created at (outermost first; framework frames folded):\n";
+    std::size_t folded = 0;
+    auto flush = [&] {
+        if (folded > 0)
+            out << "        ... " << folded << " framework frame" << (folded == 1 ? "" : "s")
+                << "\n";
+        folded = 0;
+    };
+    for (std::size_t i = 0; i < stack.frames.size(); ++i) {
+        const auto& f = stack.frames[i];
+        if (f.framework && stack.focusFrame != i) {
+            ++folded;
+            continue;
+        }
+        flush();
+        const bool focus = stack.focusFrame == i;
+        out << (focus ? "      > " : "        ")
+            << (f.frame.filePath.empty() ? "(unknown frame " + text(f.frame.id) + ")"
+                                         : text(f.frame.filePath))
+            << ":" << f.frame.line << " in " << text(f.frame.function) << "\n";
+    }
+    flush();
+    if (!stack.userFrame)
+        out << "    every frame is framework code (see --framework-pattern): the frame "
+               "marked > is the nearest to the op, not the user's\n";
+}
+
+// The user's lines around the focus line, from the logdir's copy of the file.
+void renderOriginSource(std::ostringstream& out, const std::optional<SourceExcerpt>& source)
+{
+    if (!source)
+        return;
+    const auto& s = *source;
+    out << "    source (from the logdir's copy of " << text(s.filePath) << "):\n";
+    for (std::size_t i = 0; i < s.lines.size(); ++i) {
+        const int number = s.firstLine + static_cast<int>(i);
+        char prefix[32];
+        std::snprintf(prefix, sizeof prefix, "    %s %5d | ", number == s.focusLine ? ">" : " ",
+                      number);
+        out << prefix << printable(s.lines[i], {.maxChars = kMaxLineChars, .keepTabs = true})
+            << "\n";
+    }
+}
+
+// Why a readable logdir has no origin: nothing non-finite, all of it set aside, or not found.
+void renderNoOrigin(std::ostringstream& out, const Report& r)
+{
+    if (r.alertTotal == 0)
+        out << "\nOrigin: none (no non-finite value was recorded)\n";
+    else if (r.countedAlerts == 0)
+        out << "\nOrigin: none. No unintended NaN or infinity was found: every non-finite "
+               "value recorded was set aside (below)\n";
+    else
+        out << "\nOrigin: none found for the " << r.countedAlerts << " alerts that count\n";
+    if (!r.hostOrigins.empty() && !r.hosts.empty())
+        out << "    (on the main host, " << text(r.hosts.front().name)
+            << "; other hosts made non-finite values: below)\n";
+}
+
+void renderOrigin(std::ostringstream& out, const Report& r)
+{
+    if (!r.origin) {
+        if (r.readable)
+            renderNoOrigin(out, r);
+        return;
+    }
+    out << "\nOrigin: the first non-finite value in execution order\n";
+    renderOriginOp(out, *r.origin);
+    renderOriginHint(out, *r.origin);
+    renderOriginStack(out, r.origin->stack);
+    renderOriginSource(out, r.origin->source);
+}
+
+void renderDiagnostics(std::ostringstream& out, const Report& r)
+{
+    if (r.diagnostics.empty())
+        return;
+    out << "\nDiagnostics\n";
+    for (const auto& d : r.diagnostics) {
+        out << "    " << toString(d.severity) << ": ";
+        if (!d.file.empty())
+            out << printable(d.file);
+        if (d.offset)
+            out << " at offset " << *d.offset;
+        out << (d.file.empty() && !d.offset ? "" : ": ") << printable(d.message) << "\n";
+    }
+}
+
 } // namespace
 
 std::string renderText(const Report& r)
 {
     std::ostringstream out;
     out << "NaNscope report for " << printable(r.logdir) << "\n\n";
-    if (!r.readable) {
-        out << "No tfdbg2 data could be read.\n";
-    } else {
-        out << "Run:          " << (r.runId.empty() ? "(no run id)" : text(r.runId)) << "\n";
-        out << "Hosts:        ";
-        for (std::size_t i = 0; i < r.hosts.size(); ++i)
-            out << (i ? "\n              " : "") << text(r.hosts[i].name) << "  ("
-                << text(r.hosts[i].prefix) << ", started " << utc(r.hosts[i].wallTime) << ", "
-                << r.hosts[i].executions
-                << (r.hosts[i].executions == 1 ? " execution" : " executions")
-                << (r.hosts[i].nonFiniteExecutions == 0
-                        ? std::string(")")
-                        : ", " + std::to_string(r.hosts[i].nonFiniteExecutions) +
-                              " with NaN or ±inf" +
-                              (i == 0 ? ")" : otherHostNote(r, r.hosts[i].name)));
-        out << "\n";
-        out << "Written by:   "
-            << (r.tensorflowVersion.empty() ? "unknown" : text(r.tensorflowVersion))
-            << (r.fileVersion.empty() ? "" : "  (file version " + text(r.fileVersion) + ")")
-            << "\n";
-        out << "Modes:        ";
-        for (std::size_t i = 0; i < r.tensorDebugModes.size(); ++i)
-            out << (i ? ", " : "") << r.tensorDebugModes[i];
-        out << (r.tensorDebugModes.empty() ? "(no traces or executions)" : "") << "\n";
-        const auto& c = r.counts;
-        out << "Counts:       " << c.executions << " executions, " << c.graphExecutionTraces
-            << " graph execution traces, " << c.graphs << " graphs, " << c.graphOps
-            << " graph ops, " << c.stackFrames << " stack frames, " << c.sourceFiles
-            << " source files\n";
-        out << "Alerts:       " << r.alertTotal << " InfNanAlert";
-        if (r.alertsTensorBoardSkips > 0)
-            out << " (" << r.alertsTensorBoardSkips
-                << " of bfloat16, float8 or complex values, which TensorBoard does not check)";
-        if (r.tensorBoardAlertTotal != r.alertTotal - r.alertsTensorBoardSkips)
-            out << " (TensorBoard stops counting at " << r.tensorBoardAlertTotal << ")";
-        if (r.intendedAlerts + r.uninitialisedAlerts > 0) {
-            out << ": " << r.countedAlerts << " counted, " << r.intendedAlerts
-                << " set aside as intended";
-            if (r.uninitialisedAlerts > 0)
-                out << ", " << r.uninitialisedAlerts << " of uninitialised memory";
-        }
-        out << "\n";
-        if (!r.tensorBoardStops.empty()) {
-            out << "TensorBoard:  " << r.tensorBoardExecutions << " executions, "
-                << r.tensorBoardTraces << " graph execution traces, " << r.tensorBoardAlertTotal
-                << " InfNanAlert: it stops reading at the first corrupt record of";
-            for (const auto& stop : r.tensorBoardStops)
-                out << "\n              " << printable(stop.file) << " (offset " << stop.offset
-                    << ")";
-            out << "\n";
-        }
-    }
-
-    if (r.firstAlert) {
-        const auto& a = *r.firstAlert;
-        out << "\nTensorBoard's first alert\n";
-        out << "    " << eventLabel(a.alert.event) << ": " << opLabel(a.opType, a.opName)
-            << ", output " << a.alert.outputSlot;
-        if (!a.graphId.empty())
-            out << ", graph " << graphLabel(a.graphName, a.graphId);
-        out << "\n    " << alertCounts(a.alert) << "\n";
-    }
-
-    if (r.origin) {
-        const auto& ro = *r.origin;
-        const auto& o = ro.origin;
-        out << "\nOrigin: the first non-finite value in execution order\n";
-        out << "    " << eventLabel(o.event) << ": " << opLabel(o.opType, o.opName) << ", output "
-            << o.outputSlot;
-        if (!o.graphId.empty())
-            out << ", graph " << graphLabel(o.graphName, o.graphId);
-        out << "\n";
-        if (!o.modulePath.empty())
-            out << "    module: " << text(o.modulePath) << "\n";
-        if (!o.forwardOpType.empty()) {
-            out << "    backward of: " << text(o.forwardOpType);
-            if (const auto& fs = ro.forwardStack; fs.focusFrame) {
-                const ResolvedFrame& f = fs.frames[*fs.focusFrame].frame;
-                out << " at " << text(f.filePath) << ":" << f.line << " in " << text(f.function);
-            }
-            out << "\n";
-        }
-        out << "    output: " << o.health.describe() << "\n";
-        if (!o.inputs.empty()) {
-            out << "    inputs:\n";
-            for (const auto& in : o.inputs) {
-                out << "      " << text(in.name);
-                if (in.event)
-                    out << "  (" << eventLabel(*in.event) << ")";
-                out << ": " << in.healthText << "\n";
-            }
-        }
-        // The hint may quote the op type.
-        out << "    why:  " << printable(o.hint.cause) << "\n";
-        out << "    fix:  " << printable(o.hint.fix) << "\n";
-        out << "    in the whole logdir: " << ro.producers
-            << (ro.producers == 1 ? " producer, " : " producers, ") << ro.propagators
-            << (ro.propagators == 1 ? " propagator" : " propagators");
-        if (ro.entries > 0)
-            out << ", " << ro.entries << " non-finite value" << (ro.entries == 1 ? "" : "s")
-                << " entering without recorded inputs (variables, arguments)";
-        out << "\n";
-        if (!ro.stack.frames.empty()) {
-            out << "    created at (outermost first; framework frames folded):\n";
-            std::size_t folded = 0;
-            auto flush = [&] {
-                if (folded > 0)
-                    out << "        ... " << folded << " framework frame"
-                        << (folded == 1 ? "" : "s") << "\n";
-                folded = 0;
-            };
-            for (std::size_t i = 0; i < ro.stack.frames.size(); ++i) {
-                const auto& f = ro.stack.frames[i];
-                if (f.framework && ro.stack.focusFrame != i) {
-                    ++folded;
-                    continue;
-                }
-                flush();
-                const bool focus = ro.stack.focusFrame == i;
-                out << (focus ? "      > " : "        ")
-                    << (f.frame.filePath.empty() ? "(unknown frame " + text(f.frame.id) + ")"
-                                                 : text(f.frame.filePath))
-                    << ":" << f.frame.line << " in " << text(f.frame.function) << "\n";
-            }
-            flush();
-            if (!ro.stack.userFrame)
-                out << "    every frame is framework code (see --framework-pattern): the frame "
-                       "marked > is the nearest to the op, not the user's\n";
-        }
-        if (ro.source) {
-            const auto& s = *ro.source;
-            out << "    source (from the logdir's copy of " << text(s.filePath) << "):\n";
-            for (std::size_t i = 0; i < s.lines.size(); ++i) {
-                const int number = s.firstLine + static_cast<int>(i);
-                char prefix[32];
-                std::snprintf(prefix, sizeof prefix, "    %s %5d | ",
-                              number == s.focusLine ? ">" : " ", number);
-                out << prefix
-                    << printable(s.lines[i], {.maxChars = kMaxLineChars, .keepTabs = true}) << "\n";
-            }
-        }
-    } else if (r.readable) {
-        if (r.alertTotal == 0)
-            out << "\nOrigin: none (no non-finite value was recorded)\n";
-        else if (r.countedAlerts == 0)
-            out << "\nOrigin: none. No unintended NaN or infinity was found: every non-finite "
-                   "value recorded was set aside (below)\n";
-        else
-            out << "\nOrigin: none found for the " << r.countedAlerts << " alerts that count\n";
-        if (!r.hostOrigins.empty() && !r.hosts.empty())
-            out << "    (on the main host, " << text(r.hosts.front().name)
-                << "; other hosts made non-finite values: below)\n";
-    }
+    renderSummary(out, r);
+    renderFirstAlert(out, r);
+    renderOrigin(out, r);
     renderHostOrigins(out, r);
     renderSetAside(out, r);
-
-    if (!r.diagnostics.empty()) {
-        out << "\nDiagnostics\n";
-        for (const auto& d : r.diagnostics) {
-            out << "    " << toString(d.severity) << ": ";
-            if (!d.file.empty())
-                out << printable(d.file);
-            if (d.offset)
-                out << " at offset " << *d.offset;
-            out << (d.file.empty() && !d.offset ? "" : ": ") << printable(d.message) << "\n";
-        }
-    }
+    renderDiagnostics(out, r);
     return out.str();
 }
 
