@@ -7,6 +7,7 @@
 #include "nanscope/recorder.hpp"
 #include "tensor.hpp"
 
+#include <concepts>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,7 +15,9 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace nanscope::demo {
@@ -52,6 +55,15 @@ TensorView view(const Tensor<T>& t)
 {
     return {.data = t.data(), .dtype = dtypeOf<T>(), .shape = t.shape};
 }
+
+// A tensor that view() describes to the recorder (found by argument-dependent lookup, so that
+// the GPU demo's device tensors qualify too).
+template <typename T>
+concept Viewable = std::same_as<decltype(view(std::declval<const T&>())), TensorView>;
+
+// What binds a forwarding reference `T&&` as a temporary: a named tensor makes T a reference.
+template <typename T>
+concept ViewableTemporary = Viewable<T> && !std::is_reference_v<T>;
 
 // A scalar resource handle (a variable's VarHandleOp output): it has no values to record.
 inline TensorView resourceView()
@@ -141,10 +153,12 @@ public:
 
     void declare(const OpDef& def, std::source_location where = std::source_location::current());
 
-    // Declares the op if needed and records `value` as its output 0; returns `value`.
-    template <typename T>
-    const Tensor<T>& op(const OpDef& def, const Tensor<T>& value,
-                        std::source_location where = std::source_location::current())
+    // Declares the op if needed and records `value` as its output 0; returns `value`. Any
+    // tensor the recorder can view will do: host tensors here, device tensors in the GPU demo,
+    // so that the model's functions are written once for both (mlp_gradients.hpp).
+    template <Viewable T>
+    const T& op(const OpDef& def, const T& value,
+                std::source_location where = std::source_location::current())
     {
         if (m_instrumentation.enabled()) {
             declare(def, where);
@@ -153,12 +167,12 @@ public:
         return value;
     }
 
-    template <typename T>
-    Tensor<T> op(const OpDef& def, Tensor<T>&& value,
-                 std::source_location where = std::source_location::current())
+    // A temporary is moved into the result (a named tensor takes the overload above).
+    template <ViewableTemporary T>
+    T op(const OpDef& def, T&& value, std::source_location where = std::source_location::current())
     {
-        op(def, static_cast<const Tensor<T>&>(value), where);
-        return std::move(value);
+        op(def, static_cast<const T&>(value), where);
+        return std::forward<T>(value);
     }
 
     // The same for an op with several outputs, e.g. a nested function call: `value` describes

@@ -5,6 +5,11 @@
 #include "random.hpp"
 #include "tensor_math.hpp"
 
+// The GPU demo compiles this file too, with its device math, so that its model is this one.
+#ifdef NANSCOPE_DEMO_MLP_GPU
+#include "gpu_math.hpp"
+#endif
+
 namespace nanscope::demo {
 
 namespace {
@@ -14,26 +19,28 @@ constexpr std::int64_t kHiddenUnits = 500;
 enum class Activation { Relu, None };
 
 // dense_layer(weights, x, act): act(x @ kernel + bias), one graph per activation.
-FloatTensor denseLayer(FunctionGraph& g, const DenseWeights& weights, const FloatTensor& input,
-                       Activation activation)
+template <class Ops>
+FloatOf<Ops> denseLayer(FunctionGraph& g, const DenseWeightsOf<FloatOf<Ops>>& weights,
+                        const FloatOf<Ops>& input, Activation activation)
 {
-    const FloatTensor& x = g.op({"Placeholder", "x"}, input);
+    using Float = FloatOf<Ops>;
+    const Float& x = g.op({"Placeholder", "x"}, input);
     g.declare({"Placeholder", "matmul_readvariableop_resource"});
     g.declare({"Placeholder", "add_readvariableop_resource"});
-    const FloatTensor& kernel =
+    const Float& kernel =
         g.op({"ReadVariableOp", "MatMul/ReadVariableOp", {"matmul_readvariableop_resource"}},
              weights.kernel);
-    FloatTensor product =
-        g.op({"MatMul", "MatMul", {"x", "MatMul/ReadVariableOp"}}, math::matmul(x, kernel));
-    const FloatTensor& bias = g.op(
+    Float product =
+        g.op({"MatMul", "MatMul", {"x", "MatMul/ReadVariableOp"}}, Ops::matmul(x, kernel));
+    const Float& bias = g.op(
         {"ReadVariableOp", "add/ReadVariableOp", {"add_readvariableop_resource"}}, weights.bias);
-    FloatTensor preactivation =
-        g.op({"AddV2", "add", {"MatMul", "add/ReadVariableOp"}}, math::add(product, bias));
+    Float preactivation =
+        g.op({"AddV2", "add", {"MatMul", "add/ReadVariableOp"}}, Ops::add(product, bias));
     if (activation == Activation::None) {
         g.declare({"Identity", "Identity", {"add"}});
         return preactivation;
     }
-    FloatTensor activations = g.op({"Relu", "Relu", {"add"}}, math::relu(preactivation));
+    Float activations = g.op({"Relu", "Relu", {"add"}}, Ops::relu(preactivation));
     g.declare({"Identity", "Identity", {"Relu"}});
     return activations;
 }
@@ -73,82 +80,104 @@ Variables initialVariables(std::uint64_t seed)
     return v;
 }
 
-FormattedBatch formatExample(Functions& functions, const UInt8Tensor& imagesIn,
-                             const UInt8Tensor& labelsIn)
+template <class Ops>
+FormattedBatchOf<FloatOf<Ops>> formatExample(Functions& functions,
+                                             const typename Ops::UInt8& imagesIn,
+                                             const typename Ops::UInt8& labelsIn)
 {
+    using Float = FloatOf<Ops>;
+    using UInt8 = typename Ops::UInt8;
     FunctionGraph& g = functions.formatExample;
-    const UInt8Tensor& images = g.op({"Placeholder", "imgs"}, imagesIn);
-    const UInt8Tensor& labels = g.op({"Placeholder", "labels"}, labelsIn);
-    const Int32Tensor& shape =
-        g.op({"Const", "Reshape/shape"},
-             math::constant<std::int32_t>({2}, {-1, static_cast<std::int32_t>(kImagePixels)}));
-    UInt8Tensor flat = g.op({"Reshape", "Reshape", {"imgs", "Reshape/shape"}},
-                            math::reshape(images, {images.rows(), shape[1]}));
-    FloatTensor pixels = g.op({"Cast", "Cast", {"Reshape"}}, math::cast<float>(flat));
-    const FloatTensor& scale = g.op({"Const", "truediv/y"}, math::scalar(255.0f));
-    FormattedBatch out;
-    out.images = g.op({"RealDiv", "truediv", {"Cast", "truediv/y"}}, math::divide(pixels, scale));
-    const Int32Tensor& depth = g.op({"Const", "one_hot/depth"}, math::scalar(kClasses));
-    const FloatTensor& on = g.op({"Const", "one_hot/on_value"}, math::scalar(1.0f));
-    const FloatTensor& off = g.op({"Const", "one_hot/off_value"}, math::scalar(0.0f));
+    const UInt8& images = g.op({"Placeholder", "imgs"}, imagesIn);
+    const UInt8& labels = g.op({"Placeholder", "labels"}, labelsIn);
+    g.op({"Const", "Reshape/shape"},
+         Ops::constant({2}, {-1, static_cast<std::int32_t>(kImagePixels)}));
+    UInt8 flat = g.op({"Reshape", "Reshape", {"imgs", "Reshape/shape"}},
+                      Ops::reshape(images, {images.rows(), kImagePixels}));
+    Float pixels = g.op({"Cast", "Cast", {"Reshape"}}, Ops::castToFloat(flat));
+    const Float& scale = g.op({"Const", "truediv/y"}, Ops::scalar(255.0f));
+    FormattedBatchOf<Float> out;
+    out.images = g.op({"RealDiv", "truediv", {"Cast", "truediv/y"}}, Ops::divide(pixels, scale));
+    g.op({"Const", "one_hot/depth"}, Ops::constant({}, {kClasses}));
+    g.op({"Const", "one_hot/on_value"}, Ops::scalar(1.0f));
+    g.op({"Const", "one_hot/off_value"}, Ops::scalar(0.0f));
     out.labels = g.op(
         {"OneHot", "one_hot", {"labels", "one_hot/depth", "one_hot/on_value", "one_hot/off_value"}},
-        math::oneHot(labels, depth[0], on[0], off[0]));
+        Ops::oneHot(labels, kClasses, 1.0f, 0.0f));
     g.declare({"Identity", "Identity", {"truediv"}});
     g.declare({"Identity", "Identity_1", {"one_hot"}});
     return out;
 }
 
-ModelActivations model(Functions& functions, const Variables& variables, const FloatTensor& input)
+template <class Ops>
+ModelActivationsOf<FloatOf<Ops>>
+model(Functions& functions, const VariablesOf<FloatOf<Ops>>& variables, const FloatOf<Ops>& input)
 {
+    using Float = FloatOf<Ops>;
     FunctionGraph& g = functions.model;
-    const FloatTensor& x = g.op({"Placeholder", "x"}, input);
+    const Float& x = g.op({"Placeholder", "x"}, input);
     // The captured variables, passed on to the dense_layer calls.
     g.declare({"Placeholder", "statefulpartitionedcall_args_1"});
     g.declare({"Placeholder", "statefulpartitionedcall_args_2"});
     g.declare({"Placeholder", "statefulpartitionedcall_1_args_1"});
     g.declare({"Placeholder", "statefulpartitionedcall_1_args_2"});
-    ModelActivations out;
-    out.hidden = g.op({"StatefulPartitionedCall",
-                       "StatefulPartitionedCall",
-                       {"x", "statefulpartitionedcall_args_1", "statefulpartitionedcall_args_2"}},
-                      denseLayer(functions.hiddenLayer, variables.hidden, x, Activation::Relu));
-    FloatTensor logits =
+    ModelActivationsOf<Float> out;
+    out.hidden =
         g.op({"StatefulPartitionedCall",
-              "StatefulPartitionedCall_1",
-              {"StatefulPartitionedCall", "statefulpartitionedcall_1_args_1",
-               "statefulpartitionedcall_1_args_2"}},
-             denseLayer(functions.logitsLayer, variables.logits, out.hidden, Activation::None));
-    out.probs = g.op({"Softmax", "Softmax", {"StatefulPartitionedCall_1"}}, math::softmax(logits));
+              "StatefulPartitionedCall",
+              {"x", "statefulpartitionedcall_args_1", "statefulpartitionedcall_args_2"}},
+             denseLayer<Ops>(functions.hiddenLayer, variables.hidden, x, Activation::Relu));
+    Float logits = g.op(
+        {"StatefulPartitionedCall",
+         "StatefulPartitionedCall_1",
+         {"StatefulPartitionedCall", "statefulpartitionedcall_1_args_1",
+          "statefulpartitionedcall_1_args_2"}},
+        denseLayer<Ops>(functions.logitsLayer, variables.logits, out.hidden, Activation::None));
+    out.probs = g.op({"Softmax", "Softmax", {"StatefulPartitionedCall_1"}}, Ops::softmax(logits));
     g.declare({"Identity", "Identity", {"Softmax"}});
     return out;
 }
 
-LossActivations loss(Functions& functions, const FloatTensor& probsIn, const FloatTensor& labelsIn,
-                     bool clip)
+template <class Ops>
+LossActivationsOf<FloatOf<Ops>> loss(Functions& functions, const FloatOf<Ops>& probsIn,
+                                     const FloatOf<Ops>& labelsIn, bool clip)
 {
+    using Float = FloatOf<Ops>;
     FunctionGraph& g = functions.loss;
-    const FloatTensor& probs = g.op({"Placeholder", "probs"}, probsIn);
-    const FloatTensor& labels = g.op({"Placeholder", "labels"}, labelsIn);
-    LossActivations a;
-    a.neg = g.op({"Neg", "Neg", {"labels"}}, math::negate(labels));
+    const Float& probs = g.op({"Placeholder", "probs"}, probsIn);
+    const Float& labels = g.op({"Placeholder", "labels"}, labelsIn);
+    LossActivationsOf<Float> a;
+    a.neg = g.op({"Neg", "Neg", {"labels"}}, Ops::negate(labels));
     if (!clip) {
-        a.log = g.op({"Log", "Log", {"probs"}}, math::log(probs));
+        a.log = g.op({"Log", "Log", {"probs"}}, Ops::log(probs));
     } else {
-        const FloatTensor& high = g.op({"Const", "clip_by_value/Minimum/y"}, math::scalar(1.0f));
+        const Float& high = g.op({"Const", "clip_by_value/Minimum/y"}, Ops::scalar(1.0f));
         a.clippedAbove =
             g.op({"Minimum", "clip_by_value/Minimum", {"probs", "clip_by_value/Minimum/y"}},
-                 math::minimum(probs, high));
-        const FloatTensor& low = g.op({"Const", "clip_by_value/y"}, math::scalar(1e-6f));
+                 Ops::minimum(probs, high));
+        const Float& low = g.op({"Const", "clip_by_value/y"}, Ops::scalar(1e-6f));
         a.clipped = g.op({"Maximum", "clip_by_value", {"clip_by_value/Minimum", "clip_by_value/y"}},
-                         math::maximum(a.clippedAbove, low));
-        a.log = g.op({"Log", "Log", {"clip_by_value"}}, math::log(a.clipped));
+                         Ops::maximum(a.clippedAbove, low));
+        a.log = g.op({"Log", "Log", {"clip_by_value"}}, Ops::log(a.clipped));
     }
-    FloatTensor terms = g.op({"Mul", "mul", {"Neg", "Log"}}, math::multiply(a.neg, a.log));
-    g.op({"Const", "Const"}, math::constant<std::int32_t>({2}, {0, 1}));
-    a.loss = g.op({"Mean", "Mean", {"mul", "Const"}}, math::meanAll(terms));
+    Float terms = g.op({"Mul", "mul", {"Neg", "Log"}}, Ops::multiply(a.neg, a.log));
+    g.op({"Const", "Const"}, Ops::constant({2}, {0, 1}));
+    a.loss = g.op({"Mean", "Mean", {"mul", "Const"}}, Ops::meanAll(terms));
     g.declare({"Identity", "Identity", {"Mean"}});
     return a;
 }
+
+// The host's model, and in the GPU demo the device's.
+template FormattedBatch formatExample<HostOps>(Functions&, const UInt8Tensor&, const UInt8Tensor&);
+template ModelActivations model<HostOps>(Functions&, const Variables&, const FloatTensor&);
+template LossActivations loss<HostOps>(Functions&, const FloatTensor&, const FloatTensor&, bool);
+#ifdef NANSCOPE_DEMO_MLP_GPU
+template FormattedBatchOf<cuda::GpuFloat>
+formatExample<cuda::GpuOps>(Functions&, const cuda::GpuUInt8&, const cuda::GpuUInt8&);
+template ModelActivationsOf<cuda::GpuFloat>
+model<cuda::GpuOps>(Functions&, const VariablesOf<cuda::GpuFloat>&, const cuda::GpuFloat&);
+template LossActivationsOf<cuda::GpuFloat> loss<cuda::GpuOps>(Functions&, const cuda::GpuFloat&,
+                                                              const cuda::GpuFloat&, bool);
+#endif
 
 } // namespace nanscope::demo

@@ -27,53 +27,79 @@ struct Functions
     FunctionGraph logitsLayerBackward;
 };
 
-struct DenseWeights
+// A demo's float tensor type (FloatTensor, or the GPU demo's device tensor).
+template <class Ops>
+using FloatOf = typename Ops::Float;
+
+template <class Float>
+struct DenseWeightsOf
 {
-    FloatTensor kernel; // [inputs, units]
-    FloatTensor bias;   // [units]
+    Float kernel; // [inputs, units]
+    Float bias;   // [units]
 };
 
 // The four tf.Variables: 784→500 hidden ReLU layer and 500→10 logits layer.
-struct Variables
+template <class Float>
+struct VariablesOf
 {
-    DenseWeights hidden;
-    DenseWeights logits;
+    DenseWeightsOf<Float> hidden;
+    DenseWeightsOf<Float> logits;
 };
+
+using DenseWeights = DenseWeightsOf<FloatTensor>;
+using Variables = VariablesOf<FloatTensor>;
 
 // Kernels from a truncated normal (mean 0, stddev 0.1), biases 0.1.
 Variables initialVariables(std::uint64_t seed);
 
-struct FormattedBatch
+template <class Float>
+struct FormattedBatchOf
 {
-    FloatTensor images; // [n, 784] in [0, 1]
-    FloatTensor labels; // [n, 10] one-hot
+    Float images; // [n, 784] in [0, 1]
+    Float labels; // [n, 10] one-hot
 };
 
-// Flattens and scales the images, one-hot encodes the labels.
-FormattedBatch formatExample(Functions& functions, const UInt8Tensor& images,
-                             const UInt8Tensor& labels);
-
-struct ModelActivations
+template <class Float>
+struct ModelActivationsOf
 {
-    FloatTensor hidden; // ReLU output, [n, 500]
-    FloatTensor probs;  // softmax output, [n, 10]
+    Float hidden; // ReLU output, [n, 500]
+    Float probs;  // softmax output, [n, 10]
 };
-
-ModelActivations model(Functions& functions, const Variables& variables, const FloatTensor& x);
 
 // What the loss computed, kept for its gradient as TensorFlow's tape keeps it.
-struct LossActivations
+template <class Float>
+struct LossActivationsOf
 {
-    FloatTensor neg;          // -labels
-    FloatTensor clippedAbove; // min(probs, 1), with the fix only
-    FloatTensor clipped;      // max(min(probs, 1), 1e-6), with the fix only
-    FloatTensor log;
-    FloatTensor loss; // scalar
+    Float neg;          // -labels
+    Float clippedAbove; // min(probs, 1), with the fix only
+    Float clipped;      // max(min(probs, 1), 1e-6), with the fix only
+    Float log;
+    Float loss; // scalar
 };
+
+using FormattedBatch = FormattedBatchOf<FloatTensor>;
+using ModelActivations = ModelActivationsOf<FloatTensor>;
+using LossActivations = LossActivationsOf<FloatTensor>;
+
+// The functions are written once for both demos over the demo's `Ops`: tensor_math.hpp's
+// HostOps, or the GPU demo's GpuOps (gpu_math.hpp), which provide the tensor types Float and
+// UInt8 and the primitive ops as static functions. Defined and instantiated for both in
+// mlp.cpp, so that the ops' creation stacks lead to the lines there in either demo.
+
+// Flattens and scales the images, one-hot encodes the labels.
+template <class Ops>
+FormattedBatchOf<FloatOf<Ops>> formatExample(Functions& functions,
+                                             const typename Ops::UInt8& images,
+                                             const typename Ops::UInt8& labels);
+
+template <class Ops>
+ModelActivationsOf<FloatOf<Ops>>
+model(Functions& functions, const VariablesOf<FloatOf<Ops>>& variables, const FloatOf<Ops>& x);
 
 // The mean over all elements of -labels · log(probs): the tutorial's bug, as nothing keeps the
 // probabilities away from 0. `clip` applies the tutorial's fix before the log.
-LossActivations loss(Functions& functions, const FloatTensor& probs, const FloatTensor& labels,
-                     bool clip);
+template <class Ops>
+LossActivationsOf<FloatOf<Ops>> loss(Functions& functions, const FloatOf<Ops>& probs,
+                                     const FloatOf<Ops>& labels, bool clip);
 
 } // namespace nanscope::demo

@@ -7,6 +7,8 @@
 #include "tensor.hpp"
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace nanscope::demo::math {
 
@@ -92,3 +94,52 @@ Int64Tensor argmaxRows(const FloatTensor& x);
 BoolTensor equal(const Int64Tensor& x, const Int64Tensor& y);
 
 } // namespace nanscope::demo::math
+
+namespace nanscope::demo {
+
+// The host math as the model's templates take it (mlp.hpp, mlp_gradients.hpp): the tensor type and
+// the primitive ops, with the signatures both demos share.
+struct HostOps
+{
+    using Float = FloatTensor;
+    using UInt8 = UInt8Tensor;
+
+    static Int32Tensor constant(const std::vector<std::int64_t>& shape,
+                                std::vector<std::int32_t> values)
+    {
+        return math::constant<std::int32_t>(shape, std::move(values));
+    }
+    static FloatTensor scalar(float value) { return math::scalar(value); }
+    template <typename T>
+    static Tensor<T> reshape(const Tensor<T>& t, const std::vector<std::int64_t>& shape)
+    {
+        return math::reshape(t, shape);
+    }
+    static FloatTensor castToFloat(const UInt8Tensor& t) { return math::cast<float>(t); }
+    static constexpr auto oneHot = &math::oneHot;
+    static constexpr auto matmul = &math::matmul;
+    static constexpr auto add = &math::add;
+    static constexpr auto relu = &math::relu;
+    static constexpr auto softmax = &math::softmax;
+    static constexpr auto log = &math::log;
+    static constexpr auto minimum = &math::minimum;
+    static constexpr auto maximum = &math::maximum;
+    static constexpr auto meanAll = &math::meanAll;
+    static constexpr auto tile = &math::tile;
+    static constexpr auto multiply = &math::multiply;
+    static constexpr auto divide = &math::divide;
+    static constexpr auto subtract = &math::subtract;
+    static constexpr auto negate = &math::negate;
+    static constexpr auto reciprocal = &math::reciprocal;
+    static constexpr auto zerosLike = &math::zerosLike;
+    static constexpr auto greaterEqual = &math::greaterEqual;
+    static constexpr auto lessEqual = &math::lessEqual;
+    static constexpr auto select = &math::select;
+    static constexpr auto reluGrad = &math::reluGrad;
+    static constexpr auto sumAxis0 = &math::sumAxis0;
+    static constexpr auto sumLastAxisKeepDims = &math::sumLastAxisKeepDims;
+    static constexpr auto matmulTransposeA = &math::matmulTransposeA;
+    static constexpr auto matmulTransposeB = &math::matmulTransposeB;
+};
+
+} // namespace nanscope::demo

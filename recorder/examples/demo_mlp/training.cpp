@@ -28,27 +28,29 @@ struct HostDevice
     static FormattedBatch formatExample(Functions& f, const UInt8Tensor& images,
                                         const UInt8Tensor& labels)
     {
-        return demo::formatExample(f, images, labels);
+        return demo::formatExample<HostOps>(f, images, labels);
     }
     static ModelActivations model(Functions& f, const Variables& v, const FloatTensor& x)
     {
-        return demo::model(f, v, x);
+        return demo::model<HostOps>(f, v, x);
     }
     static LossActivations loss(Functions& f, const FloatTensor& probs, const FloatTensor& labels,
                                 bool clip)
     {
-        return demo::loss(f, probs, labels, clip);
+        return demo::loss<HostOps>(f, probs, labels, clip);
     }
-    static LossGradients lossBackward(Functions& f, const FloatTensor& upstream,
-                                      const FloatTensor& probs, const LossActivations& a, bool clip)
+    static LossGradientsOf<FloatTensor> lossBackward(Functions& f, const FloatTensor& upstream,
+                                                     const FloatTensor& probs,
+                                                     const LossActivations& a, bool clip)
     {
-        return demo::lossBackward(f, upstream, probs, a, clip);
+        return demo::lossBackward<HostOps>(f, upstream, probs, a, clip);
     }
-    static VariableGradients modelBackward(Functions& f, const FloatTensor& upstream,
-                                           const FloatTensor& x, const ModelActivations& a,
-                                           const Variables& v)
+    static VariableGradientsOf<FloatTensor> modelBackward(Functions& f, const FloatTensor& upstream,
+                                                          const FloatTensor& x,
+                                                          const ModelActivations& a,
+                                                          const Variables& v)
     {
-        return demo::modelBackward(f, upstream, x, a, v);
+        return demo::modelBackward<HostOps>(f, upstream, x, a, v);
     }
 
     static FloatTensor scalar(float value) { return math::scalar(value); }

@@ -53,3 +53,52 @@ GpuInt64 argmaxRows(const GpuFloat& x);
 GpuBool equal(const GpuInt64& x, const GpuInt64& y);
 
 } // namespace nanscope::demo::cuda::math
+
+namespace nanscope::demo::cuda {
+
+// The device math as the model's templates take it (mlp.hpp, mlp_gradients.hpp): the tensor type
+// and the primitive ops, with the signatures both demos share.
+struct GpuOps
+{
+    using Float = GpuFloat;
+    using UInt8 = GpuUInt8;
+
+    static GpuInt32 constant(const std::vector<std::int64_t>& shape,
+                             const std::vector<std::int32_t>& values)
+    {
+        return math::constant(shape, values);
+    }
+    static GpuFloat scalar(float value) { return math::scalar(value); }
+    template <typename T>
+    static GpuTensor<T> reshape(const GpuTensor<T>& t, const std::vector<std::int64_t>& shape)
+    {
+        return math::reshape(t, shape);
+    }
+    static GpuFloat castToFloat(const GpuUInt8& t) { return math::castToFloat(t); }
+    static constexpr auto oneHot = &math::oneHot;
+    static constexpr auto matmul = &math::matmul;
+    static constexpr auto add = &math::add;
+    static constexpr auto relu = &math::relu;
+    static constexpr auto softmax = &math::softmax;
+    static constexpr auto log = &math::log;
+    static constexpr auto minimum = &math::minimum;
+    static constexpr auto maximum = &math::maximum;
+    static constexpr auto meanAll = &math::meanAll;
+    static constexpr auto tile = &math::tile;
+    static constexpr auto multiply = &math::multiply;
+    static constexpr auto divide = &math::divide;
+    static constexpr auto subtract = &math::subtract;
+    static constexpr auto negate = &math::negate;
+    static constexpr auto reciprocal = &math::reciprocal;
+    static constexpr auto zerosLike = &math::zerosLike;
+    static constexpr auto greaterEqual = &math::greaterEqual;
+    static constexpr auto lessEqual = &math::lessEqual;
+    static constexpr auto select = &math::select;
+    static constexpr auto reluGrad = &math::reluGrad;
+    static constexpr auto sumAxis0 = &math::sumAxis0;
+    static constexpr auto sumLastAxisKeepDims = &math::sumLastAxisKeepDims;
+    static constexpr auto matmulTransposeA = &math::matmulTransposeA;
+    static constexpr auto matmulTransposeB = &math::matmulTransposeB;
+};
+
+} // namespace nanscope::demo::cuda

@@ -2,10 +2,10 @@
 #include "gpu_training.hpp"
 
 #include "adam.hpp"
-#include "gpu_gradients.hpp"
 #include "gpu_kernels.hpp"
 #include "gpu_math.hpp"
-#include "gpu_mlp.hpp"
+#include "mlp.hpp"
+#include "mlp_gradients.hpp"
 #include "training_loop.hpp"
 
 #include <cmath>
@@ -46,6 +46,13 @@ private:
     int m_step = 0;
 };
 
+// The CPU demo's initial weights, copied to the device.
+VariablesOf<GpuFloat> uploadVariables(const Variables& variables)
+{
+    return {{upload(variables.hidden.kernel), upload(variables.hidden.bias)},
+            {upload(variables.logits.kernel), upload(variables.logits.bias)}};
+}
+
 GpuFloat zeros(const std::vector<std::int64_t>& shape)
 {
     return math::zerosLike(GpuFloat(shape));
@@ -55,7 +62,7 @@ GpuFloat zeros(const std::vector<std::int64_t>& shape)
 struct CudaDevice
 {
     using Float = GpuFloat;
-    using Variables = GpuVariables;
+    using Variables = VariablesOf<GpuFloat>;
     using Optimizer = GpuAdam;
     using Slots = GpuAdamSlots;
 
@@ -66,31 +73,32 @@ struct CudaDevice
     }
     static GpuUInt8 place(const UInt8Tensor& t) { return upload(t); }
 
-    static GpuFormattedBatch formatExample(Functions& f, const GpuUInt8& images,
-                                           const GpuUInt8& labels)
+    static FormattedBatchOf<GpuFloat> formatExample(Functions& f, const GpuUInt8& images,
+                                                    const GpuUInt8& labels)
     {
-        return cuda::formatExample(f, images, labels);
+        return demo::formatExample<GpuOps>(f, images, labels);
     }
-    static GpuModelActivations model(Functions& f, const Variables& v, const GpuFloat& x)
+    static ModelActivationsOf<GpuFloat> model(Functions& f, const Variables& v, const GpuFloat& x)
     {
-        return cuda::model(f, v, x);
+        return demo::model<GpuOps>(f, v, x);
     }
-    static GpuLossActivations loss(Functions& f, const GpuFloat& probs, const GpuFloat& labels,
-                                   bool clip)
+    static LossActivationsOf<GpuFloat> loss(Functions& f, const GpuFloat& probs,
+                                            const GpuFloat& labels, bool clip)
     {
-        return cuda::loss(f, probs, labels, clip);
+        return demo::loss<GpuOps>(f, probs, labels, clip);
     }
-    static GpuLossGradients lossBackward(Functions& f, const GpuFloat& upstream,
-                                         const GpuFloat& probs, const GpuLossActivations& a,
-                                         bool clip)
+    static LossGradientsOf<GpuFloat> lossBackward(Functions& f, const GpuFloat& upstream,
+                                                  const GpuFloat& probs,
+                                                  const LossActivationsOf<GpuFloat>& a, bool clip)
     {
-        return cuda::lossBackward(f, upstream, probs, a, clip);
+        return demo::lossBackward<GpuOps>(f, upstream, probs, a, clip);
     }
-    static GpuVariableGradients modelBackward(Functions& f, const GpuFloat& upstream,
-                                              const GpuFloat& x, const GpuModelActivations& a,
-                                              const Variables& v)
+    static VariableGradientsOf<GpuFloat> modelBackward(Functions& f, const GpuFloat& upstream,
+                                                       const GpuFloat& x,
+                                                       const ModelActivationsOf<GpuFloat>& a,
+                                                       const Variables& v)
     {
-        return cuda::modelBackward(f, upstream, x, a, v);
+        return demo::modelBackward<GpuOps>(f, upstream, x, a, v);
     }
 
     static GpuFloat scalar(float value) { return math::scalar(value); }
