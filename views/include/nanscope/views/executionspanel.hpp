@@ -20,23 +20,12 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QLineEdit;
 
 namespace nanscope::items {
 class ExecutionModel;
 }
-namespace nanscope::widgets {
-class CopyableTableView;
-class FindBar;
-class FittedColumns;
-class HealthBarDelegate;
-} // namespace nanscope::widgets
 
 namespace nanscope::views {
-
-class FilteredRows;
-class RowListProxyModel;
-class TableSearch;
 
 class ExecutionsPanel : public TablePanel
 {

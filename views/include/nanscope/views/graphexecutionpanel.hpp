@@ -15,26 +15,17 @@
 
 class QCheckBox;
 class QComboBox;
-class QLabel;
-class QLineEdit;
 
 namespace nanscope::items {
 class GraphExecutionModel;
 }
 namespace nanscope::widgets {
-class CopyableTableView;
-class FindBar;
-class FittedColumns;
-class HealthBarDelegate;
 class ToolRow;
 } // namespace nanscope::widgets
 
 namespace nanscope::views {
 
-class FilteredRows;
 class PlaceFilters;
-class RowListProxyModel;
-class TableSearch;
 
 class GraphExecutionPanel : public TablePanel
 {
