@@ -6,6 +6,7 @@
 // For each element type the buffer is filled with random finite values and a few specials,
 // then a plain read (a vectorised sum of 64-bit words) and countHealth alternate, each
 // kRepetitions times; the table shows the medians and summary/read.
+#include "floatformat.hpp"
 #include "nanscope/summary.hpp"
 
 #include <algorithm>
@@ -76,30 +77,6 @@ bool floatLayout(DType dtype, FloatLayout& layout)
     }
 }
 
-void store(unsigned char* p, std::size_t bytes, std::uint64_t bits)
-{
-    switch (bytes) {
-    case 1: {
-        const auto v = static_cast<std::uint8_t>(bits);
-        std::memcpy(p, &v, 1);
-        break;
-    }
-    case 2: {
-        const auto v = static_cast<std::uint16_t>(bits);
-        std::memcpy(p, &v, 2);
-        break;
-    }
-    case 4: {
-        const auto v = static_cast<std::uint32_t>(bits);
-        std::memcpy(p, &v, 4);
-        break;
-    }
-    default:
-        std::memcpy(p, &bits, 8);
-        break;
-    }
-}
-
 // Random finite values, and a NaN, an infinity and a zero every ~million elements.
 void fill(unsigned char* data, DType dtype, std::uint64_t count, SplitMix& rng)
 {
@@ -112,12 +89,12 @@ void fill(unsigned char* data, DType dtype, std::uint64_t count, SplitMix& rng)
             bits &= 1;
         else if (floating && (bits & layout.exponentMask) == layout.exponentMask)
             bits &= ~layout.topExponentBit; // non-finite pattern: make it finite
-        store(data + i * bytes, bytes, bits);
+        test::storeBits(data + i * bytes, bytes, bits);
     }
     for (std::uint64_t i = 12345; i < count; i += 1000003) {
-        store(data + i * bytes, bytes, floating ? layout.quietNan : 0);
+        test::storeBits(data + i * bytes, bytes, floating ? layout.quietNan : 0);
         if (i + 1 < count)
-            store(data + (i + 1) * bytes, bytes, floating ? layout.exponentMask : 0);
+            test::storeBits(data + (i + 1) * bytes, bytes, floating ? layout.exponentMask : 0);
     }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The demo reproduces the tutorial's bug: the first non-finite tensor is the Log of the loss,
 // whose probs input holds a zero; with --fix nothing is non-finite and accuracy climbs.
+#include "demorun.hpp"
 #include "logdirfixture.hpp"
 
 #include <array>
@@ -16,28 +17,11 @@ using test::readEvents;
 
 namespace {
 
-struct Run
-{
-    int status = -1;
-    std::string output;
-    std::vector<double> accuracy; // by step
-};
+using Run = test::DemoRun;
 
 Run runDemo(const std::string& arguments)
 {
-    Run run;
-    const std::string command = std::string(NANSCOPE_DEMO_MLP) + " " + arguments + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe))
-        run.output += buffer.data();
-    const int status = pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    const std::regex line(R"(Accuracy at step (\d+): ([0-9.]+))");
-    for (std::sregex_iterator it(run.output.begin(), run.output.end(), line), end; it != end; ++it)
-        run.accuracy.push_back(std::stod((*it)[2]));
-    return run;
+    return test::runProgram(NANSCOPE_DEMO_MLP, arguments);
 }
 
 // FULL_HEALTH slots: 5 -inf, 6 +inf, 7 NaN, 9 zero.

@@ -2,6 +2,7 @@
 // nanscope-demo-mlp-gpu: without a device it refuses to start (status 3); with one it shows
 // the CPU demo's symptoms, and its logdir has the CPU demo's shape: the same graphs and ops, the
 // same number of traces of each op output, the same executions.
+#include "demorun.hpp"
 #include "logdirfixture.hpp"
 #include "requiredevice.hpp"
 
@@ -20,12 +21,8 @@ using namespace nanscope;
 
 namespace {
 
-struct Run
-{
-    int status = -1;
-    std::string output;
-    std::vector<double> accuracy; // by step
-};
+using Run = test::DemoRun;
+using test::runProgram;
 
 // A demo's path: where the build put it, unless `variable` names another place (a GPU machine
 // runs a build made elsewhere: scripts/gpu-check.sh --run).
@@ -37,23 +34,6 @@ std::string demo(const char* variable, const char* built)
 
 const std::string kDemoMlp = demo("NANSCOPE_DEMO_MLP", NANSCOPE_DEMO_MLP);
 const std::string kDemoMlpGpu = demo("NANSCOPE_DEMO_MLP_GPU", NANSCOPE_DEMO_MLP_GPU);
-
-Run runProgram(const std::string& program, const std::string& arguments)
-{
-    Run run;
-    const std::string command = program + " " + arguments + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe))
-        run.output += buffer.data();
-    const int status = pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    const std::regex line(R"(Accuracy at step (\d+): ([0-9.]+))");
-    for (std::sregex_iterator it(run.output.begin(), run.output.end(), line), end; it != end; ++it)
-        run.accuracy.push_back(std::stod((*it)[2]));
-    return run;
-}
 
 // What a logdir declares and records, without ids, times and values.
 struct Shape

@@ -33,31 +33,6 @@ std::uint64_t widthMask(std::size_t bytes)
     return bytes == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (bytes * 8)) - 1;
 }
 
-// Writes the low `bytes` bytes of `bits` as one element in native byte order.
-void storeBits(unsigned char* p, std::size_t bytes, std::uint64_t bits)
-{
-    switch (bytes) {
-    case 1: {
-        const auto v = static_cast<std::uint8_t>(bits);
-        std::memcpy(p, &v, 1);
-        break;
-    }
-    case 2: {
-        const auto v = static_cast<std::uint16_t>(bits);
-        std::memcpy(p, &v, 2);
-        break;
-    }
-    case 4: {
-        const auto v = static_cast<std::uint32_t>(bits);
-        std::memcpy(p, &v, 4);
-        break;
-    }
-    default:
-        std::memcpy(p, &bits, 8);
-        break;
-    }
-}
-
 // Bit patterns at the edges of each class of `dtype`.
 std::vector<std::uint64_t> specialPatterns(DType dtype)
 {
@@ -111,7 +86,7 @@ std::vector<unsigned char> randomBuffer(DType dtype, std::size_t count, std::siz
             bits = (bits & 1) ? (bits >> 8) | 1 : 0; // half false, the rest any non-zero byte
         if ((rng() & 7) == 0)
             bits = specials[pickSpecial(rng)];
-        storeBits(buffer.data() + offset + i * bytes, bytes, bits & widthMask(bytes));
+        test::storeBits(buffer.data() + offset + i * bytes, bytes, bits & widthMask(bytes));
     }
     return buffer;
 }
@@ -376,7 +351,7 @@ TEST_CASE("uniform buffers around block boundaries", "[summary]")
         for (const std::size_t count : sizes) {
             std::vector<unsigned char> buffer(count * bytes + 1);
             for (std::size_t i = 0; i < count; ++i)
-                storeBits(buffer.data() + 1 + i * bytes, bytes, c.bits);
+                test::storeBits(buffer.data() + 1 + i * bytes, bytes, c.bits);
             const auto n = static_cast<std::uint64_t>(count);
             const HealthCounts expected = makeCounts(
                 n, c.unit.negativeInfinity * n, c.unit.positiveInfinity * n, c.unit.nan * n,

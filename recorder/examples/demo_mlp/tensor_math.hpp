@@ -4,6 +4,7 @@
 // infinity flow through exactly as they do in TensorFlow's CPU kernels.
 #pragma once
 
+#include "primitive_ops.hpp"
 #include "tensor.hpp"
 
 #include <cstdint>
@@ -116,30 +117,7 @@ struct HostOps
         return math::reshape(t, shape);
     }
     static FloatTensor castToFloat(const UInt8Tensor& t) { return math::cast<float>(t); }
-    static constexpr auto oneHot = &math::oneHot;
-    static constexpr auto matmul = &math::matmul;
-    static constexpr auto add = &math::add;
-    static constexpr auto relu = &math::relu;
-    static constexpr auto softmax = &math::softmax;
-    static constexpr auto log = &math::log;
-    static constexpr auto minimum = &math::minimum;
-    static constexpr auto maximum = &math::maximum;
-    static constexpr auto meanAll = &math::meanAll;
-    static constexpr auto tile = &math::tile;
-    static constexpr auto multiply = &math::multiply;
-    static constexpr auto divide = &math::divide;
-    static constexpr auto subtract = &math::subtract;
-    static constexpr auto negate = &math::negate;
-    static constexpr auto reciprocal = &math::reciprocal;
-    static constexpr auto zerosLike = &math::zerosLike;
-    static constexpr auto greaterEqual = &math::greaterEqual;
-    static constexpr auto lessEqual = &math::lessEqual;
-    static constexpr auto select = &math::select;
-    static constexpr auto reluGrad = &math::reluGrad;
-    static constexpr auto sumAxis0 = &math::sumAxis0;
-    static constexpr auto sumLastAxisKeepDims = &math::sumLastAxisKeepDims;
-    static constexpr auto matmulTransposeA = &math::matmulTransposeA;
-    static constexpr auto matmulTransposeB = &math::matmulTransposeB;
+    NANSCOPE_DEMO_PRIMITIVE_OPS(NANSCOPE_DEMO_BIND_MATH_OP)
 };
 
 } // namespace nanscope::demo
