@@ -5,7 +5,8 @@
 // the aliasing rules; memcpy of a constant size compiles to one (vector) load instead.
 //
 // Native byte order: every file NaNscope reads and writes is little-endian, as is every machine
-// it runs on (the readers assert it). Header-only and C++17, like the rest of the vocabulary.
+// it runs on (the reader asserts it where it decodes tensors). Header-only and C++17, like the
+// rest of the vocabulary.
 #pragma once
 
 #include <cstring>
