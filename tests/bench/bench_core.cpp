@@ -25,6 +25,7 @@
 #include "nanscope/format/record.hpp"
 #include "nanscope/recorder.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
+#include "originanalysis.hpp"
 #include "tensorflowlogdir.hpp"
 
 #include <algorithm>
@@ -203,6 +204,43 @@ Timed runReport(const fs::path& dir)
 }
 
 // "figure  goal  figure/goal" for the goals table; a ratio at most 1 meets the goal.
+// The origin analysis as snapshots run it (the walk, then the count replaying its log) against
+// the count walking every event again (a log budget of 0), interleaved, medians of 3; and
+// whether both gave the same origin, counts and hops.
+struct AnalysisTimes
+{
+    double replayed = 0;
+    double twoWalks = 0;
+    bool same = true;
+};
+
+AnalysisTimes timeAnalysis(const core::Snapshot& snapshot)
+{
+    const auto& patterns = snapshot.data().expected;
+    std::vector<double> replayed;
+    std::vector<double> twoWalks;
+    AnalysisTimes times;
+    for (int r = 0; r < 3; ++r) {
+        auto t0 = Clock::now();
+        const auto a = core::analyseNonFinite(snapshot, patterns);
+        replayed.push_back(seconds(t0, Clock::now()));
+        t0 = Clock::now();
+        const auto b = core::analyseNonFinite(snapshot, patterns, 0);
+        twoWalks.push_back(seconds(t0, Clock::now()));
+        const auto& p = a.propagation;
+        const auto& q = b.propagation;
+        times.same = times.same && a.origin.has_value() == b.origin.has_value() &&
+                     (!a.origin || a.origin->event == b.origin->event) &&
+                     p.traceHops == q.traceHops && p.executionHops == q.executionHops &&
+                     p.producers == q.producers && p.entries == q.entries &&
+                     p.propagators == q.propagators && p.intendedEvents == q.intendedEvents &&
+                     p.setAside.size() == q.setAside.size();
+    }
+    times.replayed = median(replayed);
+    times.twoWalks = median(twoWalks);
+    return times;
+}
+
 void printGoal(const char* what, double value, double goal, const char* unit)
 {
     std::printf("%-58s %8.3f %s %8.3f %s %6.2f %s\n", what, value, unit, goal, unit, value / goal,
@@ -325,6 +363,7 @@ int main(int argc, char** argv)
     t0 = Clock::now();
     const auto& propagation = snapshot->propagation();
     const double propagationTime = seconds(t0, Clock::now());
+    const AnalysisTimes analysis = timeAnalysis(*snapshot);
 
     std::uint64_t baselineNonFinite = 0;
     t0 = Clock::now();
@@ -347,6 +386,12 @@ int main(int argc, char** argv)
     std::printf("%-48s %14.6f s\n", "first alert after the index", firstAlertAfterIndex);
     std::printf("%-48s %14.3f s\n", "origin after the index", originTime);
     std::printf("%-48s %14.3f s\n", "propagation (all hop counts)", propagationTime);
+    std::printf("%-48s %14.3f s\n", "origin analysis, walk + replayed log (median)",
+                analysis.replayed);
+    std::printf("%-48s %14.3f s\n", "origin analysis, two walks (median)", analysis.twoWalks);
+    std::printf("%-48s %14.2f x  (%s)\n", "two walks / walk + replayed log",
+                analysis.twoWalks / std::max(1e-9, analysis.replayed),
+                analysis.same ? "same answers" : "ANSWERS DIFFER");
     std::printf("%-48s %14.3f s\n", "libprotobuf decode of every record, 1 thread", baselineTime);
     std::printf("%-48s %14.1f x\n", "baseline / NaNscope index (1 decoding thread)",
                 baselineTime / oneThread);

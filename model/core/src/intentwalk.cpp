@@ -4,6 +4,8 @@
 #include "eventorder.hpp"
 #include "graphnesting.hpp"
 #include "intentwalkterms.hpp"
+#include "latesttraces.hpp"
+#include "propagationcount.hpp"
 
 #include <algorithm>
 #include <memory_resource>
@@ -18,9 +20,8 @@ struct IntentWalk::Impl
 {
     const Snapshot::Data& d;
     const std::vector<ExpectedPattern>& patterns;
-    const Judgement* judged = nullptr; // the second walk's
-    Propagation* out = nullptr;
-    OriginVisitor atOrigin;
+    const Judgement* judged = nullptr;    // a second walk's
+    PropagationCount* counting = nullptr; // a second walk's
     bool sawNonFinite = false;
 
     LatestTraces latest;
@@ -41,10 +42,8 @@ struct IntentWalk::Impl
     // A function call's outputs were computed last by its graph's traces since the previous
     // execution: per graph, its latest non-finite trace there.
     std::unordered_map<GraphIndex, std::uint64_t> window;
-    // Second walk: each group's SetAside entry, and those entries by key.
-    std::vector<std::uint32_t> groupSetAside;
-    std::unordered_map<std::string, std::uint32_t> setAsideByKey;
-    std::vector<Label*> inputs; // of the event being visited, reused
+    std::vector<Label*> inputs;      // of the event being visited, reused
+    const OpInfo* traceOp = nullptr; // of the graph trace being visited (none: an execution)
     // Loss scaling: the scale tensors (what the scaler's updates read first); whether the loss
     // was scaled since the last check; the checks so far, and the last that found every
     // gradient finite (1-based; 0: none), which tells that the scaler recovered.
@@ -54,8 +53,17 @@ struct IntentWalk::Impl
     std::uint32_t lastCleanCheck = 0;
     std::vector<bool> checkCaught; // by check: it read a non-finite value
 
-    Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p)
-        : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs)
+    // First walk: the steps the count replays (intentwalkterms.hpp), each Carry's inputs' steps,
+    // and each Root's graph inputs' traces; while their bytes stay within the budget.
+    std::vector<Step> steps;
+    std::vector<std::uint32_t> carried;
+    std::vector<std::uint64_t> rootTraceInputs;
+    std::size_t logBudget = 0;
+    bool logging = true;
+    std::pair<std::uint32_t, const OpTraits*> lastAbsorbed{kNoGroup, nullptr};
+
+    Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p, std::size_t budget)
+        : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs), logBudget(budget)
     {
         const auto& ops = data.graphs->ops();
         graphOps.reserve(ops.size());
@@ -63,11 +71,7 @@ struct IntentWalk::Impl
             graphOps.push_back(traitsOf(op.type, op.name));
     }
 
-    bool second() const { return judged != nullptr; }
-    Intent verdictOf(std::uint32_t g) const
-    {
-        return g < judged->verdicts.size() ? judged->verdicts[g] : Intent::None;
-    }
+    bool second() const { return counting != nullptr; }
 
     const OpTraits& eagerTraits(std::uint32_t typeId)
     {
@@ -77,12 +81,23 @@ struct IntentWalk::Impl
         return it->second;
     }
 
-    void setHop(EventRef ref, Hop hop)
+    // Logs a step while the log is within its budget; past it, drops the log for good.
+    std::uint32_t log(const Step& step)
     {
-        if (!out)
-            return;
-        auto& hops = ref.source == EventSource::Graph ? out->traceHops : out->executionHops;
-        hops[ref.index] = hop;
+        if (!logging)
+            return kNoStep;
+        const std::size_t bytes = (steps.size() + 1) * sizeof(Step) +
+                                  carried.size() * sizeof(std::uint32_t) +
+                                  rootTraceInputs.size() * sizeof(std::uint64_t);
+        if (bytes > logBudget || steps.size() >= kNoStep - 1) {
+            logging = false;
+            std::vector<Step>().swap(steps);
+            std::vector<std::uint32_t>().swap(carried);
+            std::vector<std::uint64_t>().swap(rootTraceInputs);
+            return kNoStep;
+        }
+        steps.push_back(step);
+        return static_cast<std::uint32_t>(steps.size() - 1);
     }
 
     void escape(std::uint32_t g)
@@ -118,56 +133,44 @@ struct IntentWalk::Impl
         return -1;
     }
 
-    SetAside& setAsideOf(std::uint32_t g) { return out->setAside[groupSetAside[g]]; }
-
-    void noteAbsorbed(std::uint32_t g, std::string_view opType)
+    void noteAbsorbed(std::uint32_t g, const OpTraits& op)
     {
-        if (!second() || verdictOf(g) == Intent::None)
-            return;
-        auto& by = setAsideOf(g).absorbedBy;
-        if (by.size() < 4 && std::find(by.begin(), by.end(), opType) == by.end())
-            by.emplace_back(opType);
-    }
-
-    // The SetAside entry of values set aside for `intent` by this op in this module.
-    SetAside& setAsideEntry(Intent intent, EventRef first, const OpTraits& op,
-                            std::string_view module, int pattern)
-    {
-        std::string key = std::string(toString(intent)) + '\n' + std::string(op.type) + '\n' +
-                          std::string(op.name) + '\n' + std::string(module);
-        auto [it, added] = setAsideByKey.emplace(std::move(key), out->setAside.size());
-        if (added) {
-            SetAside s;
-            s.intent = intent;
-            s.first = first;
-            s.opType = op.type;
-            s.opName = op.name;
-            s.modulePath = module;
-            if (intent == Intent::Expected)
-                s.pattern = patterns[static_cast<std::size_t>(pattern)].text;
-            out->setAside.push_back(std::move(s));
+        if (second()) {
+            counting->absorbed(g, op.type);
+        } else if (lastAbsorbed != std::pair{g, &op}) { // the same again changes nothing
+            Step step;
+            step.kind = Step::Kind::Absorbed;
+            step.group = g;
+            step.op = &op;
+            log(step);
+            lastAbsorbed = {g, &op};
         }
-        return out->setAside[it->second];
     }
 
-    void openSetAside(std::uint32_t g, const OpTraits& op, std::string_view module)
-    {
-        const SetAside& s =
-            setAsideEntry(verdictOf(g), groups[g].root, op, module, groups[g].pattern);
-        groupSetAside[g] = static_cast<std::uint32_t>(&s - out->setAside.data());
-    }
-
-    void noteUninitialised(EventRef ref, const OpTraits& op, std::string_view module,
+    void noteUninitialised(EventRef ref, const OpTraits& op, std::uint32_t module,
                            std::uint8_t kinds)
     {
-        setHop(ref, Propagation::kUninitialised);
-        ++out->uninitialisedEvents;
-        SetAside& s = setAsideEntry(Intent::Uninitialised, ref, op, module, 0);
-        ++s.producers;
-        s.kinds |= kinds;
+        if (second()) {
+            counting->uninitialised(ref, op, module, kinds);
+            return;
+        }
+        Step step;
+        step.kind = Step::Kind::Uninitialised;
+        step.event = ref;
+        step.op = &op;
+        step.module = module;
+        step.kinds = kinds;
+        log(step);
     }
 
-    Label root(EventRef ref, const OpTraits& op, std::string_view module, Intent construction,
+    // The trace that made each input of the graph trace being visited (kNoTrace: none).
+    void traceInputsInto(std::vector<std::uint64_t>& out) const
+    {
+        for (const auto& input : traceOp->inputs)
+            out.push_back(input.op == kNoOp ? kNoTrace : latest.source(input));
+    }
+
+    Label root(EventRef ref, const OpTraits& op, std::uint32_t module, Intent construction,
                int pattern, std::uint8_t kinds, bool anyKnownInput)
     {
         const auto g = static_cast<std::uint32_t>(groups.size());
@@ -176,49 +179,54 @@ struct IntentWalk::Impl
         groups.back().afterScaling = scaling;
         groups.back().window = checks;
         notAbsorbable(g, kinds);
-        Label label{g, 0, kinds, true, false};
-        if (!second()) {
-            rootAnyKnown.push_back(anyKnownInput);
+        Label label{g, kNoStep, 0, kinds, true, false};
+        if (second()) {
+            std::vector<std::uint64_t> traceInputs;
+            if (traceOp && g == judged->origin)
+                traceInputsInto(traceInputs);
+            label.hop = counting->root(ref, g, op, module, kinds, traceInputs);
             return label;
         }
-        anyKnownInput = g < judged->anyKnownInput.size() && judged->anyKnownInput[g];
-        groupSetAside.push_back(UINT32_MAX);
-        if (verdictOf(g) != Intent::None) {
-            label.hop = Propagation::kIntended;
-            ++out->intendedEvents;
-            openSetAside(g, op, module);
-            SetAside& s = setAsideOf(g);
-            ++s.producers;
-            s.kinds |= kinds;
-        } else {
-            ++(anyKnownInput ? out->producers : out->entries);
-            if (g == judged->origin && atOrigin)
-                atOrigin(*outer, ref);
+        rootAnyKnown.push_back(anyKnownInput);
+        Step step;
+        step.kind = Step::Kind::Root;
+        step.event = ref;
+        step.op = &op;
+        step.group = g;
+        step.module = module;
+        step.kinds = kinds;
+        if (logging && traceOp && construction == Intent::None) { // it may be the origin
+            step.begin = static_cast<std::uint32_t>(rootTraceInputs.size());
+            traceInputsInto(rootTraceInputs);
+            step.count = static_cast<std::uint32_t>(rootTraceInputs.size() - step.begin);
         }
-        setHop(ref, label.hop);
+        label.step = log(step);
         return label;
     }
 
     Label carry(EventRef ref, std::uint32_t chosen, std::uint8_t kinds)
     {
         notAbsorbable(chosen, kinds);
-        Label label{chosen, kFinite, kinds, true, false};
-        if (!second())
+        Label label{chosen, kNoStep, kFinite, kinds, true, false};
+        if (second()) {
+            Hop nearest = kFinite;
+            for (const Label* in : inputs)
+                if (in->hop <= Propagation::kMaxHops)
+                    nearest = std::min(nearest, in->hop);
+            label.hop = counting->carry(ref, chosen, nearest);
             return label;
-        Hop nearest = kFinite;
-        for (const Label* in : inputs)
-            if (in->hop <= Propagation::kMaxHops)
-                nearest = std::min(nearest, in->hop);
-        if (nearest == kFinite) {
-            label.hop = Propagation::kIntended;
-            ++out->intendedEvents;
-            if (verdictOf(chosen) != Intent::None)
-                ++setAsideOf(chosen).carriers;
-        } else {
-            label.hop = static_cast<Hop>(std::min<int>(nearest + 1, Propagation::kMaxHops));
-            ++out->propagators;
         }
-        setHop(ref, label.hop);
+        if (!logging)
+            return label;
+        Step step;
+        step.kind = Step::Kind::Carry;
+        step.event = ref;
+        step.group = chosen;
+        step.begin = static_cast<std::uint32_t>(carried.size());
+        step.count = static_cast<std::uint32_t>(inputs.size());
+        for (const Label* in : inputs)
+            carried.push_back(in->step);
+        label.step = log(step);
         return label;
     }
 
@@ -240,7 +248,7 @@ struct IntentWalk::Impl
     }
 
     // One event; `inputs` holds the labels of its non-finite inputs. Returns its outputs' label.
-    Label visit(EventRef ref, std::uint8_t bits, const OpTraits& op, std::string_view module,
+    Label visit(EventRef ref, std::uint8_t bits, const OpTraits& op, std::uint32_t module,
                 bool hasOutputs, bool anyKnownInput)
     {
         sawNonFinite = sawNonFinite || nonFinite(bits);
@@ -249,7 +257,7 @@ struct IntentWalk::Impl
                 if (groups[in->group].window < checks)
                     groups[in->group].escapedScaler = true;
         if (op.uninitialised) {
-            if (nonFinite(bits) && out)
+            if (nonFinite(bits))
                 noteUninitialised(ref, op, module, kindsOf(bits));
             return {};
         }
@@ -266,7 +274,7 @@ struct IntentWalk::Impl
         if (!(bits & health::NonFinite)) {
             for (Label* in : inputs) {
                 in->read = true;
-                noteAbsorbed(in->group, op.type);
+                noteAbsorbed(in->group, op);
             }
             return {};
         }
@@ -291,7 +299,7 @@ struct IntentWalk::Impl
         if (op.softmaxLike && negInfOnly) {
             // A row masked entirely: the −∞ did what masks do; this op's NaN is its own.
             for (const Label* in : inputs)
-                noteAbsorbed(in->group, op.type);
+                noteAbsorbed(in->group, op);
             return root(ref, op, module, own, pattern, kinds, true);
         }
         const bool fromIntended = std::all_of(inputs.begin(), inputs.end(), [&](const Label* in) {
@@ -335,7 +343,9 @@ struct IntentWalk::Impl
                     inputs.push_back(label);
             }
         }
-        const Label label = visit({EventSource::Graph, i}, bits, op, {}, true, anyKnown);
+        traceOp = &info;
+        const Label label = visit({EventSource::Graph, i}, bits, op, kNoModule, true, anyKnown);
+        traceOp = nullptr;
         const auto slot = t.slot[i];
         const std::uint64_t previous = latest.get(opId, slot);
         if (previous != kNoTrace && nonFinite(t.health[previous])) {
@@ -408,7 +418,7 @@ struct IntentWalk::Impl
         const bool hasOutputs = outputs > 0 || x.healthCount[e] > 0;
         const std::size_t groupsBefore = groups.size();
         const Label label =
-            visit({EventSource::Eager, e}, bits, op, d.strings[x.module[e]], hasOutputs, anyKnown);
+            visit({EventSource::Eager, e}, bits, op, x.module[e], hasOutputs, anyKnown);
         if (!second() && groups.size() > groupsBefore && groups.back().construction == Intent::None)
             noteRootInputs(e);
         const std::uint64_t begin = idsBegin + x.inputCount[e];
@@ -441,22 +451,6 @@ struct IntentWalk::Impl
     {
         return g.afterScaling && !g.escapedScaler && lastCleanCheck > g.window &&
                g.window < skipRuns.size() && skipRuns[g.window] < kMaxLossScalingSkips;
-    }
-
-    // By check: how many checks in a row around it caught something (0 for a clean one).
-    std::vector<std::uint32_t> skipRuns() const
-    {
-        std::vector<std::uint32_t> runs(checkCaught.size(), 0);
-        for (std::size_t begin = 0; begin < runs.size();) {
-            std::size_t end = begin;
-            while (end < runs.size() && checkCaught[end])
-                ++end;
-            std::fill(runs.begin() + static_cast<std::ptrdiff_t>(begin),
-                      runs.begin() + static_cast<std::ptrdiff_t>(end),
-                      static_cast<std::uint32_t>(end - begin));
-            begin = end + 1;
-        }
-        return runs;
     }
 
     // Whether multiplication `e` scaled the loss: it read a scale.
@@ -497,11 +491,11 @@ struct IntentWalk::Impl
 
     void run()
     {
-        if (out) {
-            out->traceHops.assign(d.traces.size(), kFinite);
-            out->executionHops.assign(d.executions.size(), kFinite);
-            out->expectedPatterns = patterns;
-        } else {
+        if (!second()) {
+            // A step per non-finite event, about: growing the log step by step would copy it
+            // and touch fresh pages a dozen times.
+            const std::size_t alerts = d.traceAlerts.size() + d.executionAlerts.size();
+            steps.reserve(std::min(alerts + alerts / 8, logBudget / sizeof(Step)));
             // Every id an execution outputs, at most: growing the table step by step rehashed
             // it a dozen times on a million executions. Capped, as a hostile file may claim more.
             constexpr std::size_t kMaxReserved = std::size_t{1} << 24;
@@ -526,25 +520,12 @@ struct IntentWalk::Impl
             if (state.label.nonFinite() && !state.label.read)
                 escape(state.label.group);
     }
-
-    const IntentWalk* outer = nullptr;
 };
 
-IntentWalk::IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns)
-    : m_impl(std::make_unique<Impl>(data, patterns))
-{
-    m_impl->outer = this;
-}
-
 IntentWalk::IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns,
-                       const Judgement& judgement, Propagation& out, OriginVisitor atOrigin)
-    : m_impl(std::make_unique<Impl>(data, patterns))
-{
-    m_impl->outer = this;
-    m_impl->judged = &judgement;
-    m_impl->out = &out;
-    m_impl->atOrigin = std::move(atOrigin);
-}
+                       std::size_t logBudgetBytes)
+    : m_impl(std::make_unique<Impl>(data, patterns, logBudgetBytes))
+{}
 
 IntentWalk::~IntentWalk() = default;
 
@@ -558,7 +539,7 @@ IntentWalk::Judgement IntentWalk::judgement() const
     Judgement j;
     const Impl& d = *m_impl;
     j.verdicts.reserve(d.groups.size());
-    const std::vector<std::uint32_t> skipRuns = d.skipRuns();
+    const std::vector<std::uint32_t> skipRuns = skipRunsOf(d.checkCaught);
     for (const Group& g : d.groups) {
         if (g.construction != Intent::None)
             j.verdicts.push_back(g.construction);
@@ -580,9 +561,27 @@ IntentWalk::Judgement IntentWalk::judgement() const
     return j;
 }
 
-const LatestTraces& IntentWalk::latestTraces() const
+void IntentWalk::count(const Judgement& judgement, Propagation& out, OriginVisitor atOrigin) const
 {
-    return m_impl->latest;
+    const Impl& first = *m_impl;
+    if (first.logging) {
+        PropagationCount counting(first.d, first.patterns, judgement, first.groups, out,
+                                  std::move(atOrigin));
+        counting.replay(first.steps, first.carried, first.rootTraceInputs);
+        return;
+    }
+    // The log outgrew its budget: a second walk over every event, which makes the same groups.
+    Impl second(first.d, first.patterns, 0);
+    PropagationCount counting(first.d, first.patterns, judgement, second.groups, out,
+                              std::move(atOrigin));
+    second.judged = &judgement;
+    second.counting = &counting;
+    second.run();
+}
+
+bool IntentWalk::logged() const
+{
+    return m_impl->logging;
 }
 
 } // namespace nanscope::core

@@ -4,19 +4,23 @@
 // what carried them on unchanged), each group judged intended or not.
 //
 // Whether a computed value was absorbed is known only at the end (a later op may still read it),
-// so the walk runs twice over the same events and makes the same groups in the same order: the
-// first time it judges them (judgement()), the second time, told the verdicts, it writes the hop
-// counts and what was set aside, and stops by the origin's event to let it be described. The
-// first walk keeps every tensor id's producer; the second only live non-finite tensors (in most
-// logdirs a few), taking from the first what the origin's description needs of the others.
+// so the groups are judged first (run(), judgement()) and counted after (count()): told the
+// verdicts, the counting pass writes the hop counts and what was set aside, and names the origin's
+// event as it passes it. The walk logs, as it goes, the steps the count needs (each non-finite
+// event with the steps its inputs came from, and each finite value made of a group's), so that
+// the count replays them instead of walking every event again: in most logdirs they are a small
+// part of the events. A log that outgrows its budget is dropped, and the count walks every event
+// again, making the same groups in the same order. The first walk keeps every tensor id's
+// producer; a second walk only live non-finite tensors (in most logdirs a few), taking from the
+// first what the origin's description needs of the others.
 #pragma once
 
 #include "indexstate.hpp"
-#include "latesttraces.hpp"
 #include "nanscope/core/origin.hpp"
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -43,26 +47,29 @@ public:
         std::vector<std::optional<TensorSource>> originInputs;
     };
 
-    // Called by the second walk at the origin's event, before its outputs are registered: the
-    // walk's tables then hold what its graph inputs were.
-    using OriginVisitor = std::function<void(const IntentWalk&, EventRef)>;
+    // Called by the count at the origin's event. For a graph trace, `traceInputs` holds the
+    // trace that made each input of its op then (kNoTrace: none).
+    using OriginVisitor = std::function<void(EventRef, std::span<const std::uint64_t> traceInputs)>;
 
-    // The first walk.
-    IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns);
-    // The second: `judgement` from the first walk; fills `out`.
+    // The log's budget: a step takes 48 bytes (and its inputs 4 or 8 each), so 5.6 million
+    // steps, for a logdir of that many non-finite events; past it, the count walks again.
+    static constexpr std::size_t kDefaultLogBudgetBytes = std::size_t{256} << 20;
+
     IntentWalk(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns,
-               const Judgement& judgement, Propagation& out, OriginVisitor atOrigin);
+               std::size_t logBudgetBytes = kDefaultLogBudgetBytes);
     ~IntentWalk();
     IntentWalk(const IntentWalk&) = delete;
     IntentWalk& operator=(const IntentWalk&) = delete;
 
+    // Judges every group.
     void run();
 
-    // After the first run.
+    // After run().
     Judgement judgement() const;
-
-    // For the origin's description, from the visitor.
-    const LatestTraces& latestTraces() const;
+    // After run(): the propagation of `judgement` (this walk's) into `out`.
+    void count(const Judgement& judgement, Propagation& out, OriginVisitor atOrigin) const;
+    // Whether count() replays the log (false: it walks every event again).
+    bool logged() const;
 
 private:
     struct Impl;

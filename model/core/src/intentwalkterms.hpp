@@ -6,6 +6,7 @@
 
 #include "intentwalk.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -33,10 +34,14 @@ inline std::uint8_t kindsOf(std::uint8_t bits)
     return kinds;
 }
 
+inline constexpr std::uint32_t kNoStep = UINT32_MAX;
+inline constexpr std::uint32_t kNoModule = UINT32_MAX;
+
 // What the value of one tensor is, while it may still be read.
 struct Label
 {
     std::uint32_t group = IntentWalk::kNoGroup; // kNoGroup: finite or unknown
+    std::uint32_t step = kNoStep;               // the first walk's step that made it
     Hop hop = kFinite;                          // the second walk's hop (kIntended …)
     std::uint8_t kinds = 0;
     bool known = false; // its health is known (finite or not)
@@ -82,6 +87,22 @@ inline OpTraits traitsOf(std::string_view type, std::string_view name)
     return t;
 }
 
+// What the counting pass must see of one event, logged by the first walk in execution order
+// (intentwalk.hpp): a group's first event, an event that carried non-finite values on, one that
+// made uninitialised ones, or a finite value made of a group's values.
+struct Step
+{
+    enum class Kind : std::uint8_t { Root, Carry, Uninitialised, Absorbed };
+    EventRef event;               // Absorbed: none
+    const OpTraits* op = nullptr; // Carry: none
+    std::uint32_t group = 0;      // Root, Carry, Absorbed
+    std::uint32_t module = kNoModule;
+    std::uint32_t begin = 0; // Carry: its inputs' steps; Root: its graph inputs' traces
+    std::uint32_t count = 0;
+    Kind kind = Kind::Root;
+    std::uint8_t kinds = 0;
+};
+
 struct Group
 {
     EventRef root;
@@ -95,5 +116,21 @@ struct Group
     std::uint32_t window = 0;
     bool escapedScaler = false;
 };
+
+// By loss-scaler check: how many checks in a row around it caught something (0 for a clean one).
+inline std::vector<std::uint32_t> skipRunsOf(const std::vector<bool>& checkCaught)
+{
+    std::vector<std::uint32_t> runs(checkCaught.size(), 0);
+    for (std::size_t begin = 0; begin < runs.size();) {
+        std::size_t end = begin;
+        while (end < runs.size() && checkCaught[end])
+            ++end;
+        std::fill(runs.begin() + static_cast<std::ptrdiff_t>(begin),
+                  runs.begin() + static_cast<std::ptrdiff_t>(end),
+                  static_cast<std::uint32_t>(end - begin));
+        begin = end + 1;
+    }
+    return runs;
+}
 
 } // namespace nanscope::core::intentwalk

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "eventorder.hpp"
-#include "graphnesting.hpp"
 #include "intentwalk.hpp"
 #include "latesttraces.hpp"
 #include "nanscope/core/hints.hpp"
@@ -8,7 +6,7 @@
 #include "torchhints.hpp"
 
 #include <algorithm>
-#include <unordered_map>
+#include <span>
 
 namespace nanscope::core {
 namespace {
@@ -27,7 +25,9 @@ std::string unknownText(std::optional<EventRef> event, const TensorHealth& healt
     return "unknown (its " + std::string(toString(mode)) + " record carries no values)";
 }
 
-Origin describeTrace(const Snapshot& snapshot, std::uint64_t t, const LatestTraces& latest)
+// `sources`: the trace that made each input of its op (IntentWalk::OriginVisitor).
+Origin describeTrace(const Snapshot& snapshot, std::uint64_t t,
+                     std::span<const std::uint64_t> sources)
 {
     const auto& d = snapshot.data();
     const GraphTable& graphs = snapshot.graphs();
@@ -46,10 +46,10 @@ Origin describeTrace(const Snapshot& snapshot, std::uint64_t t, const LatestTrac
     o.health = snapshot.readHealth(o.event, digest.outputSlot);
     o.stackFrameIds = op.stackFrameIds;
     std::vector<TensorHealth> inputHealth;
-    for (const auto& input : op.inputs) {
+    for (std::size_t k = 0; k < op.inputs.size(); ++k) {
         OriginInput in;
-        in.name = input.name;
-        const std::uint64_t source = input.op == kNoOp ? kNoTrace : latest.source(input);
+        in.name = op.inputs[k].name;
+        const std::uint64_t source = k < sources.size() ? sources[k] : kNoTrace;
         DebugMode mode = DebugMode::Unspecified;
         if (source != kNoTrace) {
             in.event = EventRef{EventSource::Graph, source};
@@ -140,12 +140,13 @@ void countAlerts(const Snapshot& snapshot, Propagation& p)
 } // namespace
 
 NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
-                                   const std::vector<ExpectedPattern>& patterns)
+                                   const std::vector<ExpectedPattern>& patterns,
+                                   std::size_t logBudgetBytes)
 {
     const auto& d = snapshot.data();
-    IntentWalk judging(d, patterns);
-    judging.run();
-    const IntentWalk::Judgement judgement = judging.judgement();
+    IntentWalk walk(d, patterns, logBudgetBytes);
+    walk.run();
+    const IntentWalk::Judgement judgement = walk.judgement();
 
     NonFiniteAnalysis a;
     if (!judgement.sawNonFinite) {
@@ -155,13 +156,12 @@ NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
         countAlerts(snapshot, a.propagation);
         return a;
     }
-    IntentWalk counting(
-        d, patterns, judgement, a.propagation, [&](const IntentWalk& walk, EventRef event) {
+    walk.count(
+        judgement, a.propagation, [&](EventRef event, std::span<const std::uint64_t> traceInputs) {
             a.origin = event.source == EventSource::Graph
-                           ? describeTrace(snapshot, event.index, walk.latestTraces())
+                           ? describeTrace(snapshot, event.index, traceInputs)
                            : describeExecution(snapshot, event.index, judgement.originInputs);
         });
-    counting.run();
     countAlerts(snapshot, a.propagation);
     return a;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "indexstate.hpp"
+#include "intentwalk.hpp"
 
 #include <optional>
 #include <vector>
@@ -15,7 +16,9 @@ struct NonFiniteAnalysis
     Propagation propagation;
 };
 
+// `logBudgetBytes`: the intent walk's log (intentwalk.hpp); 0 makes it walk every event twice.
 NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
-                                   const std::vector<ExpectedPattern>& patterns);
+                                   const std::vector<ExpectedPattern>& patterns,
+                                   std::size_t logBudgetBytes = IntentWalk::kDefaultLogBudgetBytes);
 
 } // namespace nanscope::core
