@@ -77,6 +77,37 @@ TEST_CASE("no arena where no file can be made", "[spill]")
     CHECK_FALSE(ChunkArena::create(file / "columns"));
 }
 
+TEST_CASE("chunks adopted from a mapped file are not stored again when the array grows", "[spill]")
+{
+    test::TempDir dir;
+    using Array = ChunkedArray<std::uint32_t, 10>; // chunks of 1024
+    constexpr std::size_t kChunk = 1024;
+    // A saved array of three whole chunks and a partial one, where a reopened index finds it.
+    const auto saved = ChunkArena::create(dir.path());
+    REQUIRE(saved);
+    std::vector<std::uint32_t> values(3 * kChunk + 100);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<std::uint32_t>(i * 5);
+    const auto* mapped = static_cast<const std::uint32_t*>(
+        saved->store(values.data(), values.size() * sizeof(std::uint32_t)));
+    REQUIRE(mapped);
+    for (const bool inPageCache : {true, false}) {
+        INFO("in the page cache: " << inPageCache);
+        Array array;
+        array.adopt(mapped, values.size(), saved, inPageCache);
+        const auto arena = ChunkArena::create(dir.path());
+        array.spillTo(arena);
+        while (array.size() < 4 * kChunk + 10) // the partial chunk fills up
+            array.push_back(static_cast<std::uint32_t>(array.size() * 5));
+        array.sealBelow(array.size());
+        // Only the chunk the reader finished is stored; mapped ones only when not in a file.
+        const std::size_t chunksStored = inPageCache ? 1 : 4;
+        CHECK(arena->storedBytes() == chunksStored * kChunk * sizeof(std::uint32_t));
+        for (std::size_t i = 0; i < array.size(); ++i)
+            REQUIRE(array[i] == i * 5);
+    }
+}
+
 TEST_CASE("a spilled array reads back every element whether stored or not", "[spill]")
 {
     test::TempDir dir;

@@ -87,8 +87,11 @@ public:
     // Makes an empty array hold `count` elements stored elsewhere (a memory-mapped file): whole
     // chunks are used where they lie, kept alive by `owner`, and never written (the reader only
     // writes past the size); the last, partial chunk is copied, as later elements go there.
-    // `data` must be aligned for T.
-    void adopt(const T* data, std::size_t count, const std::shared_ptr<const void>& owner)
+    // `data` must be aligned for T. `inPageCache`: the owner is a mapped file, whose whole chunks
+    // sealBelow must not store again (a read on top of a reopened index of 10^7 traces copied
+    // all 320 MB of it into the arena).
+    void adopt(const T* data, std::size_t count, const std::shared_ptr<const void>& owner,
+               bool inPageCache = false)
     {
         if (count <= kChunkSize) {
             resize(count);
@@ -100,6 +103,10 @@ public:
             m_chunks.push_back(std::shared_ptr<T[]>(owner, const_cast<T*>(data + c * kChunkSize)));
         m_firstCapacity = kChunkSize;
         m_size = whole * kChunkSize;
+        if (inPageCache) {
+            m_sealed = whole;
+            m_stored.assign(whole, true);
+        }
         const std::size_t rest = count - m_size;
         resize(count);
         std::copy_n(data + whole * kChunkSize, rest, m_chunks.back().get());
@@ -177,8 +184,9 @@ private:
     std::size_t m_size = 0;
     std::size_t m_firstCapacity = 0; // elements in m_chunks[0]; every later chunk has kChunkSize
     std::shared_ptr<ChunkArena> m_arena; // where finished chunks go (see spillTo); null: nowhere
-    std::vector<bool> m_stored;          // per chunk, whether it lies in the arena
-    std::size_t m_sealed = 0;            // chunks before it were looked at by sealBelow
+    std::vector<bool> m_stored; // per chunk, whether it lies in a mapped file (the arena's or
+                                // an adopted one): its pages can be given back
+    std::size_t m_sealed = 0;   // chunks before it were looked at by sealBelow
 };
 
 } // namespace nanscope::core

@@ -404,7 +404,7 @@ private:
             using T = std::remove_cvref_t<decltype(column[0])>;
             const ColumnEntry& e = entries[i++];
             column.adopt(reinterpret_cast<const T*>(m_bytes.data() + e.offset),
-                         static_cast<std::size_t>(e.count), owner);
+                         static_cast<std::size_t>(e.count), owner, m_mapped);
         });
         return true;
     }
