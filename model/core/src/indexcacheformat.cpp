@@ -56,12 +56,20 @@ EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo)
 }
 
 std::optional<std::vector<std::uint32_t>> contentChecksums(const FileHandle& handle,
-                                                           std::uint64_t readTo, ThreadPool& pool)
+                                                           std::uint64_t readTo, ThreadPool& pool,
+                                                           CheckedContent known)
 {
     const std::size_t chunks =
         static_cast<std::size_t>((readTo + kContentChunk - 1) / kContentChunk);
     std::vector<std::uint32_t> sums(chunks);
-    std::atomic<std::size_t> next{0};
+    // A piece known whole (not the last, partial one of what was checked) is not read again.
+    std::size_t kept = 0;
+    if (known.sums && known.bytes <= readTo &&
+        known.sums->size() == (known.bytes + kContentChunk - 1) / kContentChunk) {
+        kept = static_cast<std::size_t>(known.bytes / kContentChunk);
+        std::copy_n(known.sums->begin(), kept, sums.begin());
+    }
+    std::atomic<std::size_t> next{kept};
     std::atomic<bool> bad{false};
     const auto work = [&] {
         std::vector<std::byte> buffer(static_cast<std::size_t>(std::min(readTo, kContentChunk)));
@@ -75,18 +83,20 @@ std::optional<std::vector<std::uint32_t>> contentChecksums(const FileHandle& han
                 sums[k] = format::crc32c(buffer.data(), bytes);
         }
     };
-    if (chunks > 1)
+    const bool shared = chunks - kept > 1;
+    if (shared)
         for (unsigned t = 0; t < pool.size(); ++t)
             pool.submit(work);
     work();
-    if (chunks > 1)
+    if (shared)
         pool.wait();
     if (bad)
         return std::nullopt;
     return sums;
 }
 
-FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& pool)
+FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& pool,
+                  CheckedContent known)
 {
     FileStamp stamp;
     stamp.size = handle.size();
@@ -102,7 +112,7 @@ FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& po
     if (stamp.identity.known() && now - stamp.identity.changeTime < margin)
         stamp.identity.changeTime = 0;
     stamp.ends = endChecksums(handle, readTo);
-    if (auto content = contentChecksums(handle, readTo, pool))
+    if (auto content = contentChecksums(handle, readTo, pool, known))
         stamp.content = std::move(*content);
     else
         stamp.ends.ok = false;

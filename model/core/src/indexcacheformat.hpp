@@ -97,10 +97,19 @@ struct EndChecksums
 
 EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo);
 
+// The checksums of a file's first bytes as they were checked (FileState::checkedContent): the
+// whole pieces among them need not be read again.
+struct CheckedContent
+{
+    const std::vector<std::uint32_t>* sums = nullptr; // contentChecksums of the first `bytes`
+    std::uint64_t bytes = 0;
+};
+
 // CRC-32C of each kContentChunk bytes of the first `readTo` bytes of a file, read on `pool`'s
-// threads and this one; nullopt when they cannot all be read.
+// threads and this one, but for the whole pieces of `known`; nullopt when they cannot all be read.
 std::optional<std::vector<std::uint32_t>> contentChecksums(const FileHandle& handle,
-                                                           std::uint64_t readTo, ThreadPool& pool);
+                                                           std::uint64_t readTo, ThreadPool& pool,
+                                                           CheckedContent known = {});
 
 // A logdir file as a saved index describes it: what it was when saved, and the checksums of
 // what was read of it.
@@ -113,8 +122,9 @@ struct FileStamp
     std::vector<std::uint32_t> content; // contentChecksums
 };
 
-// `handle`'s stamp, with the checksums of its first `readTo` bytes.
-FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& pool);
+// `handle`'s stamp, with the checksums of its first `readTo` bytes (those of `known` kept).
+FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& pool,
+                  CheckedContent known = {});
 
 // One logdir file as the index left it, and how to tell it is still the same file.
 struct SavedFile : FileProgress

@@ -184,12 +184,16 @@ private:
         if (!sums.ok || sums.head != was.ends.head || sums.tail != was.ends.tail)
             return fail(name + " holds other data");
         const OpenFile::Identity identity = f.handle.identity();
-        if (identity.known() && was.identity.changeTime != 0 && identity == was.identity &&
-            size == was.size && f.handle.modificationTime() == was.modified)
-            return true;
-        const auto content = contentChecksums(f.handle, saved.offset, m_pool);
-        if (!content || *content != was.content)
-            return fail(name + " holds other data");
+        const bool unchanged = identity.known() && was.identity.changeTime != 0 &&
+                               identity == was.identity && size == was.size &&
+                               f.handle.modificationTime() == was.modified;
+        if (!unchanged) {
+            const auto content = contentChecksums(f.handle, saved.offset, m_pool);
+            if (!content || *content != was.content)
+                return fail(name + " holds other data");
+        }
+        f.checkedContent = was.content;
+        f.checkedBytes = saved.offset;
         return true;
     }
 

@@ -151,7 +151,8 @@ void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheK
             reopened.open(*state.index.files, f.path, nullptr))
             handle = &reopened;
         const bool read = !f.missing && f.openError.empty() && handle->isOpen();
-        putFile(w, f, read ? stampOf(*handle, f.offset, pool) : FileStamp{});
+        const CheckedContent checked{&f.checkedContent, f.checkedBytes};
+        putFile(w, f, read ? stampOf(*handle, f.offset, pool, checked) : FileStamp{});
     });
 
     const IndexState& index = state.index;

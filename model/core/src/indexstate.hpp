@@ -170,6 +170,10 @@ struct FileState : FileProgress
     FileHandle handle;
     // Records are read up to here at most: a saved index read again stops where it stopped.
     std::uint64_t readLimit = UINT64_MAX;
+    // The checksums of the first checkedBytes, as a saved index's load found them (see
+    // indexcacheformat.hpp's contentChecksums): saving the index again reads only what follows.
+    std::vector<std::uint32_t> checkedContent;
+    std::uint64_t checkedBytes = 0;
 
     void noteSkip(std::uint64_t begin, std::uint64_t end);
     void noteRecordsRead(std::uint64_t count);
