@@ -26,6 +26,10 @@
 
 namespace nanscope::core {
 
+namespace intentwalk {
+struct WalkState;
+}
+
 class IntentWalk
 {
 public:
@@ -67,9 +71,16 @@ public:
     // After run().
     Judgement judgement() const;
     // After run(): the propagation of `judgement` (this walk's) into `out`.
-    void count(const Judgement& judgement, Propagation& out, OriginVisitor atOrigin) const;
+    void count(const Judgement& judgement, Propagation& out, OriginVisitor atOrigin);
     // Whether count() replays the log (false: it walks every event again).
     bool logged() const;
+
+    // The walk's tables after run(), to go on from later (intentwalkstate.hpp); nullopt when the
+    // log was dropped.
+    std::optional<intentwalk::WalkState> state() const;
+    // Before run(): takes up `state`, so that run() walks only the events after it. False (and
+    // nothing taken) when it does not fit this snapshot.
+    bool resume(const intentwalk::WalkState& state);
 
 private:
     struct Impl;

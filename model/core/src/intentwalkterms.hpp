@@ -59,6 +59,8 @@ struct TensorState
 // What the rules need to know of an op, looked up once per op (graph) or op type (eager).
 struct OpTraits
 {
+    std::uint32_t id = 0; // the graph op's id, or the eager op type's string id
+    bool eager = false;
     std::string_view type;
     std::string_view name;
     bool constant = false;
@@ -73,9 +75,11 @@ struct OpTraits
     mutable std::vector<std::uint16_t> patterns;
 };
 
-inline OpTraits traitsOf(std::string_view type, std::string_view name)
+inline OpTraits traitsOf(std::uint32_t id, bool eager, std::string_view type, std::string_view name)
 {
     OpTraits t;
+    t.id = id;
+    t.eager = eager;
     t.type = type;
     t.name = name;
     t.constant = isConstantWriter(type);
@@ -93,14 +97,15 @@ inline OpTraits traitsOf(std::string_view type, std::string_view name)
 struct Step
 {
     enum class Kind : std::uint8_t { Root, Carry, Uninitialised, Absorbed };
-    EventRef event;               // Absorbed: none
-    const OpTraits* op = nullptr; // Carry: none
-    std::uint32_t group = 0;      // Root, Carry, Absorbed
+    EventRef event;          // Absorbed: none
+    std::uint32_t op = 0;    // Root, Uninitialised, Absorbed: OpTraits::id
+    std::uint32_t group = 0; // Root, Carry, Absorbed
     std::uint32_t module = kNoModule;
     std::uint32_t begin = 0; // Carry: its inputs' steps; Root: its graph inputs' traces
     std::uint32_t count = 0;
     Kind kind = Kind::Root;
     std::uint8_t kinds = 0;
+    bool eagerOp = false; // OpTraits::eager
 };
 
 struct Group

@@ -121,34 +121,16 @@ void PropagationCount::absorbed(std::uint32_t g, std::string_view opType)
         by.emplace_back(opType);
 }
 
-void PropagationCount::replay(const std::vector<Step>& steps,
-                              const std::vector<std::uint32_t>& carried,
-                              const std::vector<std::uint64_t>& traceInputs)
+Hop PropagationCount::nearestHop(const std::vector<Step>& steps,
+                                 const std::vector<std::uint32_t>& carried, const Step& step) const
 {
-    for (const Step& s : steps) {
-        switch (s.kind) {
-        case Step::Kind::Root:
-            root(s.event, s.group, *s.op, s.module, s.kinds,
-                 std::span(traceInputs).subspan(s.begin, s.count));
-            break;
-        case Step::Kind::Carry: {
-            Hop nearest = kFinite;
-            for (std::uint32_t k = s.begin; k < s.begin + s.count; ++k) {
-                const Hop hop = hopOf(steps[carried[k]].event);
-                if (hop <= Propagation::kMaxHops)
-                    nearest = std::min(nearest, hop);
-            }
-            carry(s.event, s.group, nearest);
-            break;
-        }
-        case Step::Kind::Uninitialised:
-            uninitialised(s.event, *s.op, s.module, s.kinds);
-            break;
-        case Step::Kind::Absorbed:
-            absorbed(s.group, s.op->type);
-            break;
-        }
+    Hop nearest = kFinite;
+    for (std::uint32_t k = step.begin; k < step.begin + step.count; ++k) {
+        const Hop hop = hopOf(steps[carried[k]].event);
+        if (hop <= Propagation::kMaxHops)
+            nearest = std::min(nearest, hop);
     }
+    return nearest;
 }
 
 } // namespace nanscope::core::intentwalk

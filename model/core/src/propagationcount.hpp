@@ -33,15 +33,39 @@ public:
     // An op of type `opType` made finite values of group `g`'s.
     void absorbed(std::uint32_t g, std::string_view opType);
 
-    // Feeds the first walk's steps in order; `traceInputs` holds the Root steps' graph inputs.
+    // Feeds the first walk's steps in order; `traceInputs` holds the Root steps' graph inputs,
+    // and `opOf` finds the op a step names.
+    template <typename OpOf>
     void replay(const std::vector<Step>& steps, const std::vector<std::uint32_t>& carried,
-                const std::vector<std::uint64_t>& traceInputs);
+                const std::vector<std::uint64_t>& traceInputs, OpOf&& opOf)
+    {
+        for (const Step& s : steps) {
+            switch (s.kind) {
+            case Step::Kind::Root:
+                root(s.event, s.group, opOf(s), s.module, s.kinds,
+                     std::span(traceInputs).subspan(s.begin, s.count));
+                break;
+            case Step::Kind::Carry:
+                carry(s.event, s.group, nearestHop(steps, carried, s));
+                break;
+            case Step::Kind::Uninitialised:
+                uninitialised(s.event, opOf(s), s.module, s.kinds);
+                break;
+            case Step::Kind::Absorbed:
+                absorbed(s.group, opOf(s).type);
+                break;
+            }
+        }
+    }
 
 private:
     Intent verdictOf(std::uint32_t g) const;
     std::string_view moduleText(std::uint32_t module) const;
     void setHop(EventRef event, Hop hop);
     Hop hopOf(EventRef event) const;
+    // The smallest hop among the values a Carry step's inputs carried (kFinite: none counted).
+    Hop nearestHop(const std::vector<Step>& steps, const std::vector<std::uint32_t>& carried,
+                   const Step& step) const;
     SetAside& setAsideOf(std::uint32_t g) { return m_out.setAside[m_groupSetAside[g]]; }
     SetAside& setAsideEntry(Intent intent, EventRef first, const OpTraits& op, std::uint32_t module,
                             int pattern);

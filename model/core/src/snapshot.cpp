@@ -364,9 +364,12 @@ std::uint64_t Snapshot::tensorBoardAlertCount() const
 void Snapshot::analyse() const
 {
     std::call_once(m_data->analysisOnce, [this] {
-        NonFiniteAnalysis a = analyseNonFinite(*this, m_data->expected);
+        NonFiniteAnalysis a =
+            analyseNonFinite(*this, m_data->expected, IntentWalk::kDefaultLogBudgetBytes,
+                             m_data->savedWalk.get(), m_data->keepWalk);
         m_data->origin = std::move(a.origin);
         m_data->propagation = std::move(a.propagation);
+        m_data->walk = std::move(a.walk);
     });
 }
 
