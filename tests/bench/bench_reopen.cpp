@@ -265,10 +265,13 @@ int main(int argc, char** argv)
     std::printf("%-52s %9.1f MiB\n", "reopen: peak RSS (median)", median(reopenPeak));
     std::printf("%-52s %9.3f s\n", "nanscope-report --json, reopened (median of 5)",
                 median(reportSeconds));
-    if (appended.traces > 0)
+    if (appended.traces > 0) {
         std::printf("%-52s %9.3f s  (%s; %llu traces)\n", "reopen after 1 % more traces",
                     appended.readSeconds, appended.status.c_str(),
                     static_cast<unsigned long long>(appended.traces));
+        std::printf("%-52s %9.3f s\n", "reopen after 1 % more: saving the index again",
+                    appended.saveSeconds);
+    }
     std::printf("%-52s %9.1f x\n", "first open / reopen",
                 first.readSeconds / std::max(1e-9, median(reopenSeconds)));
 

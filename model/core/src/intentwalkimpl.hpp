@@ -154,11 +154,8 @@ struct IntentWalk::Impl
         if (second()) {
             counting->absorbed(g, op.type);
         } else if (lastAbsorbed != std::pair{g, &op}) { // the same again changes nothing
-            Step step;
-            step.kind = Step::Kind::Absorbed;
+            Step step = opStep(Step::Kind::Absorbed, {}, op, kNoModule, 0);
             step.group = g;
-            step.op = op.id;
-            step.eagerOp = op.eager;
             log(step);
             lastAbsorbed = {g, &op};
         }
@@ -171,14 +168,21 @@ struct IntentWalk::Impl
             counting->uninitialised(ref, op, module, kinds);
             return;
         }
+        log(opStep(Step::Kind::Uninitialised, ref, op, module, kinds));
+    }
+
+    // A step at an event of `op` that made values of `kinds`.
+    static Step opStep(Step::Kind kind, EventRef ref, const OpTraits& op, std::uint32_t module,
+                       std::uint8_t kinds)
+    {
         Step step;
-        step.kind = Step::Kind::Uninitialised;
+        step.kind = kind;
         step.event = ref;
         step.op = op.id;
         step.eagerOp = op.eager;
         step.module = module;
         step.kinds = kinds;
-        log(step);
+        return step;
     }
 
     // The trace that made each input of the graph trace being visited (kNoTrace: none).
@@ -206,14 +210,8 @@ struct IntentWalk::Impl
             return label;
         }
         rootAnyKnown.push_back(anyKnownInput);
-        Step step;
-        step.kind = Step::Kind::Root;
-        step.event = ref;
-        step.op = op.id;
-        step.eagerOp = op.eager;
+        Step step = opStep(Step::Kind::Root, ref, op, module, kinds);
         step.group = g;
-        step.module = module;
-        step.kinds = kinds;
         if (logging && traceOp && construction == Intent::None) { // it may be the origin
             step.begin = static_cast<std::uint32_t>(rootTraceInputs.size());
             traceInputsInto(rootTraceInputs);
