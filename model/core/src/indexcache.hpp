@@ -57,8 +57,7 @@ std::filesystem::path indexCacheFile(const std::filesystem::path& directory,
 struct SavedAnalysis
 {
     const std::optional<Origin>* origin = nullptr;
-    const Propagation* propagation = nullptr;    // only with the origin
-    const intentwalk::WalkState* walk = nullptr; // only with the origin
+    const Propagation* propagation = nullptr; // only with the origin
 };
 bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
                     const std::vector<std::string>& patterns, const std::filesystem::path& file,

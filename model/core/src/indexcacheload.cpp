@@ -5,7 +5,6 @@
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
 #include "indexcachetrust.hpp"
-#include "intentwalkstate.hpp"
 #include "loaders.hpp"
 #include "nanscope/format/crc32c.hpp"
 
@@ -45,8 +44,8 @@ public:
         // an index out of range would be read out of bounds.
         const bool ok = readHeader() && readKey() && readLayout() && readFiles() &&
                         replaySmallFiles() && readGraphPlaceholders() && readIndexTables() &&
-                        readOrigin() && readColumns(owner) && readWalk() && checkExecutions() &&
-                        checkAlerts() && releaseChecked() && checkOrigin() && finish();
+                        readOrigin() && readColumns(owner) && checkExecutions() && checkAlerts() &&
+                        releaseChecked() && checkOrigin() && finish();
         if (!ok)
             why = m_why.empty() ? "it is damaged (an impossible value)" : m_why;
         return ok;
@@ -310,19 +309,6 @@ private:
         return checked();
     }
 
-    // The analysis's walk, when one was saved: the last thing in the file (indexes saved before
-    // it existed end with the arrays). Its ids are checked where it is used (IntentWalk::resume).
-    bool readWalk()
-    {
-        if (m_meta.atEnd() || !m_origin)
-            return true;
-        auto walk = intentwalk::getWalkState(m_meta);
-        if (!checked())
-            return false;
-        m_walk = std::make_shared<const intentwalk::WalkState>(std::move(walk));
-        return true;
-    }
-
     // Checked once the arrays are in: the events they name must be among them.
     bool checkOrigin()
     {
@@ -550,8 +536,7 @@ private:
                 std::move(m_origin->origin),
                 std::move(m_origin->patterns),
                 m_propagation ? std::make_shared<const Propagation>(std::move(*m_propagation))
-                              : nullptr,
-                m_walk};
+                              : nullptr};
         return true;
     }
 
@@ -569,7 +554,6 @@ private:
     std::vector<ColumnEntry> m_entries;  // the arrays, once read
     std::optional<SavedOrigin> m_origin; // nullopt: not saved
     std::optional<Propagation> m_propagation;
-    std::shared_ptr<const intentwalk::WalkState> m_walk; // checked where it is used
     // TensorBoard's stops in the source-file, stack-frame and graph files as read again (outer
     // nullopt: not read again).
     std::array<std::optional<std::optional<std::uint64_t>>, 3> m_replayedStops;

@@ -4,7 +4,6 @@
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
 #include "indexcachetrust.hpp"
-#include "intentwalkstate.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/crc32c.hpp"
 
@@ -273,9 +272,6 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, SavedAna
         visitColumns(state, [&](const auto& column, Bound) {
             putColumnEntry(describe, out.column(column));
         });
-        // Last, and only when there is one: an index saved without it reads as before.
-        if (analysis.origin && analysis.walk)
-            intentwalk::putWalkState(describe, *analysis.walk);
         out.padTo(8);
         const std::uint64_t describeOffset = out.position();
         out.write(describe.bytes().data(), describe.bytes().size());

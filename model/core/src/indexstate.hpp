@@ -21,11 +21,6 @@
 
 namespace nanscope::core {
 
-class IntentWalk;
-namespace intentwalk {
-struct WalkState;
-}
-
 // Every column of a struct of columns, so that growing, counting, spilling and releasing never
 // miss one: `Derived` lists its columns in a static eachColumnOf(self, f).
 template <typename Derived>
@@ -233,17 +228,11 @@ struct Snapshot::Data
     // (see IndexState::knownOrigin): origin() and propagation() answer them without the analysis.
     std::optional<std::optional<Origin>> knownOrigin;
     std::shared_ptr<const Propagation> knownPropagation;
-    // The analysis's walk as a saved index left it, for an index that holds more than it did:
-    // the analysis goes on from it over what was appended (intentwalkstate.hpp). And whether to
-    // keep this snapshot's walk for the next save (the reader saves indexes).
-    std::shared_ptr<const intentwalk::WalkState> savedWalk;
-    bool keepWalk = false;
 
     // Computed on first use.
     mutable std::once_flag analysisOnce;
     mutable std::optional<Origin> origin;
     mutable Propagation propagation;
-    mutable std::shared_ptr<const IntentWalk> walk; // with keepWalk
     mutable std::once_flag alertsByTimeOnce;
     mutable std::vector<std::uint64_t> alertsByTime;
 };
@@ -303,8 +292,7 @@ struct IndexState
         std::uint64_t graphsRead = 0;
         std::optional<Origin> origin;
         std::vector<std::string> patterns;
-        std::shared_ptr<const Propagation> propagation;    // null: not saved with it
-        std::shared_ptr<const intentwalk::WalkState> walk; // null: not saved with it
+        std::shared_ptr<const Propagation> propagation; // null: not saved with it
     };
     std::optional<KnownOrigin> knownOrigin;
 

@@ -2,7 +2,6 @@
 #include "intentwalk.hpp"
 
 #include "intentwalkimpl.hpp"
-#include "intentwalkstate.hpp"
 
 namespace nanscope::core {
 
@@ -69,67 +68,6 @@ void IntentWalk::count(const Judgement& judgement, Propagation& out, OriginVisit
 bool IntentWalk::logged() const
 {
     return m_impl->logging;
-}
-
-std::optional<WalkState> IntentWalk::state() const
-{
-    const Impl& d = *m_impl;
-    if (!d.logging || d.second())
-        return std::nullopt;
-    WalkState s;
-    s.traces = d.walkedTraces;
-    s.executions = d.walkedExecutions;
-    s.graphs = d.d.graphs->graphs().size();
-    s.ops = d.d.graphs->ops().size();
-    for (const auto& p : d.patterns)
-        s.patterns.push_back(p.text);
-    s.groups = d.groups;
-    s.rootAnyKnown = d.rootAnyKnown;
-    s.rootInputs.assign(d.rootInputs.begin(), d.rootInputs.end());
-    s.traceLabels.assign(d.traceLabels.begin(), d.traceLabels.end());
-    s.tensors.assign(d.tensors.begin(), d.tensors.end());
-    s.window.assign(d.window.begin(), d.window.end());
-    s.latest = d.latest.dense();
-    s.latestOverflow.assign(d.latest.overflow().begin(), d.latest.overflow().end());
-    s.scaleIds.assign(d.scaleIds.begin(), d.scaleIds.end());
-    s.scaling = d.scaling;
-    s.checks = d.checks;
-    s.lastCleanCheck = d.lastCleanCheck;
-    s.checkCaught = d.checkCaught;
-    s.sawNonFinite = d.sawNonFinite;
-    s.steps = d.steps;
-    s.carried = d.carried;
-    s.rootTraceInputs = d.rootTraceInputs;
-    return s;
-}
-
-bool IntentWalk::resume(const WalkState& state)
-{
-    Impl& d = *m_impl;
-    auto appended = appendedRuns(state, d.d);
-    if (!appended || !fits(state, d.d, d.patterns, d.latest.dense().size()))
-        return false;
-    if (!d.sameScales(state.scaleIds, state.executions))
-        return false;
-    d.groups = state.groups;
-    d.rootAnyKnown = state.rootAnyKnown;
-    d.rootInputs = {state.rootInputs.begin(), state.rootInputs.end()};
-    d.traceLabels = {state.traceLabels.begin(), state.traceLabels.end()};
-    d.tensors.insert(state.tensors.begin(), state.tensors.end());
-    d.window = {state.window.begin(), state.window.end()};
-    d.latest.restore(state.latest, {state.latestOverflow.begin(), state.latestOverflow.end()});
-    d.scaling = state.scaling;
-    d.checks = state.checks;
-    d.lastCleanCheck = state.lastCleanCheck;
-    d.checkCaught = state.checkCaught;
-    d.sawNonFinite = state.sawNonFinite;
-    d.steps = state.steps;
-    d.carried = state.carried;
-    d.rootTraceInputs = state.rootTraceInputs;
-    d.walkedTraces = state.traces;
-    d.walkedExecutions = state.executions;
-    d.appendedRuns = std::move(*appended);
-    return true;
 }
 
 } // namespace nanscope::core

@@ -26,10 +26,6 @@
 
 namespace nanscope::core {
 
-namespace intentwalk {
-struct WalkState;
-}
-
 class IntentWalk
 {
 public:
@@ -74,13 +70,6 @@ public:
     void count(const Judgement& judgement, Propagation& out, OriginVisitor atOrigin);
     // Whether count() replays the log (false: it walks every event again).
     bool logged() const;
-
-    // The walk's tables after run(), to go on from later (intentwalkstate.hpp); nullopt when the
-    // log was dropped.
-    std::optional<intentwalk::WalkState> state() const;
-    // Before run(): takes up `state`, so that run() walks only the events after it. False (and
-    // nothing taken) when it does not fit this snapshot.
-    bool resume(const intentwalk::WalkState& state);
 
 private:
     struct Impl;

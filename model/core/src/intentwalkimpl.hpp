@@ -65,11 +65,6 @@ struct IntentWalk::Impl
     std::size_t logBudget = 0;
     bool logging = true;
     std::pair<std::uint32_t, const OpTraits*> lastAbsorbed{kNoGroup, nullptr};
-    // What was walked (traces and executions below these), and for a walk restored from a saved
-    // state, the runs of events appended since, in execution order.
-    std::uint64_t walkedTraces = 0;
-    std::uint64_t walkedExecutions = 0;
-    std::optional<std::vector<EventRun>> appendedRuns;
 
     Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p, std::size_t budget)
         : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs), logBudget(budget)
@@ -493,29 +488,6 @@ struct IntentWalk::Impl
                 scaleIds.insert(x.tensorIds[x.idsBegin[e]]);
     }
 
-    // Whether the loss scales are `saved`, those a walk over the first `walked` executions knew,
-    // but for ones no multiplication among them read (a scale is known by what the scaler's
-    // updates read: one named only by an update appended since would have made such a
-    // multiplication scale the loss).
-    bool sameScales(const std::vector<std::int64_t>& saved, std::uint64_t walked)
-    {
-        collectScales();
-        const std::unordered_set<std::int64_t> known(saved.begin(), saved.end());
-        std::unordered_set<std::int64_t> added;
-        for (const std::int64_t id : scaleIds)
-            if (!known.count(id))
-                added.insert(id);
-        if (known.size() + added.size() != scaleIds.size())
-            return false; // one is gone: not the executions it walked
-        const auto& x = d.executions;
-        for (std::uint64_t e = 0; e < walked && !added.empty(); ++e)
-            if (eagerTraits(x.opType[e]).scaling)
-                for (std::uint32_t j = 0; j < x.inputCount[e]; ++j)
-                    if (added.count(x.tensorIds[x.idsBegin[e] + j]))
-                        return false;
-        return true;
-    }
-
     // Who made each input of execution `e`, which began a group still to be judged: should it
     // be the origin, the second walk (which does not keep finite tensors) describes it by this.
     void noteRootInputs(std::uint64_t e)
@@ -542,29 +514,20 @@ struct IntentWalk::Impl
             tensors.reserve(std::min<std::size_t>(d.executions.tensorIds.size(), kMaxReserved));
         }
         collectScales();
-        const auto visitRun = [&](const EventRun& run) {
+        EventOrder order(d);
+        EventRun run;
+        while (order.nextRun(run)) {
             for (std::uint64_t i = run.begin; i < run.end; ++i) {
                 if (run.source == EventSource::Graph)
                     visitTrace(i);
                 else
                     visitExecution(i);
             }
-        };
-        if (appendedRuns) {
-            for (const EventRun& run : *appendedRuns)
-                visitRun(run);
-        } else {
-            EventOrder order(d);
-            EventRun run;
-            while (order.nextRun(run))
-                visitRun(run);
         }
-        walkedTraces = d.traces.size();
-        walkedExecutions = d.executions.size();
     }
 
     // Each group's escape as the end of the walk decides it: what no op read by then was not
-    // absorbed. Worked out aside, so that the walk can go on over events appended later.
+    // absorbed. Worked out aside: the walk's tables stay as the events left them.
     std::vector<bool> escapedAtEnd() const
     {
         std::vector<bool> escaped(groups.size());

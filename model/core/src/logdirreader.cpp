@@ -4,8 +4,6 @@
 #include "expectedfile.hpp"
 #include "indexcache.hpp"
 #include "indexstate.hpp"
-#include "intentwalk.hpp"
-#include "intentwalkstate.hpp"
 #include "loaders.hpp"
 #include "nanscope/core/plaintext.hpp"
 #include "readerdiagnostics.hpp"
@@ -253,10 +251,7 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
         known->patterns == patternTexts(data->expected)) {
         data->knownOrigin = known->origin;
         data->knownPropagation = known->propagation;
-    } else if (known) {
-        data->savedWalk = known->walk; // the analysis goes on from it where it fits
     }
-    data->keepWalk = !options.indexCache.directory.empty();
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
     latest = snapshot;
@@ -365,22 +360,14 @@ bool LogdirReader::saveIndex(std::string* error)
     const auto snapshot = latest();
     const std::optional<Origin>* origin = nullptr;
     const Propagation* propagation = nullptr;
-    std::optional<intentwalk::WalkState> walk;
     if (snapshot->traceCount() == d.index.traces.size() &&
         snapshot->executionCount() == d.index.executions.size()) {
         origin = &snapshot->origin();
         propagation = &snapshot->propagation(); // worked out with the origin, or brought along
-        if (const auto& analysed = snapshot->data().walk)
-            walk = analysed->state();
     }
-    // An origin brought along brings its walk: it goes on being saved with it.
-    const auto& known = d.index.knownOrigin;
-    const intentwalk::WalkState* walkToSave = walk ? &*walk : nullptr;
-    if (!walk && known && known->walk && snapshot->data().knownOrigin)
-        walkToSave = known->walk.get();
     std::string why;
-    if (!saveIndexCache(d, key, {origin, propagation, walkToSave},
-                        patternTexts(snapshot->data().expected), file, *d.pool, why)) {
+    if (!saveIndexCache(d, key, {origin, propagation}, patternTexts(snapshot->data().expected),
+                        file, *d.pool, why)) {
         if (error)
             *error = why;
         return false;

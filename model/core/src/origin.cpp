@@ -141,20 +141,14 @@ void countAlerts(const Snapshot& snapshot, Propagation& p)
 
 NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
                                    const std::vector<ExpectedPattern>& patterns,
-                                   std::size_t logBudgetBytes, const intentwalk::WalkState* from,
-                                   bool keepWalk)
+                                   std::size_t logBudgetBytes)
 {
     const auto& d = snapshot.data();
-    auto kept = std::make_shared<IntentWalk>(d, patterns, logBudgetBytes);
-    IntentWalk& walk = *kept;
-    if (from)
-        (void)walk.resume(*from); // or from the start
+    IntentWalk walk(d, patterns, logBudgetBytes);
     walk.run();
     const IntentWalk::Judgement judgement = walk.judgement();
 
     NonFiniteAnalysis a;
-    if (keepWalk && walk.logged())
-        a.walk = kept;
     if (!judgement.sawNonFinite) {
         a.propagation.traceHops.assign(d.traces.size(), Propagation::kFinite);
         a.propagation.executionHops.assign(d.executions.size(), Propagation::kFinite);

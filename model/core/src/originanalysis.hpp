@@ -14,15 +14,11 @@ struct NonFiniteAnalysis
 {
     std::optional<Origin> origin;
     Propagation propagation;
-    std::shared_ptr<const IntentWalk> walk; // with `keepWalk`, when its log was kept
 };
 
 // `logBudgetBytes`: the intent walk's log (intentwalk.hpp); 0 makes it walk every event twice.
-// `from`: a walk's state to go on from (IntentWalk::resume; null or unfitting: from the start).
 NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
                                    const std::vector<ExpectedPattern>& patterns,
-                                   std::size_t logBudgetBytes = IntentWalk::kDefaultLogBudgetBytes,
-                                   const intentwalk::WalkState* from = nullptr,
-                                   bool keepWalk = false);
+                                   std::size_t logBudgetBytes = IntentWalk::kDefaultLogBudgetBytes);
 
 } // namespace nanscope::core

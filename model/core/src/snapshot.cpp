@@ -364,12 +364,9 @@ std::uint64_t Snapshot::tensorBoardAlertCount() const
 void Snapshot::analyse() const
 {
     std::call_once(m_data->analysisOnce, [this] {
-        NonFiniteAnalysis a =
-            analyseNonFinite(*this, m_data->expected, IntentWalk::kDefaultLogBudgetBytes,
-                             m_data->savedWalk.get(), m_data->keepWalk);
+        NonFiniteAnalysis a = analyseNonFinite(*this, m_data->expected);
         m_data->origin = std::move(a.origin);
         m_data->propagation = std::move(a.propagation);
-        m_data->walk = std::move(a.walk);
     });
 }
 
