@@ -51,7 +51,7 @@ public:
     // trace that made each input of its op then (kNoTrace: none).
     using OriginVisitor = std::function<void(EventRef, std::span<const std::uint64_t> traceInputs)>;
 
-    // The log's budget: a step takes 48 bytes (and its inputs 4 or 8 each), so 5.6 million
+    // The log's budget: a step takes 40 bytes (and its inputs 4 or 8 each), so 6.7 million
     // steps, for a logdir of that many non-finite events; past it, the count walks again.
     static constexpr std::size_t kDefaultLogBudgetBytes = std::size_t{256} << 20;
 
