@@ -105,7 +105,7 @@ Result<detail::InternedStacks::Frames> executionFrames(Recorder::Impl& d,
 
 // The Execution record's fields besides its payloads and framework context.
 void setExecution(detail::wire::DebugEvent& event, const ExecutionSpec& spec,
-                  const RecorderOptions& options, const std::vector<std::string>& frames,
+                  const RecorderOptions& options, detail::InternedStacks::Frames frames,
                   std::int32_t deviceId)
 {
     event.set_wall_time(detail::wallTimeSeconds());
@@ -121,8 +121,7 @@ void setExecution(detail::wire::DebugEvent& event, const ExecutionSpec& spec,
     execution->set_tensor_debug_mode(options.mode);
     auto* location = execution->mutable_code_location();
     location->set_host_name(options.hostName);
-    for (const auto& id : frames)
-        location->add_stack_frame_ids(id);
+    location->set_stack_frame_ids(std::move(frames));
     for (std::size_t i = 0; i < spec.outputs.size(); ++i)
         execution->add_output_tensor_device_ids(deviceId);
 }
@@ -264,7 +263,7 @@ Status Recorder::recordExecution(const ExecutionSpec& spec, std::span<const Code
         return frames.status();
     if (Status s = d.setContext(*execution, spec.context); !s.ok())
         return s;
-    setExecution(*event, spec, d.options, **frames, *deviceId);
+    setExecution(*event, spec, d.options, std::move(*frames), *deviceId);
     if (Status s = detail::launchSummaries(device, d.pending); !s.ok())
         return s;
     ++d.executionsRecorded;

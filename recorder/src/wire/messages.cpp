@@ -122,13 +122,13 @@ void FileLineCol::appendTo(std::string& out) const
 
 std::size_t CodeLocation::ByteSizeLong() const
 {
-    return stringFieldSize(1, m_hostName) + repeatedStringSize(2, m_frameIds);
+    return stringFieldSize(1, m_hostName) + repeatedStringSize(2, frameIds());
 }
 
 void CodeLocation::appendTo(std::string& out) const
 {
     putStringField(out, 1, m_hostName);
-    putRepeatedString(out, 2, m_frameIds);
+    putRepeatedString(out, 2, frameIds());
 }
 
 std::size_t DebugMetadata::ByteSizeLong() const

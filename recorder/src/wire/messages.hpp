@@ -173,13 +173,25 @@ class CodeLocation
 public:
     void set_host_name(std::string v) { m_hostName = std::move(v); }
     void add_stack_frame_ids(std::string v) { m_frameIds.push_back(std::move(v)); }
+    // All the frame ids at once, shared with the stack they were interned for: an execution per
+    // op then copies none of their strings.
+    void set_stack_frame_ids(std::shared_ptr<const std::vector<std::string>> ids)
+    {
+        m_sharedFrameIds = std::move(ids);
+    }
 
     std::size_t ByteSizeLong() const;
     void appendTo(std::string& out) const;
 
 private:
+    const std::vector<std::string>& frameIds() const
+    {
+        return m_sharedFrameIds ? *m_sharedFrameIds : m_frameIds;
+    }
+
     std::string m_hostName;
     std::vector<std::string> m_frameIds;
+    std::shared_ptr<const std::vector<std::string>> m_sharedFrameIds; // instead of m_frameIds
 };
 
 class DebugMetadata
