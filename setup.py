@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Builds the nanscope Python package's extension (nanscope._nanscope, the C++ recorder) with
 CMake, for the Python that runs this: a recorder-only build of the repository
-(NANSCOPE_RECORDER_ONLY: no protobuf, reader, apps or tests). pyproject.toml holds the rest.
+(NANSCOPE_RECORDER_ONLY: no protobuf, reader, apps or tests), with the C++ op observer built
+against this Python's torch where it has C++ headers. pyproject.toml holds the rest.
 
 Environment: CMAKE_ARGS adds arguments to the configuration (-DNANSCOPE_WITH_CUDA=OFF, a
 compiler launcher …); CMAKE_BUILD_PARALLEL_LEVEL sets the build's jobs."""
@@ -28,6 +29,18 @@ def project_version():
     return match.group(1)
 
 
+def torch_abi_arguments():
+    """The C++ op observer links against torch, so everything in the extension must use torch's
+    C++ ABI: pip's wheels before torch 2.7 use the old one (_GLIBCXX_USE_CXX11_ABI=0)."""
+    try:
+        import torch
+    except ImportError:
+        return []  # no torch: the package observes ops with nothing to link
+    if getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True):
+        return []
+    return ["-DCMAKE_CXX_FLAGS=-D_GLIBCXX_USE_CXX11_ABI=0"]
+
+
 class CMakeExtension(Extension):
     def __init__(self, name):
         super().__init__(name, sources=[])
@@ -48,7 +61,7 @@ class CMakeBuild(build_ext):
             "-DNANSCOPE_NATIVE_STACKS=OFF",  # Python's stacks are recorded, not native ones
             f"-DPython3_EXECUTABLE={sys.executable}",
             f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
-        ] + shlex.split(os.environ.get("CMAKE_ARGS", ""))
+        ] + torch_abi_arguments() + shlex.split(os.environ.get("CMAKE_ARGS", ""))
         subprocess.run(configure, check=True)
         command = ["cmake", "--build", str(build), "--target", "nanscope_python"]
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL")

@@ -16,9 +16,12 @@ Models (training steps: forward, backward, optimizer):
 
 For each: the median wall time of a step (the best of interleaved rounds; CUDA steps end with a
 synchronisation), its ratio to the plain step, the aten ops a step runs (as recorded), the
-overhead per op in µs, and the goal where there is one. Then, per recording mode, where the
-added time per op goes: the Python dispatch mode itself (the empty mode's cost), the recorder's
-phases (timed inside it) and the Python glue around them.
+overhead per op in µs, and the goal where there is one. Ops are observed by the C++ op observer
+where the package has it; --dispatch adds every mode observed by the Python dispatch mode
+(MODE@dispatch), as stop_at_first_nonfinite always is (+stop, +strict). Then, per recording
+mode, where the added time per op goes: the recorder's phases (timed inside it), and the rest:
+RecordFunction and the observer's callbacks, or the dispatch mode itself (the empty mode's
+cost) and the Python glue around the recorder.
 
     PYTHONPATH=build/ci/python python3 tests/bench/torch_overhead.py [--device cuda] [--steps N]
 """
@@ -162,15 +165,24 @@ def timed_run(case, device, steps, config, profile=False):
     if config == "plain":
         return timed_steps(model, loss_of, optimizer_type, steps, device), None, None
     # "FULL_HEALTH+stop": stop_at_first_nonfinite with its default lag; "+strict": a lag of 0,
-    # which waits for every op's summary (on a GPU, a synchronisation per op).
+    # which waits for every op's summary (on a GPU, a synchronisation per op); "@dispatch":
+    # observed by the Python dispatch mode rather than the C++ observer.
+    config, _, observer = config.partition("@")
     mode, _, stop = config.partition("+")
     options = {}
     if stop:
         options = {"stop_at_first_nonfinite": True,
                    "stop_lag_events": 0 if stop == "strict" else 64}
     root = tempfile.mkdtemp(prefix="nanscope-bench-")
+    previous = os.environ.pop("NANSCOPE_TORCH_OBSERVER", None)
+    if observer:
+        os.environ["NANSCOPE_TORCH_OBSERVER"] = observer
     try:
         session = nanscope.torch.enable_dump_debug_info(root, tensor_debug_mode=mode, **options)
+        if previous is not None:
+            os.environ["NANSCOPE_TORCH_OBSERVER"] = previous
+        elif observer:
+            del os.environ["NANSCOPE_TORCH_OBSERVER"]
         if profile:
             session._profile_phases(True)
         t = timed_steps(model, loss_of, optimizer_type, steps, device)
@@ -212,14 +224,18 @@ def measure(case, device, modes, steps, rounds, anomaly):
         print(f"  {c:<20}{t * 1e3:>10.2f}{t / plain:>10.2f}{added:>13.1f}"
               f"{goal_text(case, c, t / plain, added)}")
     dispatch = (best["empty_mode"] - plain) / ops_per_step * 1e6
-    for mode in [m for m in ("NO_TENSOR", "FULL_HEALTH") if m in configs]:
-        _, ops, phases = timed_run(case, device, steps, mode, profile=True)
+    for config in [c for c in configs if c.partition("@")[0] in ("NO_TENSOR", "FULL_HEALTH")]:
+        _, ops, phases = timed_run(case, device, steps, config, profile=True)
         calls = max(phases.pop("calls", 0), 1)
-        added = (best[mode] - plain) / ops_per_step * 1e6
+        added = (best[config] - plain) / ops_per_step * 1e6
         inside = sum(phases.values()) / calls / 1e3
         parts = ", ".join(f"{name} {ns / calls / 1e3:.1f}" for name, ns in phases.items())
-        print(f"  {mode} µs/op: dispatch mode {dispatch:.1f}; recorder {inside:.1f} ({parts}); "
-              f"Python glue and hooks {added - dispatch - inside:.1f}")
+        if config.endswith("@dispatch"):
+            print(f"  {config} µs/op: dispatch mode {dispatch:.1f}; recorder {inside:.1f} "
+                  f"({parts}); Python glue and hooks {added - dispatch - inside:.1f}")
+        else:
+            print(f"  {config} µs/op: recorder {inside:.1f} ({parts}); RecordFunction and the "
+                  f"observer's callbacks {added - inside:.1f}")
 
 
 def main():
@@ -234,6 +250,9 @@ def main():
     parser.add_argument("--stop", action="store_true",
                         help="also FULL_HEALTH with stop_at_first_nonfinite: the default lag of 64 "
                              "ops (+stop) and strict, a lag of 0 (+strict)")
+    parser.add_argument("--dispatch", action="store_true",
+                        help="also each mode observed by the Python dispatch mode (MODE@dispatch) "
+                             "rather than the C++ observer")
     flags = parser.parse_args()
     if flags.device == "cuda" and not torch.cuda.is_available():
         print("no CUDA device: nothing measured")
@@ -241,11 +260,14 @@ def main():
     cuda = flags.device == "cuda"
     models = flags.models or ("gpt,mlp4096" if cuda else "tiny,mlp,transformer")
     modes = flags.modes.split(",") if flags.modes else (CUDA_MODES if cuda else MODES)
+    if flags.dispatch:
+        modes = modes + [m + "@dispatch" for m in modes]
     if flags.stop:
         modes = modes + ["FULL_HEALTH+stop", "FULL_HEALTH+strict"]
     device_name = torch.cuda.get_device_name() if cuda else f"{torch.get_num_threads()} threads"
+    observer = "C++ op observer" if nanscope._nanscope.has_op_observer() else "dispatch mode"
     print(f"torch {torch.__version__}, {device_name}, recorder {nanscope.__version__}, "
-          f"circular_buffer_size 1000 (the default)")
+          f"circular_buffer_size 1000 (the default), ops observed by the {observer}")
     for case in models.split(","):
         measure(case, flags.device, modes, flags.steps, flags.rounds, not flags.no_anomaly)
     return 0

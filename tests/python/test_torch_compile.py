@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""torch.compile under the recorder: torch 2.5 and later run compiled functions eagerly while a
-dispatch mode records, so the op that makes a NaN inside one is the origin; torch 2.0 to 2.4 run
-the compiled kernels unseen, and the recording warns once that it cannot see inside them; torch
-before 2.0 has no torch.compile (the part that compiles is skipped there, with that reason)."""
+"""torch.compile under the recorder: compiled functions run eagerly while the recording lasts
+(torch 2.6 and later with the C++ observer, through torch.compiler.set_stance; 2.5 and later
+with the dispatch mode), so the op that makes a NaN inside one is the origin; other torch 2.x
+run the compiled kernels unseen, and the recording warns once that it cannot see inside them;
+torch before 2.0 has no torch.compile (the part that compiles is skipped there, with that
+reason)."""
 
 import unittest
 import warnings
@@ -27,6 +29,29 @@ class TestVersions(unittest.TestCase):
                               ("2.5.0", ALL_OPS), ("2.11.0a0+git4d3c2b1", ALL_OPS),
                               ("3.0.0", ALL_OPS), ("nonsense", NO_COMPILE)]:
             self.assertEqual(compiled_code_seen(version), seen, version)
+        # The C++ observer makes compiled code run eagerly through torch.compiler.set_stance.
+        for version, seen in [("1.13.1", NO_COMPILE), ("2.5.1", NOT_INSIDE), ("2.6.0", ALL_OPS),
+                              ("2.11.0", ALL_OPS)]:
+            self.assertEqual(compiled_code_seen(version, "cpp"), seen, version)
+
+    def test_the_stance_is_forced_only_for_the_cpp_observer_and_restored(self):
+        class Compiler:
+            def __init__(self):
+                self.stances = []
+
+            def set_stance(self, stance):
+                self.stances.append(stance)
+
+        fake = FakeTorch("2.7.0")
+        fake.compiler = Compiler()
+        self.assertIsNone(_compile.force_eager(fake, "dispatch"))
+        self.assertIsNone(_compile.force_eager(FakeTorch("2.5.1"), "cpp"))  # no set_stance
+        if compiled_code_seen(torch.__version__, "cpp") != ALL_OPS:
+            return  # the rest imports torch._dynamo, which this torch lacks
+        restore = _compile.force_eager(fake, "cpp")
+        self.assertEqual(fake.compiler.stances, ["force_eager"])
+        restore()
+        self.assertEqual(fake.compiler.stances[-1], "default")
 
     def test_a_torch_that_hides_compiled_graphs_warns_and_says_what_to_do(self):
         with warnings.catch_warnings(record=True) as caught:
@@ -51,9 +76,9 @@ class TestCompiled(RecordingCase):
         x = torch.tensor([0.5, 2.0, 3.0])
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            self.record(lambda: loss(x))
+            _, _, session = self.record(lambda: loss(x))
         report = Report(self.logdir())
-        if compiled_code_seen(torch.__version__) == ALL_OPS:
+        if compiled_code_seen(torch.__version__, session.observer) == ALL_OPS:
             self.assertIsNotNone(report.origin, str(report))
             self.assertEqual(report.origin["op_type"], "aten::log", str(report))
         else:  # the compiled graph ran unseen: said once, and the logdir still reads

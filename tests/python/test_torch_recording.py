@@ -11,7 +11,7 @@ from torch import nn
 import nanscope.torch
 from nanscope import _nanscope
 from logdir import Logdir
-from torchcase import RecordingCase
+from torchcase import RecordingCase, observed_ops
 
 THIS_FILE = os.path.abspath(__file__)
 
@@ -257,8 +257,20 @@ class TestRecording(RecordingCase):
         seen = Seen()
         with seen:
             program()
-        _, logdir, _ = self.record(program)
-        self.assertEqual(self.ops(logdir), seen.ops)
+        _, logdir, session = self.record(program)
+        recorded = self.ops(logdir)
+        if session.observer == "dispatch":
+            self.assertEqual(recorded, seen.ops)
+            return
+        # The C++ observer also sees what torch hides from dispatch modes (observed_ops), and
+        # RecordFunction does not report profiler ops (Optimizer.step's record_function) but
+        # the allocation inside the one torch 1.13 has.
+        def comparable(ops):
+            return [op for op in observed_ops(session, ops)
+                    if not op.startswith("profiler::") and op != "aten::empty"]
+
+        self.assertEqual(comparable(recorded), comparable(seen.ops))
+        self.assertGreater(len(comparable(recorded)), 100)
 
     def test_every_mode(self):
         def program():

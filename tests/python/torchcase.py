@@ -12,6 +12,19 @@ import nanscope.torch
 from logdir import Logdir
 
 
+# Calls that torch's C++ makes where dispatch modes never see them, and the C++ observer does:
+# Tensor.detach_ in the tensor constructor, and the detach of nn.Parameter (recorded without
+# values: it aliases a torch.empty).
+HIDDEN_FROM_DISPATCH_MODES = ("aten::detach_", "aten::detach")
+
+
+def observed_ops(session, ops):
+    """The ops a dispatch mode would see among those `session` recorded."""
+    if session.observer == "dispatch":
+        return list(ops)
+    return [op for op in ops if op not in HIDDEN_FROM_DISPATCH_MODES]
+
+
 class RecordingCase(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="nanscope-torch-test-")

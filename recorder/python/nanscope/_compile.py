@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What a recording sees of code compiled with torch.compile, by torch version.
+"""What a recording sees of code compiled with torch.compile, by torch version and observer.
 
-The recorder sees aten ops through a TorchDispatchMode. From torch 2.5, Dynamo runs a frame
-eagerly (without compiling it) while such a mode is active, so every op of a compiled function is
-recorded, at eager speed. Torch 2.0 to 2.4 ignore the mode: a compiled graph runs its fused
-kernels and none of its ops is recorded; the ops around it see its inputs and outputs. Torch
+A compiled graph runs fused kernels, which are no aten ops: none of its ops would be recorded,
+only its inputs and outputs, through the ops around it. So the recording makes compiled
+functions run eagerly, at eager speed, where torch lets it:
+  - the C++ op observer sets torch.compiler's stance to "force_eager" while it records (torch 2.6
+    and later; the stance before is restored when the recording ends);
+  - under the Python dispatch mode, torch 2.5 and later run a frame eagerly by themselves.
+Other torch 2.x releases run the compiled kernels unseen, and the recording warns once. Torch
 before 2.0 has no torch.compile."""
 
 import re
@@ -21,21 +24,39 @@ def _release(version):
     return (int(match.group(1)), int(match.group(2))) if match else (0, 0)
 
 
-def compiled_code_seen(version):
-    """ALL_OPS, NOT_INSIDE or NO_COMPILE for a torch version string."""
+def compiled_code_seen(version, observer="dispatch"):
+    """ALL_OPS, NOT_INSIDE or NO_COMPILE for a torch version string and an observer ("cpp" or
+    "dispatch")."""
     release = _release(version)
     if release < (2, 0):
         return NO_COMPILE
-    return NOT_INSIDE if release < (2, 5) else ALL_OPS
+    first_eager = (2, 6) if observer == "cpp" else (2, 5)
+    return NOT_INSIDE if release < first_eager else ALL_OPS
 
 
-def warn_if_compiled_graphs_unseen(torch):
+def force_eager(torch, observer):
+    """For the C++ observer on a torch that can: makes torch.compile run eagerly from now on, and
+    returns the callable that restores the stance before. None where nothing was changed."""
+    set_stance = getattr(getattr(torch, "compiler", None), "set_stance", None)
+    if observer != "cpp" or set_stance is None:
+        return None
+    try:
+        from torch._dynamo import eval_frame  # set_stance imports it as well
+
+        previous = getattr(getattr(eval_frame, "_stance", None), "stance", "default")
+    except ImportError:
+        previous = "default"
+    set_stance("force_eager")
+    return lambda: set_stance(previous)
+
+
+def warn_if_compiled_graphs_unseen(torch, observer="dispatch"):
     """Warns once per recording, where compiled graphs run unrecorded."""
-    if compiled_code_seen(torch.__version__) != NOT_INSIDE:
+    if compiled_code_seen(torch.__version__, observer) != NOT_INSIDE:
         return
     warnings.warn(
         f"NaNscope: torch {torch.__version__} runs functions compiled with torch.compile as "
         "fused kernels whose ops are not recorded (only their inputs and outputs, through the "
         "ops around them). To record every op, set TORCHDYNAMO_DISABLE=1 (or "
-        "torch._dynamo.config.disable = True) while recording, or use torch 2.5 or later, which "
-        "runs compiled functions eagerly while NaNscope records.", RuntimeWarning, stacklevel=3)
+        "torch._dynamo.config.disable = True) while recording, or use torch 2.6 or later, whose "
+        "compiled functions run eagerly while NaNscope records.", RuntimeWarning, stacklevel=3)

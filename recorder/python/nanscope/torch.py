@@ -5,7 +5,10 @@
     nanscope.torch.enable_dump_debug_info("/tmp/logdir")   # or: with nanscope.torch.enable_…(…):
 
 From then on every aten op the thread runs (forward, backward and optimizer) is recorded as an
-eager execution: its op type ("aten::log"), the nn.Module it ran in ("MLP.fc1"), the ids of its
+eager execution, observed from C++ through the RecordFunction callbacks of PyTorch's profiler
+where the package was built against this torch's headers (else, and with
+stop_at_first_nonfinite, by a Python dispatch mode; NANSCOPE_TORCH_OBSERVER=dispatch asks for
+the dispatch mode): its op type ("aten::log"), the nn.Module it ran in ("MLP.fc1"), the ids of its
 input and output tensors, the Python stack with its source files, and the summaries of the
 tensor debug mode, computed in C++ on the tensor's memory. A backward op names the forward op it
 differentiates (found through hooks on the autograd node that the forward op created).
@@ -25,7 +28,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from . import _nanscope
-from ._compile import warn_if_compiled_graphs_unseen
+from ._compile import force_eager, warn_if_compiled_graphs_unseen
 from ._expected import EXPECTED_FILE_NAME, expected_patterns, write_expected
 from ._job import job_identity
 from ._stop import NonFiniteError, nonfinite_error
@@ -86,6 +89,15 @@ _nanscope.configure(
 
 _lock = threading.Lock()
 _session = None
+
+
+def _observer_for(stop_at_first_nonfinite):
+    """ "cpp" (the C++ op observer) or "dispatch" (the Python dispatch mode). The C++ observer
+    cannot raise in the program's thread (torch swallows a callback's exceptions), so a
+    recording that stops at its first non-finite value uses the dispatch mode."""
+    if stop_at_first_nonfinite or not _nanscope.has_op_observer():
+        return "dispatch"
+    return "dispatch" if os.environ.get("NANSCOPE_TORCH_OBSERVER") == "dispatch" else "cpp"
 
 
 def _dtype_numbers(tensor_dtypes):
@@ -223,12 +235,14 @@ class DumpDebugInfo:
         self._module_names = weakref.WeakKeyDictionary()
         self._errors = {}
         self._thread = threading.get_ident()
+        self.observer = _observer_for(stop_at_first_nonfinite)
         self._mode = _Mode(self)
         self._hooks = [
             torch.nn.modules.module.register_module_forward_pre_hook(self._module_enter),
             torch.nn.modules.module.register_module_forward_hook(self._module_exit),
         ]
-        self._mode.__enter__()
+        self._observing = self._observe_this_thread()
+        self._restore_compile_stance = force_eager(torch, self.observer)
 
     # ---- the public face ------------------------------------------------------------------
 
@@ -270,6 +284,20 @@ class DumpDebugInfo:
         return dict(self.recorder.phase_times()) if self.recorder is not None else {}
 
     # ---- per op ---------------------------------------------------------------------------
+
+    def _observe_this_thread(self):
+        """Starts observing this thread's ops; returns what _unobserve_this_thread takes."""
+        if self.observer == "cpp":
+            return self.recorder.observe(self._state())
+        mode = self._mode if threading.get_ident() == self._thread else _Mode(self)
+        mode.__enter__()
+        return mode
+
+    def _unobserve_this_thread(self, observing):
+        if self.observer == "cpp":
+            _nanscope.Recorder.stop_observing(observing)
+        else:
+            observing.__exit__(None, None, None)
 
     def _state(self):
         local = self._local
@@ -408,13 +436,19 @@ class DumpDebugInfo:
 
     def _close(self):
         recorder, self.recorder = self.recorder, None
+        restore, self._restore_compile_stance = self._restore_compile_stance, None
+        if restore is not None:
+            restore()
         for h in self._hooks:
             h.remove()
         self._hooks = []
         if threading.get_ident() == self._thread:
-            current = torch.utils._python_dispatch._get_current_dispatch_mode()
-            if current is self._mode:
-                self._mode.__exit__(None, None, None)
+            if self.observer == "cpp":
+                _nanscope.Recorder.stop_observing(self._observing)
+            else:
+                current = torch.utils._python_dispatch._get_current_dispatch_mode()
+                if current is self._mode:
+                    self._mode.__exit__(None, None, None)
         if recorder is not None:
             self._final_skipped = dict(recorder.skipped())
             recorder.close()
@@ -506,7 +540,7 @@ def enable_dump_debug_info(dump_root, tensor_debug_mode="FULL_HEALTH", circular_
                 % (_session.dump_root, _session.tensor_debug_mode))
         _session = DumpDebugInfo(dump_root, tensor_debug_mode, circular_buffer_size, regex,
                                  dtypes, expected, stop, stop_lag_events)
-        warn_if_compiled_graphs_unseen(torch)
+        warn_if_compiled_graphs_unseen(torch, _session.observer)
         return _session
 
 
@@ -525,14 +559,15 @@ class record_thread:
 
     def __enter__(self):
         session = _session
-        self._mode = _Mode(session) if session is not None else None
-        if self._mode is not None:
-            self._mode.__enter__()
+        self._session = None
+        if session is not None and session.recorder is not None:
+            self._observing = session._observe_this_thread()
+            self._session = session
         return self
 
     def __exit__(self, *exc):
-        if self._mode is not None:
-            self._mode.__exit__(*exc)
+        if self._session is not None:
+            self._session._unobserve_this_thread(self._observing)
         return False
 
 

@@ -2,11 +2,15 @@
 // _nanscope: the recorder for Python frameworks. One call per op does everything per-op in C++:
 // finding the tensors, their ids, their memory, the Python stack and the summaries. The Python
 // package (nanscope.torch) only hooks the framework and calls it.
+#include "forwardops.hpp"
 #include "nanscope/recorder.hpp"
 #include "phasetimes.hpp"
 #include "pystack.hpp"
 #include "tensorids.hpp"
 #include "tensorwalk.hpp"
+#ifdef NANSCOPE_TORCH_OBSERVER
+#include "opobserver.hpp"
+#endif
 
 #include <map>
 #include <memory>
@@ -39,15 +43,6 @@ namespace {
         throw std::runtime_error(status.message());
     }
 }
-
-// The forward op a backward op differentiates, kept by the autograd node's hooks.
-struct ForwardOp
-{
-    std::string opType;
-    std::string modulePath;
-    std::optional<StackId> stackId;  // interned
-    std::vector<CodeLocation> stack; // otherwise
-};
 
 TorchVocabulary g_torch;
 StackOptions g_stack;
@@ -105,7 +100,11 @@ public:
         m_ids = std::make_unique<TensorIds>([this] { return m_recorder->newTensorId(); });
     }
 
-    ~PyRecorder() { m_ids.reset(); }
+    ~PyRecorder()
+    {
+        stopObserver();
+        m_ids.reset();
+    }
 
     // Records one op. `moduleNames` is the thread's stack of module paths (a list of str), of
     // which the entry at the current module-call depth names the op's module. Returns the
@@ -150,7 +149,7 @@ public:
 
         StackCache::Captured stack = m_stacks.capture(*m_recorder, g_stack);
         m_phases.lap(Phase::Stack);
-        spec.context.modulePath = modulePath(moduleNames, stack.moduleCalls);
+        spec.context.modulePath = modulePathAt(moduleNames.ptr(), stack.moduleCalls);
         if (!forward.is_none()) {
             const auto& f = *forward.cast<std::shared_ptr<ForwardOp>>();
             spec.context.forwardOpType = f.opType;
@@ -193,16 +192,28 @@ public:
     }
 
     // Times record() phase by phase from now on (or stops), for the overhead benchmark.
-    void profilePhases(bool on) { m_phases.setEnabled(on); }
+    void profilePhases(bool on)
+    {
+        m_phases.setEnabled(on);
+#ifdef NANSCOPE_TORCH_OBSERVER
+        if (m_observer)
+            m_observer->profilePhases(on);
+#endif
+    }
 
     // {phase: nanoseconds} since profiling began, and "calls".
     py::dict phaseTimes() const
     {
+        PhaseTimes times = m_phases;
+#ifdef NANSCOPE_TORCH_OBSERVER
+        if (m_observer)
+            times.add(m_observer->phaseTimes());
+#endif
         py::dict d;
         for (std::size_t i = 0; i < kPhaseNames.size(); ++i)
             d[py::str(kPhaseNames[i].data(), kPhaseNames[i].size())] =
-                m_phases.nanoseconds(static_cast<Phase>(i));
-        d["calls"] = m_phases.calls();
+                times.nanoseconds(static_cast<Phase>(i));
+        d["calls"] = times.calls();
         return d;
     }
 
@@ -225,6 +236,7 @@ public:
     {
         if (!m_recorder)
             return;
+        stopObserver();
         m_ids->clear();
         m_stacks.clear();
         Status s;
@@ -242,10 +254,51 @@ public:
     // primitives in an unknown state. It is left as it is, never freed.
     void abandon()
     {
+#ifdef NANSCOPE_TORCH_OBSERVER
+        OpObserver::forgetActive();
+        m_observer = nullptr; // the parent's, as the recorder: left as it is
+#endif
         static_cast<void>(m_recorder.release()); // deliberately leaked
     }
 
-    std::map<std::string, std::uint64_t> skipped() const { return m_skipped; }
+    std::map<std::string, std::uint64_t> skipped() const
+    {
+        auto counts = m_skipped;
+#ifdef NANSCOPE_TORCH_OBSERVER
+        if (m_observer)
+            for (const auto& [reason, n] : m_observer->skipped())
+                counts[reason] += n;
+#endif
+        return counts;
+    }
+
+    // Records the calling thread's ops with the C++ op observer from now on (and the backward
+    // passes it runs); `moduleNames` is the thread's stack of module paths. Returns the handle
+    // that stopObserving takes on the same thread.
+    std::uint64_t observe(py::list moduleNames)
+    {
+#ifdef NANSCOPE_TORCH_OBSERVER
+        if (!m_recorder)
+            throw std::runtime_error("the recording is closed");
+        if (!m_observer) {
+            AtenDescribeOptions describe{m_readValues, m_deviceSupported, currentStreamReader()};
+            m_observer = new OpObserver(*m_recorder, m_stacks, g_stack, std::move(describe));
+        }
+        return m_observer->observeThisThread(moduleNames.ptr());
+#else
+        static_cast<void>(moduleNames);
+        throw std::runtime_error("this build of nanscope has no C++ op observer");
+#endif
+    }
+
+    static void stopObserving(std::uint64_t handle)
+    {
+#ifdef NANSCOPE_TORCH_OBSERVER
+        OpObserver::stopObserving(handle);
+#else
+        static_cast<void>(handle);
+#endif
+    }
 
     // Where the recording stopped, as a dict (origin, stopped_at, stopped_how, events_late,
     // logdir, message), or None.
@@ -273,7 +326,12 @@ public:
         d["executions_recorded"] = s.executionsRecorded;
         d["bytes_written"] = s.bytesWritten;
         d["records_dropped"] = s.recordsDropped;
-        d["live_tensor_ids"] = m_ids->size();
+        std::size_t liveIds = m_ids->size();
+#ifdef NANSCOPE_TORCH_OBSERVER
+        if (m_observer)
+            liveIds += m_observer->liveTensorIds();
+#endif
+        d["live_tensor_ids"] = liveIds;
         return d;
     }
 
@@ -281,7 +339,10 @@ public:
     {
         return m_recorder ? m_recorder->firstError().message() : std::string();
     }
-    std::string runId() const { return m_recorder ? m_recorder->runId() : std::string(); }
+    std::string runId() const
+    {
+        return m_recorder ? m_recorder->runId() : std::string();
+    }
     std::string hostName() const
     {
         return m_recorder ? m_recorder->options().hostName : std::string();
@@ -292,6 +353,48 @@ public:
     }
 
 private:
+    // Ends the C++ observer's records (waiting for those in flight on other threads); its
+    // counts stay for skipped().
+    void stopObserver()
+    {
+#ifdef NANSCOPE_TORCH_OBSERVER
+        if (!m_observer)
+            return;
+        {
+            py::gil_scoped_release release; // a record in flight takes the GIL for its stack
+            m_observer->detach();
+        }
+        m_observer->releaseModuleNames();
+#endif
+    }
+
+#ifdef NANSCOPE_TORCH_OBSERVER
+    // The raw stream of a device's current stream, through the package's accessor.
+    static std::function<std::optional<void*>(int)> currentStreamReader()
+    {
+        return [](int device) -> std::optional<void*> {
+            if (!g_torch.currentStream)
+                return std::nullopt;
+            const PyGILState_STATE gil = PyGILState_Ensure();
+            PyObject* index = PyLong_FromLong(device);
+            PyObject* stream = index ? PyObject_CallOneArg(g_torch.currentStream, index) : nullptr;
+            std::optional<void*> handle;
+            if (stream && PyLong_Check(stream)) {
+                void* raw = PyLong_AsVoidPtr(stream);
+                if (!PyErr_Occurred())
+                    handle = raw;
+            }
+            Py_XDECREF(stream);
+            Py_XDECREF(index);
+            PyErr_Clear();
+            PyGILState_Release(gil);
+            return handle;
+        };
+    }
+
+    OpObserver* m_observer = nullptr; // never freed (see OpObserver)
+#endif
+
     static bool anyRequiresGrad(const std::vector<PyObject*>& tensors)
     {
         for (PyObject* t : tensors) {
@@ -303,20 +406,6 @@ private:
                 return true;
         }
         return false;
-    }
-
-    static std::string modulePath(py::handle names, int depth)
-    {
-        if (depth <= 0 || !PyList_Check(names.ptr()))
-            return {};
-        const Py_ssize_t size = PyList_GET_SIZE(names.ptr());
-        const Py_ssize_t index = std::min<Py_ssize_t>(depth, size) - 1;
-        if (index < 0)
-            return {};
-        PyObject* name = PyList_GET_ITEM(names.ptr(), index);
-        const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
-        PyErr_Clear();
-        return text ? text : std::string();
     }
 
     std::unique_ptr<Recorder> m_recorder;
@@ -375,6 +464,13 @@ PYBIND11_MODULE(_nanscope, m)
     });
     m.def("dtype_size",
           [](int number) { return nanscope::elementSize(static_cast<nanscope::DType>(number)); });
+    m.def("has_op_observer", [] {
+#ifdef NANSCOPE_TORCH_OBSERVER
+        return true;
+#else
+        return false;
+#endif
+    });
     m.def("module_call_depth", [] { return moduleCallDepth(g_stack.moduleCallCode); });
     g_stopSignal = PyErr_NewException("nanscope._nanscope.StopSignal", PyExc_Exception, nullptr);
     m.attr("StopSignal") = py::handle(g_stopSignal);
@@ -396,6 +492,8 @@ PYBIND11_MODULE(_nanscope, m)
         .def("flush", &PyRecorder::flush)
         .def("close", &PyRecorder::close)
         .def("abandon", &PyRecorder::abandon)
+        .def("observe", &PyRecorder::observe)
+        .def_static("stop_observing", &PyRecorder::stopObserving)
         .def("skipped", &PyRecorder::skipped)
         .def("nonfinite_stop", &PyRecorder::nonFiniteStop)
         .def("stats", &PyRecorder::stats)

@@ -58,6 +58,14 @@ public:
         m_last = now;
     }
 
+    // Adds another's totals (the C++ observer times each record apart, then adds it).
+    void add(const PhaseTimes& other)
+    {
+        for (std::size_t i = 0; i < m_total.size(); ++i)
+            m_total[i] += other.m_total[i];
+        m_calls += other.m_calls;
+    }
+
     std::uint64_t nanoseconds(Phase phase) const
     {
         return m_total[static_cast<std::size_t>(phase)];

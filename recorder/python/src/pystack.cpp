@@ -36,6 +36,15 @@ void walkFrames(Visit&& visit)
     }
 }
 
+int lastInstruction(PyFrameObject* frame)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    return PyFrame_GetLasti(frame);
+#else
+    return frame->f_lasti;
+#endif
+}
+
 } // namespace
 
 int moduleCallDepth(PyObject* moduleCallCode)
@@ -47,6 +56,20 @@ int moduleCallDepth(PyObject* moduleCallCode)
         return true;
     });
     return depth;
+}
+
+std::string modulePathAt(PyObject* names, int depth)
+{
+    if (depth <= 0 || names == nullptr || !PyList_Check(names))
+        return {};
+    const Py_ssize_t size = PyList_GET_SIZE(names);
+    const Py_ssize_t index = std::min<Py_ssize_t>(depth, size) - 1;
+    if (index < 0)
+        return {};
+    PyObject* name = PyList_GET_ITEM(names, index);
+    const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+    PyErr_Clear();
+    return text ? text : std::string();
 }
 
 StackCache::~StackCache()
@@ -100,12 +123,7 @@ int StackCache::line(PyFrameObject* frame, PyObject* code)
 {
     // The line of a frame is computed from its last instruction by walking the code's line
     // table: cached by instruction, it is computed once per call site.
-#if PY_VERSION_HEX >= 0x030B0000
-    const int lastInstruction = PyFrame_GetLasti(frame);
-#else
-    const int lastInstruction = frame->f_lasti;
-#endif
-    const Frame key{code, lastInstruction};
+    const Frame key{code, lastInstruction(frame)};
     if (auto it = m_lines.find(key); it != m_lines.end())
         return it->second;
     if (m_lines.size() >= kMaxLines)

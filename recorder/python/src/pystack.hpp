@@ -25,6 +25,10 @@ struct StackOptions
 // The module nesting depth alone (no strings built).
 int moduleCallDepth(PyObject* moduleCallCode);
 
+// The entry of a thread's stack of module paths (a list of str) at module-call depth `depth`,
+// the path of the module the op ran in; empty outside modules.
+std::string modulePathAt(PyObject* names, int depth);
+
 // The Python stacks of recorded ops, interned in the recorder: a stack seen before costs a walk
 // over its frames and two hash lookups, with no string built and no frame looked up by name.
 // Holds a reference to every code object it has seen, so that an address it keys on is never

@@ -67,7 +67,9 @@ const void* callPointer(PyObject* object, const char* method, bool& ok)
     return value;
 }
 
-bool contiguous(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides)
+} // namespace
+
+bool isContiguous(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides)
 {
     std::int64_t expected = 1;
     for (std::size_t i = shape.size(); i-- > 0;) {
@@ -79,6 +81,8 @@ bool contiguous(const std::vector<std::int64_t>& shape, const std::vector<std::i
     }
     return true;
 }
+
+namespace {
 
 std::string reprOf(PyObject* object)
 {
@@ -216,7 +220,7 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
 
     const std::size_t size = elementSize(t->view.dtype);
     if (onCuda) {
-        if (!contiguous(t->shape, strides)) {
+        if (!isContiguous(t->shape, strides)) {
             // A view (transposed, sliced, expanded) is read through a dense copy that torch
             // makes on the current stream, the stream the summary then runs on: the copy is
             // freed when the op's record ends, and the caching allocator hands its memory only to
@@ -250,7 +254,7 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
         t->view.data = data;
         return t;
     }
-    if (contiguous(t->shape, strides)) {
+    if (isContiguous(t->shape, strides)) {
         t->view.data = data;
         return t;
     }

@@ -58,6 +58,9 @@ struct DescribeOptions
 std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVocabulary& torch,
                                                 const DescribeOptions& options);
 
+// Whether a row-major walk of `shape` with `strides` reads consecutive elements.
+bool isContiguous(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides);
+
 // Copies the elements of a strided tensor into `out` in row-major order.
 void gatherStrided(const unsigned char* base, std::size_t elementSize,
                    const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,

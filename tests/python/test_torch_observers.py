@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The C++ op observer (RecordFunction callbacks) records what the Python dispatch mode records:
+the same ops in the same order, with the same tensor ids, modules, stacks, backward links and
+summaries, on a program with modules, autocast, views, in-place ops, no_grad and backward."""
+
+import os
+import sys
+import tempfile
+import unittest
+
+import torch
+from torch import nn
+
+import nanscope.torch
+from nanscope import _nanscope
+from logdir import Logdir
+from torchcase import HIDDEN_FROM_DISPATCH_MODES
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+        self.mix = nn.Parameter(torch.eye(8))
+        self.norm = nn.LayerNorm(8)
+
+    def forward(self, x):
+        h = self.proj(x).transpose(0, 1).contiguous().transpose(0, 1)
+        h = torch.mm(h, self.mix)  # an op with a kernel of its own and an autocast wrapper
+        mask = torch.full((x.shape[0], 8), float("-inf"), device=x.device).triu(1)
+        return self.norm(torch.softmax(h + mask, dim=-1) + x)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.Sequential(Block(), Block())
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.head(self.blocks(x))
+
+
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+def program(device="cpu"):
+    torch.manual_seed(3)
+    model = Model().to(device)
+    x = torch.randn(8, 8, device=device)
+    for step in range(2):
+        with torch.autocast(device, dtype=torch.bfloat16, enabled=step == 1):
+            loss = model(x).float().log().mean()  # log of negatives: NaN
+        loss.backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                p.sub_(0.1 * p.grad)
+                p.grad = None
+    y = torch.arange(6.0, device=device).view(2, 3)
+    y[:, 1].mul_(float("inf"))
+    return y.sum(dim=0)
+
+
+def record(observer, mode="FULL_HEALTH", device="cpu"):
+    logdir = tempfile.mkdtemp(prefix=f"nanscope-{observer}-")
+    os.environ["NANSCOPE_TORCH_OBSERVER"] = observer
+    try:
+        with nanscope.torch.enable_dump_debug_info(logdir, tensor_debug_mode=mode,
+                                                   circular_buffer_size=-1) as session:
+            program(device)
+        assert session.observer == observer, session.observer
+    finally:
+        del os.environ["NANSCOPE_TORCH_OBSERVER"]
+    return Logdir(logdir)
+
+
+def comparable(logdir):
+    """Every execution as what both observers must agree on: tensor ids renumbered in order of
+    first sight, stacks as (file, line, function)."""
+    numbers = {}
+
+    def from_program(stack):
+        # The frames of the test that calls program() differ, and the dispatch mode's stacks
+        # end in torch's frame that calls modes.
+        starts = [i for i, frame in enumerate(stack) if frame[2] == "program"]
+        stack = stack[starts[0]:] if starts else stack
+        return [f for f in stack if not f[0].endswith(os.path.join("utils", "_python_dispatch.py"))]
+
+    def number(i):
+        return numbers.setdefault(i, len(numbers))
+
+    out = []
+    for e in logdir.executions:
+        # Calls torch hides from dispatch modes, and profiler ops (which RecordFunction leaves
+        # out), are not in both.
+        if e.op_type in HIDDEN_FROM_DISPATCH_MODES or e.op_type.startswith("profiler::"):
+            continue
+        out.append((e.op_type, e.module_path, e.forward_op_type,
+                    [number(i) for i in e.input_ids], [number(i) for i in e.output_ids],
+                    [(t.dtype, t.shape, t.values) for t in e.tensors],
+                    from_program(logdir.stack(e)), from_program(logdir.stack(e, forward=True))))
+    return out
+
+
+@unittest.skipUnless(_nanscope.has_op_observer(), "this build has no C++ op observer")
+class TestObservers(unittest.TestCase):
+    maxDiff = None
+
+    def test_both_observers_record_the_same(self):
+        for device, mode in [(d, m) for d in DEVICES for m in ("FULL_HEALTH", "NO_TENSOR")]:
+            with self.subTest(device=device, mode=mode):
+                dispatch = comparable(record("dispatch", mode, device))
+                cpp = comparable(record("cpp", mode, device))
+                self.assertGreater(len(dispatch), 150)
+                for i, (a, b) in enumerate(zip(dispatch, cpp)):
+                    self.assertEqual(a, b, f"execution {i}")
+                self.assertEqual(len(dispatch), len(cpp))
+
+    def test_backward_ops_name_their_forward_ops(self):
+        executions = record("cpp").executions
+        linked = [e for e in executions if e.forward_op_type]
+        self.assertTrue(any(e.op_type == "aten::mm" and e.forward_op_type == "aten::addmm"
+                            for e in linked), [(e.op_type, e.forward_op_type) for e in linked])
+        self.assertIn("Model.blocks.1.norm", {e.module_path for e in linked})
+
+    def test_an_autocast_op_is_recorded_once_with_its_casts(self):
+        executions = record("cpp").executions
+        # Step 2 runs under autocast: the casts to bfloat16 are ops of their own, and the
+        # wrapper that autocast calls the op through is not a second record.
+        self.assertIn("aten::_to_copy", [e.op_type for e in executions])
+        mms = [e for e in executions if e.op_type == "aten::mm" and not e.forward_op_type]
+        self.assertEqual(len(mms), 2 * 2)  # 2 steps, 2 blocks
+        self.assertEqual([t.values[2] for e in mms for t in e.tensors], [1, 1, 14, 14])
+        addmms = [e for e in executions if e.op_type == "aten::addmm"]
+        self.assertEqual(len(addmms), 2 * 3)  # 2 steps, 3 linear layers
+        # A FULL_HEALTH summary holds the tensor's dtype third.
+        self.assertEqual({t.values[2] for e in addmms[:3] for t in e.tensors}, {1})  # DT_FLOAT
+        self.assertEqual({t.values[2] for e in addmms[3:] for t in e.tensors}, {14})  # bfloat16
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
