@@ -28,7 +28,10 @@ class Block(nn.Module):
         h = self.proj(x).transpose(0, 1).contiguous().transpose(0, 1)
         h = torch.mm(h, self.mix)  # an op with a kernel of its own and an autocast wrapper
         mask = torch.full((x.shape[0], 8), float("-inf"), device=x.device).triu(1)
-        return self.norm(torch.softmax(h + mask, dim=-1) + x)
+        # No residual: a tensor used twice has its gradients summed by the engine, in place
+        # where nothing else holds the buffer, which a dispatch mode's references prevent
+        # (torch 2.x): the C++ observer then records aten::add_ where the mode saw aten::add.
+        return self.norm(torch.softmax(h + mask, dim=-1))
 
 
 class Model(nn.Module):
@@ -41,6 +44,12 @@ class Model(nn.Module):
         return self.head(self.blocks(x))
 
 
+# Each test names the observers it records with.
+os.environ.pop("NANSCOPE_TORCH_OBSERVER", None)
+
+_TORCH = os.path.dirname(os.path.abspath(torch.__file__))
+MODE_MACHINERY = (os.path.join(_TORCH, "utils", "_python_dispatch.py"),
+                  os.path.join(_TORCH, "_compile.py"), os.path.join(_TORCH, "_dynamo") + os.sep)
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 
 
@@ -81,10 +90,10 @@ def comparable(logdir):
 
     def from_program(stack):
         # The frames of the test that calls program() differ, and the dispatch mode's stacks
-        # end in torch's frame that calls modes.
+        # end in torch's frames that call modes (and, in torch 2.x, keep Dynamo out of them).
         starts = [i for i, frame in enumerate(stack) if frame[2] == "program"]
         stack = stack[starts[0]:] if starts else stack
-        return [f for f in stack if not f[0].endswith(os.path.join("utils", "_python_dispatch.py"))]
+        return [f for f in stack if not any(f[0].startswith(d) for d in MODE_MACHINERY)]
 
     def number(i):
         return numbers.setdefault(i, len(numbers))
@@ -115,6 +124,46 @@ class TestObservers(unittest.TestCase):
                 for i, (a, b) in enumerate(zip(dispatch, cpp)):
                     self.assertEqual(a, b, f"execution {i}")
                 self.assertEqual(len(dispatch), len(cpp))
+
+    def test_an_op_that_raises_is_not_recorded(self):
+        for observer in ("dispatch", "cpp"):
+            logdir = tempfile.mkdtemp(prefix=f"nanscope-raises-{observer}-")
+            os.environ["NANSCOPE_TORCH_OBSERVER"] = observer
+            try:
+                with nanscope.torch.enable_dump_debug_info(logdir, circular_buffer_size=-1):
+                    a = torch.ones(2, 3)
+                    with self.assertRaises(RuntimeError):
+                        torch.mm(a, a)  # shapes that cannot be multiplied
+                    a.add_(1.0)
+            finally:
+                del os.environ["NANSCOPE_TORCH_OBSERVER"]
+            self.assertEqual([e.op_type for e in Logdir(logdir).executions],
+                             ["aten::ones", "aten::add_"], observer)
+
+    def test_a_recording_ended_on_another_thread_records_nothing_twice(self):
+        import threading
+
+        first = tempfile.mkdtemp(prefix="nanscope-first-")
+        nanscope.torch.enable_dump_debug_info(first, circular_buffer_size=-1)
+        torch.ones(1)
+        ender = threading.Thread(target=nanscope.torch.disable_dump_debug_info)
+        ender.start()
+        ender.join()
+        torch.zeros(1)  # this thread's callback is still there, and records nothing
+        second = tempfile.mkdtemp(prefix="nanscope-second-")
+        with nanscope.torch.enable_dump_debug_info(second, circular_buffer_size=-1):
+            torch.full((1,), 2.0)
+        self.assertEqual([e.op_type for e in Logdir(first).executions], ["aten::ones"])
+        self.assertEqual([e.op_type for e in Logdir(second).executions], ["aten::full"])
+
+    def test_record_thread_in_the_recording_thread_changes_nothing(self):
+        logdir = tempfile.mkdtemp(prefix="nanscope-nested-")
+        with nanscope.torch.enable_dump_debug_info(logdir, circular_buffer_size=-1):
+            with nanscope.torch.record_thread():
+                torch.ones(1)
+            torch.zeros(1)  # still recorded, once
+        self.assertEqual([e.op_type for e in Logdir(logdir).executions],
+                         ["aten::ones", "aten::zeros"])
 
     def test_backward_ops_name_their_forward_ops(self):
         executions = record("cpp").executions

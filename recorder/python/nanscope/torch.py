@@ -286,7 +286,11 @@ class DumpDebugInfo:
     # ---- per op ---------------------------------------------------------------------------
 
     def _observe_this_thread(self):
-        """Starts observing this thread's ops; returns what _unobserve_this_thread takes."""
+        """Starts observing this thread's ops; returns what _unobserve_this_thread takes (None
+        where the thread is observed already: record_thread() in the thread that enabled)."""
+        if getattr(self._local, "observed", False):
+            return None
+        self._local.observed = True
         if self.observer == "cpp":
             return self.recorder.observe(self._state())
         mode = self._mode if threading.get_ident() == self._thread else _Mode(self)
@@ -294,6 +298,9 @@ class DumpDebugInfo:
         return mode
 
     def _unobserve_this_thread(self, observing):
+        if observing is None:
+            return
+        self._local.observed = False
         if self.observer == "cpp":
             _nanscope.Recorder.stop_observing(observing)
         else:
@@ -306,7 +313,10 @@ class DumpDebugInfo:
         except AttributeError:
             local.names = []
             local.modules = []
-            local.current = None
+            # A backward node's pre-hook may have set `current` on this thread (one of
+            # autograd's device threads) before the thread's first op.
+            if not hasattr(local, "current"):
+                local.current = None
             local.pending = None
             return local.names
 

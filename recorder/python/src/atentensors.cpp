@@ -6,7 +6,9 @@
 #include <ATen/record_function.h>
 #include <algorithm>
 #include <c10/core/GradMode.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
 #include <cctype>
+#include <map>
 #include <sstream>
 
 namespace nanscope::python {
@@ -171,6 +173,34 @@ void TensorImplIds::clear()
 {
     const std::lock_guard lock(m_mutex);
     m_ids.clear();
+}
+
+std::function<std::optional<void*>(int device)>
+cachedCurrentStreams(std::function<std::optional<void*>(int device)> slow)
+{
+    struct Cache
+    {
+        std::mutex mutex;
+        std::map<std::pair<int, c10::StreamId>, void*> handles;
+    };
+    auto cache = std::make_shared<Cache>();
+    return [cache, slow = std::move(slow)](int device) -> std::optional<void*> {
+        const c10::impl::VirtualGuardImpl cuda(c10::DeviceType::CUDA);
+        const auto index = static_cast<c10::DeviceIndex>(device);
+        const c10::Stream stream = cuda.getStream(c10::Device(c10::DeviceType::CUDA, index));
+        const std::pair key{device, stream.id()};
+        {
+            const std::lock_guard lock(cache->mutex);
+            if (auto it = cache->handles.find(key); it != cache->handles.end())
+                return it->second;
+        }
+        const auto handle = slow(device);
+        if (handle) {
+            const std::lock_guard lock(cache->mutex);
+            cache->handles.emplace(key, *handle);
+        }
+        return handle;
+    };
 }
 
 std::unique_ptr<DescribedAtenTensor> describeAtenTensor(const at::Tensor& tensor,

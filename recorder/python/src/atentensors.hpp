@@ -69,6 +69,13 @@ struct AtenDescribeOptions
     std::function<std::optional<void*>(int device)> currentStream;
 };
 
+// The raw stream of a CUDA device's current stream, through `slow` (which asks the Python
+// package, under the GIL) once per stream: after that, by the stream's id, which torch reads
+// from thread-local state. An id names one stream for the process's life (a pool stream's
+// index, or an external stream's own handle), so the cache is never stale.
+std::function<std::optional<void*>(int device)>
+cachedCurrentStreams(std::function<std::optional<void*>(int device)> slow);
+
 // Describes one output tensor as describeTensor (tensorwalk.hpp) does for Python objects, with
 // the same skip reasons. A non-contiguous CUDA tensor is copied densely on its current stream,
 // unobserved and outside autograd.

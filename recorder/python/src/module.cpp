@@ -281,7 +281,8 @@ public:
         if (!m_recorder)
             throw std::runtime_error("the recording is closed");
         if (!m_observer) {
-            AtenDescribeOptions describe{m_readValues, m_deviceSupported, currentStreamReader()};
+            AtenDescribeOptions describe{m_readValues, m_deviceSupported,
+                                         cachedCurrentStreams(currentStreamReader())};
             m_observer = new OpObserver(*m_recorder, m_stacks, g_stack, std::move(describe));
         }
         return m_observer->observeThisThread(moduleNames.ptr());

@@ -9,6 +9,7 @@
 #include <c10/core/GradMode.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <cstring>
+#include <exception>
 #include <torch/csrc/autograd/anomaly_mode.h>
 #include <unordered_map>
 
@@ -19,6 +20,9 @@ struct OpObserver::Frame : at::ObserverContext
 {
     const char* opType = nullptr;
     bool anomalyCheck = false;
+    // Exceptions in flight as the op started: more at its end, and the op is failing (its frame
+    // closes as the exception unwinds it), so it made nothing to record.
+    int exceptionsInFlight = 0;
     std::int64_t sequence = -1;
     std::vector<at::Tensor> inputs;
 };
@@ -36,6 +40,10 @@ struct ThreadState
     BackwardLinks backward;
     PyObject* moduleNames = nullptr; // borrowed from `namesOwner`
     const OpObserver* namesOwner = nullptr;
+    // This thread's callback, while registered. One that a recording ended on another thread
+    // could not remove (a thread-local callback goes only from its own thread) is replaced when
+    // the thread observes again, so that no op is recorded twice.
+    std::optional<std::uint64_t> callback;
 };
 thread_local ThreadState t_thread;
 
@@ -120,6 +128,7 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
         auto frame = std::make_unique<OpObserver::Frame>();
         frame->opType = info->name.c_str();
         frame->anomalyCheck = info->anomalyCheck;
+        frame->exceptionsInFlight = std::uncaught_exceptions();
         frame->sequence = fn.seqNr();
         for (const c10::IValue& input : fn.inputs())
             collectTensors(input, frame->inputs);
@@ -145,6 +154,8 @@ void onEnd(const at::RecordFunction& fn, at::ObserverContext* context)
     if (!isOp || frame == nullptr || observer == nullptr)
         return;
     if (frame->anomalyCheck && torch::autograd::AnomalyMode::is_enabled())
+        return;
+    if (std::uncaught_exceptions() > frame->exceptionsInFlight)
         return;
     try {
         observer->record(*frame, fn.outputs(), thread.backward);
@@ -180,16 +191,21 @@ std::uint64_t OpObserver::observeThisThread(PyObject* moduleNames)
     m_moduleNames.push_back(moduleNames);
     t_thread.moduleNames = moduleNames;
     t_thread.namesOwner = this;
+    if (t_thread.callback)
+        at::removeCallback(*t_thread.callback);
     auto callback = at::RecordFunctionCallback(&onStart, &onEnd)
                         .needsInputs(true)
                         .needsOutputs(true)
                         .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION});
-    return at::addThreadLocalCallback(std::move(callback));
+    t_thread.callback = at::addThreadLocalCallback(std::move(callback));
+    return *t_thread.callback;
 }
 
 void OpObserver::stopObserving(std::uint64_t handle)
 {
     at::removeCallback(handle);
+    if (t_thread.callback == handle)
+        t_thread.callback.reset();
 }
 
 void OpObserver::forgetActive()
