@@ -15,8 +15,9 @@ packages=(
   qt6-base-dev libgl-dev
   libgraphviz-dev
   libqscintilla2-qt6-dev qt6-svg-dev xvfb xauth
-  # the Python package (pybind11) and its PyTorch recorder's tests
-  python3-dev pybind11-dev python3-pybind11 python3-torch python3-numpy
+  # the Python package (pybind11) and its PyTorch recorder's tests; torch's C++ headers for
+  # the C++ op observer (apt recommends them with python3-torch, which this skips)
+  python3-dev pybind11-dev python3-pybind11 python3-torch python3-numpy libtorch-dev
   # pip install of the package into a fresh venv (tests/python/test-pip-install.sh)
   python3-venv python3-setuptools python3-pip
   # packaging: the AppImage runtime's static libraries, AppDir bundling and packing, .deb

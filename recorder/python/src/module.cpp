@@ -102,7 +102,10 @@ public:
 
     ~PyRecorder()
     {
-        stopObserver();
+        try {
+            stopObserver();
+        } catch (...) { // NOLINT(bugprone-empty-catch): nothing to report to at destruction
+        }
         m_ids.reset();
     }
 

@@ -197,7 +197,7 @@ std::uint64_t OpObserver::observeThisThread(PyObject* moduleNames)
                         .needsInputs(true)
                         .needsOutputs(true)
                         .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION});
-    t_thread.callback = at::addThreadLocalCallback(std::move(callback));
+    t_thread.callback = at::addThreadLocalCallback(callback);
     return *t_thread.callback;
 }
 
