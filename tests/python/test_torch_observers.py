@@ -156,6 +156,18 @@ class TestObservers(unittest.TestCase):
         self.assertEqual([e.op_type for e in Logdir(first).executions], ["aten::ones"])
         self.assertEqual([e.op_type for e in Logdir(second).executions], ["aten::full"])
 
+    def test_flush_writes_every_op_observed_so_far(self):
+        # NO_TENSOR records are written by a thread of their own: flush() waits for them.
+        logdir = tempfile.mkdtemp(prefix="nanscope-flush-")
+        with nanscope.torch.enable_dump_debug_info(logdir, tensor_debug_mode="NO_TENSOR",
+                                                   circular_buffer_size=-1) as session:
+            x = torch.ones(4)
+            for _ in range(500):
+                x = x * 1.0
+            session.flush()
+            self.assertEqual(len(Logdir(logdir).executions), 501)
+            self.assertEqual(session.stats()["executions_recorded"], 501)
+
     def test_record_thread_in_the_recording_thread_changes_nothing(self):
         logdir = tempfile.mkdtemp(prefix="nanscope-nested-")
         with nanscope.torch.enable_dump_debug_info(logdir, circular_buffer_size=-1):

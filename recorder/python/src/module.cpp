@@ -229,6 +229,10 @@ public:
         Status s;
         {
             py::gil_scoped_release release;
+#ifdef NANSCOPE_TORCH_OBSERVER
+            if (m_observer)
+                m_observer->drain();
+#endif
             s = m_recorder->flush();
         }
         if (!s.ok())
@@ -325,6 +329,10 @@ public:
     {
         if (!m_recorder)
             return {};
+#ifdef NANSCOPE_TORCH_OBSERVER
+        if (m_observer)
+            m_observer->drain(); // what was observed is counted
+#endif
         const auto s = m_recorder->stats();
         py::dict d;
         d["executions_recorded"] = s.executionsRecorded;

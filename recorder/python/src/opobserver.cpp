@@ -180,6 +180,8 @@ OpObserver::OpObserver(Recorder& recorder, StackCache& stacks, const StackOption
     : m_recorder(&recorder), m_stacks(stacks), m_stackOptions(stackOptions),
       m_describe(std::move(describe)), m_ids([&recorder] { return recorder.newTensorId(); })
 {
+    if (!m_describe.readValues)
+        m_deferred = std::make_unique<DeferredRecords>(recorder);
     g_active.store(this, std::memory_order_release);
 }
 
@@ -218,10 +220,22 @@ void OpObserver::detach()
     OpObserver* self = this;
     g_active.compare_exchange_strong(self, nullptr, std::memory_order_acq_rel);
     const std::unique_lock lock(m_recording); // records in flight end first
+    if (m_deferred) {
+        for (const auto& [reason, n] : m_deferred->failures())
+            m_skipped[reason] += n; // no other thread records now
+        m_deferred.reset();         // writes what is queued
+    }
     m_recorder = nullptr;
     m_ids.clear();
     m_forwards.clear();
     m_unwritten.clear();
+}
+
+void OpObserver::drain()
+{
+    const std::shared_lock lock(m_recording);
+    if (m_deferred)
+        m_deferred->drain();
 }
 
 void OpObserver::releaseModuleNames()
@@ -255,6 +269,28 @@ PhaseTimes OpObserver::phaseTimes() const
 {
     const std::lock_guard lock(m_skippedMutex);
     return m_phases;
+}
+
+void OpObserver::write(ExecutionSpec spec,
+                       std::vector<std::unique_ptr<DescribedAtenTensor>> described,
+                       const StackCache::Captured& stack)
+{
+    const auto now = [&](const ExecutionSpec& execution) {
+        const Status status =
+            stack.id ? m_recorder->recordExecution(execution, *stack.id)
+                     : m_recorder->recordExecution(execution,
+                                                   std::span<const CodeLocation>(stack.frames));
+        if (!status.ok())
+            countSkipped("not recorded: " + status.message());
+    };
+    if (!m_deferred) {
+        now(spec);
+        return;
+    }
+    DeferredRecords::Record record{std::move(spec), std::move(described), stack.id,
+                                   stack.id ? std::vector<CodeLocation>{} : stack.frames};
+    if (!m_deferred->push(std::move(record)))
+        now(record.spec); // the queue is full; push() left the record as it was
 }
 
 StackCache::Captured OpObserver::captureStack(std::string& modulePath)
@@ -316,11 +352,8 @@ void OpObserver::record(const Frame& frame, const std::vector<c10::IValue>& outp
             spec.context.modulePath = backwardOf->modulePath;
     }
     phases.lap(Phase::Context);
-    const Status status =
-        stack.id ? m_recorder->recordExecution(spec, *stack.id)
-                 : m_recorder->recordExecution(spec, std::span<const CodeLocation>(stack.frames));
-    if (!status.ok())
-        countSkipped("not recorded: " + status.message());
+    std::string modulePath = spec.context.modulePath; // for the forward op, after the write
+    write(std::move(spec), std::move(described), stack);
     phases.lap(Phase::Write);
 
     // Only an op with an input that requires grad made an autograd node to link.
@@ -330,7 +363,7 @@ void OpObserver::record(const Frame& frame, const std::vector<c10::IValue>& outp
     if (linked) {
         auto forward = std::make_shared<ForwardOp>();
         forward->opType = frame.opType;
-        forward->modulePath = std::move(spec.context.modulePath);
+        forward->modulePath = std::move(modulePath);
         forward->stackId = stack.id;
         forward->stack = std::move(stack.frames);
         m_forwards.remember(at::RecordFunction::currentThreadId(), frame.sequence,

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "atentensors.hpp"
+#include "deferredrecords.hpp"
 #include "forwardops.hpp"
 #include "phasetimes.hpp"
 #include "pystack.hpp"
@@ -46,6 +47,9 @@ public:
 
     // Records nothing more; waits for records in flight. Call without the GIL.
     void detach();
+    // Returns once every op observed so far is with the recorder (records of the modes that
+    // read no values are written by a thread of their own). Call without the GIL.
+    void drain();
     // Drops the module-path lists it kept. Needs the GIL.
     void releaseModuleNames();
 
@@ -67,6 +71,9 @@ public:
 
 private:
     StackCache::Captured captureStack(std::string& modulePath);
+    // Records one execution, on the deferred records' thread where the mode reads no values.
+    void write(ExecutionSpec spec, std::vector<std::unique_ptr<DescribedAtenTensor>> described,
+               const StackCache::Captured& stack);
 
     mutable std::shared_mutex m_recording; // shared by records, exclusive for detach
     Recorder* m_recorder;                  // nullptr once detached
@@ -76,6 +83,7 @@ private:
     TensorImplIds m_ids;
     ForwardOps m_forwards;
     UnwrittenTensors m_unwritten;
+    std::unique_ptr<DeferredRecords> m_deferred; // the modes that read no values
     std::atomic<bool> m_profiling{false};
     mutable std::mutex m_skippedMutex; // also guards m_phases
     PhaseTimes m_phases;
