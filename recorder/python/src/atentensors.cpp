@@ -14,6 +14,13 @@
 namespace nanscope::python {
 namespace {
 
+std::string lowercase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
 // The name Python gives a scalar type (torch.<name>), for skip reasons that read alike on both
 // observers.
 std::string pythonName(c10::ScalarType type)
@@ -51,12 +58,8 @@ std::string pythonName(c10::ScalarType type)
         return "quint8";
     case c10::ScalarType::QInt32:
         return "qint32";
-    default: {
-        std::string name = c10::toString(type);
-        std::transform(name.begin(), name.end(), name.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        return name;
-    }
+    default:
+        return lowercase(c10::toString(type));
     }
 }
 
@@ -72,10 +75,7 @@ std::string pythonName(c10::Layout layout)
     default: {
         std::ostringstream text;
         text << layout;
-        std::string name = text.str();
-        std::transform(name.begin(), name.end(), name.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        return name;
+        return lowercase(text.str());
     }
     }
 }
@@ -262,17 +262,9 @@ std::unique_ptr<DescribedAtenTensor> describeAtenTensor(const at::Tensor& tensor
         t->view.data = data;
         return t;
     }
-    if (isContiguous(t->shape, strides)) {
-        t->view.data = data;
-        return t;
-    }
-    for (const auto s : strides)
-        if (s < 0)
-            return skipped(std::move(t), "negative strides");
-    if (static_cast<std::uint64_t>(*count) > kMaxGatherBytes / std::max<std::size_t>(size, 1))
-        return skipped(std::move(t), "non-contiguous tensor too large to gather");
-    gatherStrided(static_cast<const unsigned char*>(data), size, t->shape, strides, t->gathered);
-    t->view.data = t->gathered.data();
+    if (auto reason =
+            pointAtHostElements(data, size, *count, t->shape, strides, t->view, t->gathered))
+        return skipped(std::move(t), std::move(*reason));
     return t;
 }
 

@@ -131,6 +131,27 @@ void collectTensors(PyObject* object, PyObject* tensorType, std::vector<PyObject
     }
 }
 
+std::optional<std::string> pointAtHostElements(const void* data, std::size_t elementSize,
+                                               std::int64_t count,
+                                               const std::vector<std::int64_t>& shape,
+                                               const std::vector<std::int64_t>& strides,
+                                               TensorView& view,
+                                               std::vector<unsigned char>& gathered)
+{
+    if (isContiguous(shape, strides)) {
+        view.data = data;
+        return std::nullopt;
+    }
+    for (const auto s : strides)
+        if (s < 0)
+            return "negative strides";
+    if (static_cast<std::uint64_t>(count) > kMaxGatherBytes / std::max<std::size_t>(elementSize, 1))
+        return "non-contiguous tensor too large to gather";
+    gatherStrided(static_cast<const unsigned char*>(data), elementSize, shape, strides, gathered);
+    view.data = gathered.data();
+    return std::nullopt;
+}
+
 void gatherStrided(const unsigned char* base, std::size_t elementSize,
                    const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
                    std::vector<unsigned char>& out)
@@ -254,17 +275,9 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
         t->view.data = data;
         return t;
     }
-    if (isContiguous(t->shape, strides)) {
-        t->view.data = data;
-        return t;
-    }
-    for (const auto s : strides)
-        if (s < 0)
-            return skipped(std::move(t), "negative strides");
-    if (static_cast<std::uint64_t>(*count) > kMaxGatherBytes / std::max<std::size_t>(size, 1))
-        return skipped(std::move(t), "non-contiguous tensor too large to gather");
-    gatherStrided(static_cast<const unsigned char*>(data), size, t->shape, strides, t->gathered);
-    t->view.data = t->gathered.data();
+    if (auto reason =
+            pointAtHostElements(data, size, *count, t->shape, strides, t->view, t->gathered))
+        return skipped(std::move(t), std::move(*reason));
     return t;
 }
 

@@ -8,6 +8,7 @@
 #include <Python.h>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -60,6 +61,16 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
 
 // Whether a row-major walk of `shape` with `strides` reads consecutive elements.
 bool isContiguous(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides);
+
+// Points `view` at a host tensor's `count` elements: at its memory when it is contiguous, else
+// at a row-major copy gathered into `gathered`. The reason when it cannot (negative strides, a
+// copy over kMaxGatherBytes).
+std::optional<std::string> pointAtHostElements(const void* data, std::size_t elementSize,
+                                               std::int64_t count,
+                                               const std::vector<std::int64_t>& shape,
+                                               const std::vector<std::int64_t>& strides,
+                                               TensorView& view,
+                                               std::vector<unsigned char>& gathered);
 
 // Copies the elements of a strided tensor into `out` in row-major order.
 void gatherStrided(const unsigned char* base, std::size_t elementSize,
