@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Builds the nanscope Python package's extension (nanscope._nanscope, the C++ recorder) with
 CMake, for the Python that runs this: a recorder-only build of the repository
-(NANSCOPE_RECORDER_ONLY: no protobuf, reader, apps or tests), with the C++ op observer built
-against this Python's torch where it has C++ headers. pyproject.toml holds the rest.
+(NANSCOPE_RECORDER_ONLY: no protobuf, reader, apps or tests), and nanscope._nanscope_observed,
+the same with the C++ op observer, built against this Python's torch where it has C++ headers.
+pyproject.toml holds the rest.
 
 Environment: CMAKE_ARGS adds arguments to the configuration (-DNANSCOPE_WITH_CUDA=OFF, a
 compiler launcher …); CMAKE_BUILD_PARALLEL_LEVEL sets the build's jobs."""
@@ -35,7 +36,7 @@ def torch_abi_arguments():
     try:
         import torch
     except ImportError:
-        return []  # no torch: the package observes ops with nothing to link
+        return []  # no torch here: nothing of it is linked
     if getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True):
         return []
     return ["-DCMAKE_CXX_FLAGS=-D_GLIBCXX_USE_CXX11_ABI=0"]
@@ -68,12 +69,16 @@ class CMakeBuild(build_ext):
         if jobs:
             command += ["--parallel", jobs]
         subprocess.run(command, check=True)
-        built = next((build / "python" / "nanscope").glob("_nanscope*.so"), None)
-        if built is None:
+        # _nanscope, and _nanscope_observed where torch's headers were found (CMakeLists.txt in
+        # recorder/python): both go into the package.
+        built = sorted((build / "python" / "nanscope").glob("_nanscope*.so"))
+        if not any(path.name.startswith("_nanscope.") for path in built):
             raise RuntimeError(f"the build made no nanscope/_nanscope*.so in {build}")
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
-        self.copy_file(str(built), str(target))
+        for path in built:
+            name = target.name if path.name.startswith("_nanscope.") else path.name
+            self.copy_file(str(path), str(target.parent / name))
 
 
 setup(

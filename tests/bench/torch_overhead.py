@@ -265,7 +265,7 @@ def main():
     if flags.stop:
         modes = modes + ["FULL_HEALTH+stop", "FULL_HEALTH+strict"]
     device_name = torch.cuda.get_device_name() if cuda else f"{torch.get_num_threads()} threads"
-    observer = "C++ op observer" if nanscope._nanscope.has_op_observer() else "dispatch mode"
+    observer = "C++ op observer" if nanscope.torch._nanscope.has_op_observer() else "dispatch mode"
     print(f"torch {torch.__version__}, {device_name}, recorder {nanscope.__version__}, "
           f"circular_buffer_size 1000 (the default), ops observed by the {observer}")
     for case in models.split(","):

@@ -28,9 +28,11 @@ import nanscope.torch
 
 site = os.path.realpath(os.path.join(sys.prefix, "lib"))
 assert os.path.realpath(nanscope.__file__).startswith(site), nanscope.__file__
-with nanscope.torch.enable_dump_debug_info(sys.argv[1], circular_buffer_size=-1):
+with nanscope.torch.enable_dump_debug_info(sys.argv[1], circular_buffer_size=-1) as session:
     p = torch.tensor([0.5, 0.0, 0.25])
     loss = -torch.log(p).sum()
+# The torch here has C++ headers (libtorch-dev): pip built the C++ op observer, and it loads.
+assert session.observer == "cpp", session.observer
 print("installed", nanscope.__version__, "recorded loss", loss.item())
 PY
 

@@ -8,7 +8,7 @@ import unittest
 
 import torch
 
-import nanscope._nanscope as native
+from nanscope._native import native
 from torchcase import RecordingCase
 
 

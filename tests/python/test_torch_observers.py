@@ -4,15 +4,17 @@ the same ops in the same order, with the same tensor ids, modules, stacks, backw
 summaries, on a program with modules, autocast, views, in-place ops, no_grad and backward."""
 
 import os
+import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 
 import torch
 from torch import nn
 
 import nanscope.torch
-from nanscope import _nanscope
+from nanscope._native import native as _nanscope
 from logdir import Logdir
 from torchcase import HIDDEN_FROM_DISPATCH_MODES
 
@@ -167,6 +169,34 @@ class TestObservers(unittest.TestCase):
             session.flush()
             self.assertEqual(len(Logdir(logdir).executions), 501)
             self.assertEqual(session.stats()["executions_recorded"], 501)
+
+    def test_an_observer_built_for_another_torch_falls_back_to_the_dispatch_mode(self):
+        # What an upgraded torch does to the observer's module: it no longer loads.
+        program = textwrap.dedent("""
+            import sys, tempfile, warnings
+            import importlib.abc
+
+            class Broken(importlib.abc.MetaPathFinder):
+                def find_spec(self, name, path, target=None):
+                    if name == "nanscope._nanscope_observed":
+                        raise ImportError("undefined symbol: _ZN3c106detail14torchCheckFail")
+                    return None
+
+            sys.meta_path.insert(0, Broken())
+            import torch
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                import nanscope.torch
+            assert any("built for another torch" in str(w.message) for w in caught), caught
+            with nanscope.torch.enable_dump_debug_info(tempfile.mkdtemp()) as session:
+                torch.ones(1)
+            assert session.observer == "dispatch", session.observer
+            print("fell back")
+        """)
+        run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                             timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("fell back", run.stdout)
 
     def test_record_thread_in_the_recording_thread_changes_nothing(self):
         logdir = tempfile.mkdtemp(prefix="nanscope-nested-")

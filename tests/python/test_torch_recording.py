@@ -9,7 +9,7 @@ import torch
 from torch import nn
 
 import nanscope.torch
-from nanscope import _nanscope
+from nanscope._native import native as _nanscope
 from logdir import Logdir
 from torchcase import RecordingCase, observed_ops
 

@@ -27,7 +27,7 @@ import weakref
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from . import _nanscope
+from ._native import native as _nanscope
 from ._compile import force_eager, warn_if_compiled_graphs_unseen
 from ._expected import EXPECTED_FILE_NAME, expected_patterns, write_expected
 from ._job import job_identity

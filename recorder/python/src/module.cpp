@@ -461,7 +461,8 @@ void configure(py::handle tensorType, py::handle strided, const py::dict& dtypes
 } // namespace
 } // namespace nanscope::python
 
-PYBIND11_MODULE(_nanscope, m)
+// One source, two modules (CMakeLists.txt): each keeps its pybind11 types to itself.
+PYBIND11_MODULE(NANSCOPE_MODULE_NAME, m)
 {
     using namespace nanscope::python;
     m.doc() = "NaNscope's recorder for Python frameworks (use nanscope.torch)";
@@ -484,12 +485,15 @@ PYBIND11_MODULE(_nanscope, m)
 #endif
     });
     m.def("module_call_depth", [] { return moduleCallDepth(g_stack.moduleCallCode); });
-    g_stopSignal = PyErr_NewException("nanscope._nanscope.StopSignal", PyExc_Exception, nullptr);
+    g_stopSignal = PyErr_NewException(
+        (std::string("nanscope.") + PYBIND11_TOSTRING(NANSCOPE_MODULE_NAME) + ".StopSignal")
+            .c_str(),
+        PyExc_Exception, nullptr);
     m.attr("StopSignal") = py::handle(g_stopSignal);
-    py::class_<ForwardOp, std::shared_ptr<ForwardOp>>(m, "ForwardOp")
+    py::class_<ForwardOp, std::shared_ptr<ForwardOp>>(m, "ForwardOp", py::module_local())
         .def_readonly("op_type", &ForwardOp::opType)
         .def_readonly("module_path", &ForwardOp::modulePath);
-    py::class_<PyRecorder>(m, "Recorder")
+    py::class_<PyRecorder>(m, "Recorder", py::module_local())
         .def(py::init<const std::string&, const std::string&, int, const std::string&,
                       const std::vector<int>&, const std::string&, const std::string&, bool,
                       const std::vector<std::string>&, int>(),
