@@ -152,10 +152,27 @@ class TestObservers(unittest.TestCase):
         ender.start()
         ender.join()
         torch.zeros(1)  # this thread's callback is still there, and records nothing
+        # Nor into a recording another thread started.
+        elsewhere = tempfile.mkdtemp(prefix="nanscope-elsewhere-")
+        started, stop = threading.Event(), threading.Event()
+
+        def record_elsewhere():
+            with nanscope.torch.enable_dump_debug_info(elsewhere, circular_buffer_size=-1):
+                torch.eye(2)
+                started.set()
+                stop.wait(30)
+
+        other = threading.Thread(target=record_elsewhere)
+        other.start()
+        started.wait(30)
+        torch.rand(3)  # this thread does not record into it
+        stop.set()
+        other.join()
         second = tempfile.mkdtemp(prefix="nanscope-second-")
         with nanscope.torch.enable_dump_debug_info(second, circular_buffer_size=-1):
             torch.full((1,), 2.0)
         self.assertEqual([e.op_type for e in Logdir(first).executions], ["aten::ones"])
+        self.assertEqual([e.op_type for e in Logdir(elsewhere).executions], ["aten::eye"])
         self.assertEqual([e.op_type for e in Logdir(second).executions], ["aten::full"])
 
     def test_flush_writes_every_op_observed_so_far(self):

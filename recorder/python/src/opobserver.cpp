@@ -104,10 +104,22 @@ c10::DispatchKeySet excludedKeys()
     return c10::impl::tls_local_dispatch_key_set().excluded_;
 }
 
+// The observer that records this thread's ops, or nullptr. A thread that observed for a
+// recording since ended (from another thread, which could not remove this thread's callback)
+// records nothing into a later one; autograd's threads, which inherit callbacks and never
+// observe themselves, record into the active one.
+OpObserver* observerOf(const ThreadState& thread)
+{
+    OpObserver* observer = g_active.load(std::memory_order_acquire);
+    if (thread.namesOwner != nullptr && thread.namesOwner != observer)
+        return nullptr;
+    return observer;
+}
+
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
 {
     ThreadState& thread = t_thread;
-    OpObserver* observer = g_active.load(std::memory_order_acquire);
+    OpObserver* observer = observerOf(thread);
     try {
         if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
             thread.frames.enterWrapper(excludedKeys());
@@ -150,7 +162,7 @@ void onEnd(const at::RecordFunction& fn, at::ObserverContext* context)
     }
     const bool isOp = thread.frames.leave() == OpFrames::Kind::Op;
     auto* frame = static_cast<OpObserver::Frame*>(context);
-    OpObserver* observer = g_active.load(std::memory_order_acquire);
+    OpObserver* observer = observerOf(thread);
     if (!isOp || frame == nullptr || observer == nullptr)
         return;
     if (frame->anomalyCheck && torch::autograd::AnomalyMode::is_enabled())
