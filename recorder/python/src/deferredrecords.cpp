@@ -27,7 +27,7 @@ DeferredRecords::~DeferredRecords()
     m_worker.join();
 }
 
-bool DeferredRecords::push(Record&& record)
+bool DeferredRecords::tryPush(Record& record)
 {
     std::size_t queued = 0;
     {

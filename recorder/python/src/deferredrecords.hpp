@@ -37,8 +37,9 @@ public:
         std::optional<StackId> stackId;
         std::vector<CodeLocation> stack; // when the stack is not interned
     };
-    // Queues `record`; false when the queue is full (the caller records it itself).
-    bool push(Record&& record);
+    // Queues `record`, moving from it; false when the queue is full, and `record` is left as it
+    // was for the caller to write itself.
+    bool tryPush(Record& record);
     // Returns once everything queued before the call is recorded.
     void drain();
     // Why records failed, counted ("not recorded: …").

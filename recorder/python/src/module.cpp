@@ -282,7 +282,7 @@ public:
     // Records the calling thread's ops with the C++ op observer from now on (and the backward
     // passes it runs); `moduleNames` is the thread's stack of module paths. Returns the handle
     // that stopObserving takes on the same thread.
-    std::uint64_t observe(py::list moduleNames)
+    std::uint64_t observe(const py::list& moduleNames)
     {
 #ifdef NANSCOPE_TORCH_OBSERVER
         if (!m_recorder)

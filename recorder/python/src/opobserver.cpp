@@ -301,8 +301,8 @@ void OpObserver::write(ExecutionSpec spec,
     }
     DeferredRecords::Record record{std::move(spec), std::move(described), stack.id,
                                    stack.id ? std::vector<CodeLocation>{} : stack.frames};
-    if (!m_deferred->push(std::move(record)))
-        now(record.spec); // the queue is full; push() left the record as it was
+    if (!m_deferred->tryPush(record))
+        now(record.spec); // the queue is full
 }
 
 StackCache::Captured OpObserver::captureStack(std::string& modulePath)
