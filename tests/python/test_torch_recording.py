@@ -308,6 +308,30 @@ class TestRecording(RecordingCase):
                 if mode == "CONCISE_HEALTH":
                     self.assertEqual(log.tensors[0].values[1:], [3, 1, 0, 1])
 
+    def test_views_are_summarised_where_they_lie_and_written_in_order(self):
+        inf, nan = float("inf"), float("nan")
+
+        def program():
+            x = torch.tensor([[1.0, -inf, 3.0, 0.0], [nan, 5.0, 0.0, -2.0]])
+            x.t()            # a transposed view: read in place by the health modes
+            x[:, ::2]        # a view with gaps: gathered
+            x.unsqueeze(0).expand(3, 2, 4)  # repeated elements: gathered
+            return x
+
+        _, logdir, _ = self.record(program, mode="FULL_HEALTH", name="health")
+        by_op = {e.op_type: e.tensors[0].values for e in logdir.executions}
+        # [id, -1, dtype, rank, size, -inf, +inf, nan, -finite, zero, +finite]
+        self.assertEqual(by_op["aten::t"][3:], [2, 8, 1, 0, 1, 1, 2, 3])
+        self.assertEqual(by_op["aten::slice"][3:], [2, 4, 0, 0, 1, 0, 1, 2])
+        self.assertEqual(by_op["aten::expand"][3:], [3, 24, 3, 0, 3, 3, 6, 9])
+
+        _, logdir, _ = self.record(program, mode="FULL_TENSOR", name="values")
+        import struct
+        t = next(e for e in logdir.executions if e.op_type == "aten::t")
+        values = struct.unpack("<8f", t.tensors[0].content)  # row-major order of x.t()
+        expected = [1.0, nan, -inf, 5.0, 3.0, 0.0, 0.0, -2.0]
+        self.assertEqual([str(v) for v in values], [str(v) for v in expected])
+
     def test_op_regex_and_tensor_dtypes(self):
         def program():
             x = torch.ones(3)

@@ -244,7 +244,7 @@ std::unique_ptr<DescribedAtenTensor> describeAtenTensor(const at::Tensor& tensor
 
     const std::size_t size = elementSize(t->view.dtype);
     if (onCuda) {
-        if (!isContiguous(t->shape, strides)) {
+        if (!readableInPlace(t->shape, strides, options.orderMatters)) {
             // A view is read through a dense copy made on the current stream, the stream the
             // summary then runs on (see describeTensor): unobserved, and outside autograd.
             const at::DisableRecordFunctionGuard unobserved;
@@ -262,8 +262,8 @@ std::unique_ptr<DescribedAtenTensor> describeAtenTensor(const at::Tensor& tensor
         t->view.data = data;
         return t;
     }
-    if (auto reason =
-            pointAtHostElements(data, size, *count, t->shape, strides, t->view, t->gathered))
+    if (auto reason = pointAtHostElements(data, size, *count, t->shape, strides,
+                                          options.orderMatters, t->view, t->gathered))
         return skipped(std::move(t), std::move(*reason));
     return t;
 }

@@ -63,6 +63,7 @@ struct AtenDescribeOptions
 {
     bool readValues = false;      // the mode reads values
     bool deviceSupported = false; // this build and machine read CUDA memory
+    bool orderMatters = false;    // the mode writes values in order (FULL_TENSOR)
     // The raw cudaStream_t of a device's current stream where this torch cannot say it itself
     // (set by the package; needs the GIL).
     // nullopt when it cannot be read.

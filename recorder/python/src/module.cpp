@@ -97,6 +97,7 @@ public:
         m_recorder = std::move(*recorder);
         m_readValues = *parsed != TensorDebugMode::NoTensor && *parsed != TensorDebugMode::Shape;
         m_deviceSupported = deviceTensorsSupported();
+        m_orderMatters = *parsed == TensorDebugMode::FullTensor;
         m_ids = std::make_unique<TensorIds>([this] { return m_recorder->newTensorId(); });
     }
 
@@ -137,7 +138,7 @@ public:
         m_phases.lap(Phase::TensorIds);
         std::vector<std::unique_ptr<DescribedTensor>> described;
         described.reserve(results.size());
-        const DescribeOptions options{m_readValues, m_deviceSupported};
+        const DescribeOptions options{m_readValues, m_deviceSupported, m_orderMatters};
         bool onDevice = false;
         for (PyObject* t : results) {
             described.push_back(describeTensor(t, g_torch, options));
@@ -288,7 +289,7 @@ public:
         if (!m_recorder)
             throw std::runtime_error("the recording is closed");
         if (!m_observer) {
-            AtenDescribeOptions describe{m_readValues, m_deviceSupported,
+            AtenDescribeOptions describe{m_readValues, m_deviceSupported, m_orderMatters,
                                          cachedCurrentStreams(currentStreamReader())};
             m_observer = new OpObserver(*m_recorder, m_stacks, g_stack, std::move(describe));
         }
@@ -427,6 +428,7 @@ private:
     StackCache m_stacks;
     bool m_readValues = false;
     bool m_deviceSupported = false;
+    bool m_orderMatters = false; // FULL_TENSOR: values go in row-major order
 };
 
 // Whether the recorder's matcher (std::regex, ECMAScript) compiles an op_regex, so that Python

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tensorwalk.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -131,14 +132,40 @@ void collectTensors(PyObject* object, PyObject* tensorType, std::vector<PyObject
     }
 }
 
+bool isDensePermutation(const std::vector<std::int64_t>& shape,
+                        const std::vector<std::int64_t>& strides)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> dims; // (stride, size), size > 1
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 0)
+            return true; // no elements
+        if (shape[i] != 1)
+            dims.emplace_back(strides[i], shape[i]);
+    }
+    std::sort(dims.begin(), dims.end());
+    std::int64_t expected = 1;
+    for (const auto& [stride, size] : dims) {
+        if (stride != expected)
+            return false;
+        expected *= size;
+    }
+    return true;
+}
+
+bool readableInPlace(const std::vector<std::int64_t>& shape,
+                     const std::vector<std::int64_t>& strides, bool orderMatters)
+{
+    return isContiguous(shape, strides) || (!orderMatters && isDensePermutation(shape, strides));
+}
+
 std::optional<std::string> pointAtHostElements(const void* data, std::size_t elementSize,
                                                std::int64_t count,
                                                const std::vector<std::int64_t>& shape,
                                                const std::vector<std::int64_t>& strides,
-                                               TensorView& view,
+                                               bool orderMatters, TensorView& view,
                                                std::vector<unsigned char>& gathered)
 {
-    if (isContiguous(shape, strides)) {
+    if (readableInPlace(shape, strides, orderMatters)) {
         view.data = data;
         return std::nullopt;
     }
@@ -241,11 +268,11 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
 
     const std::size_t size = elementSize(t->view.dtype);
     if (onCuda) {
-        if (!isContiguous(t->shape, strides)) {
-            // A view (transposed, sliced, expanded) is read through a dense copy that torch
-            // makes on the current stream, the stream the summary then runs on: the copy is
-            // freed when the op's record ends, and the caching allocator hands its memory only to
-            // work queued after the summary on that stream.
+        if (!readableInPlace(t->shape, strides, options.orderMatters)) {
+            // A view (sliced, expanded; transposed when the order matters) is read through a dense
+            // copy that torch makes on the current stream, the stream the summary then runs on: the
+            // copy is freed when the op's record ends, and the caching allocator hands its memory
+            // only to work queued after the summary on that stream.
             PyObject* dense = PyObject_CallMethod(tensor, "contiguous", nullptr);
             bool denseOk = false;
             const void* denseData = dense ? callPointer(dense, "data_ptr", denseOk) : nullptr;
@@ -275,8 +302,8 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
         t->view.data = data;
         return t;
     }
-    if (auto reason =
-            pointAtHostElements(data, size, *count, t->shape, strides, t->view, t->gathered))
+    if (auto reason = pointAtHostElements(data, size, *count, t->shape, strides,
+                                          options.orderMatters, t->view, t->gathered))
         return skipped(std::move(t), std::move(*reason));
     return t;
 }

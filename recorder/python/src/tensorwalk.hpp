@@ -52,6 +52,7 @@ struct DescribeOptions
 {
     bool readValues = false;      // the mode reads values: gather non-contiguous tensors
     bool deviceSupported = false; // this build and machine read CUDA memory
+    bool orderMatters = false;    // the mode writes values in order (FULL_TENSOR)
 };
 
 // Describes one tensor. A tensor the recorder cannot read gets a skip reason and an Invalid
@@ -62,14 +63,26 @@ std::unique_ptr<DescribedTensor> describeTensor(PyObject* tensor, const TorchVoc
 // Whether a row-major walk of `shape` with `strides` reads consecutive elements.
 bool isContiguous(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides);
 
-// Points `view` at a host tensor's `count` elements: at its memory when it is contiguous, else
+// Whether the elements fill the memory from the first one on without gaps or overlaps, in
+// some order of the dimensions (a transposed or permuted contiguous tensor): then they are that
+// memory's first elements, read as one flat run by a summary that counts and does not care
+// about order.
+bool isDensePermutation(const std::vector<std::int64_t>& shape,
+                        const std::vector<std::int64_t>& strides);
+
+// Whether the summary can read the elements where they are: contiguous, or a dense
+// permutation when order does not matter.
+bool readableInPlace(const std::vector<std::int64_t>& shape,
+                     const std::vector<std::int64_t>& strides, bool orderMatters);
+
+// Points `view` at a host tensor's `count` elements: at its memory when readableInPlace, else
 // at a row-major copy gathered into `gathered`. The reason when it cannot (negative strides, a
 // copy over kMaxGatherBytes).
 std::optional<std::string> pointAtHostElements(const void* data, std::size_t elementSize,
                                                std::int64_t count,
                                                const std::vector<std::int64_t>& shape,
                                                const std::vector<std::int64_t>& strides,
-                                               TensorView& view,
+                                               bool orderMatters, TensorView& view,
                                                std::vector<unsigned char>& gathered);
 
 // Copies the elements of a strided tensor into `out` in row-major order.
