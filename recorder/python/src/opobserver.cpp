@@ -5,6 +5,7 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
+#include <algorithm>
 #include <atomic>
 #include <c10/core/GradMode.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
@@ -363,24 +364,26 @@ void OpObserver::record(const Frame& frame, const std::vector<c10::IValue>& outp
         if (spec.context.modulePath.empty())
             spec.context.modulePath = backwardOf->modulePath;
     }
-    phases.lap(Phase::Context);
-    std::string modulePath = spec.context.modulePath; // for the forward op, after the write
-    write(std::move(spec), std::move(described), stack);
-    phases.lap(Phase::Write);
-
-    // Only an op with an input that requires grad made an autograd node to link.
+    // Only an op with an input that requires grad made an autograd node, which its backward
+    // ops will name.
     const bool linked = !backwardOf && frame.sequence >= 0 && c10::GradMode::is_enabled() &&
                         std::any_of(frame.inputs.begin(), frame.inputs.end(),
                                     [](const at::Tensor& t) { return t.requires_grad(); });
+    std::shared_ptr<ForwardOp> forward;
     if (linked) {
-        auto forward = std::make_shared<ForwardOp>();
+        forward = std::make_shared<ForwardOp>();
         forward->opType = frame.opType;
-        forward->modulePath = std::move(modulePath);
+        forward->modulePath = spec.context.modulePath;
         forward->stackId = stack.id;
-        forward->stack = std::move(stack.frames);
+        if (!stack.id)
+            forward->stack = stack.frames;
+    }
+    phases.lap(Phase::Context);
+    write(std::move(spec), std::move(described), stack);
+    phases.lap(Phase::Write);
+    if (forward)
         m_forwards.remember(at::RecordFunction::currentThreadId(), frame.sequence,
                             std::move(forward));
-    }
     if (phases.enabled()) {
         phases.lap(Phase::Forward);
         const std::lock_guard totals(m_skippedMutex);
