@@ -316,6 +316,7 @@ class TestRecording(RecordingCase):
             x.t()            # a transposed view: read in place by the health modes
             x[:, ::2]        # a view with gaps: gathered
             x.unsqueeze(0).expand(3, 2, 4)  # repeated elements: gathered
+            x.flatten().as_strided((3, 2), (1, 1))  # overlapping rows: gathered
             return x
 
         _, logdir, _ = self.record(program, mode="FULL_HEALTH", name="health")
@@ -324,6 +325,8 @@ class TestRecording(RecordingCase):
         self.assertEqual(by_op["aten::t"][3:], [2, 8, 1, 0, 1, 1, 2, 3])
         self.assertEqual(by_op["aten::slice"][3:], [2, 4, 0, 0, 1, 0, 1, 2])
         self.assertEqual(by_op["aten::expand"][3:], [3, 24, 3, 0, 3, 3, 6, 9])
+        # [[1, -inf], [-inf, 3], [3, 0]]
+        self.assertEqual(by_op["aten::as_strided"][3:], [2, 6, 2, 0, 0, 0, 1, 3])
 
         _, logdir, _ = self.record(program, mode="FULL_TENSOR", name="values")
         import struct
