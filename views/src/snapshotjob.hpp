@@ -111,8 +111,10 @@ private:
     {
         m_running = false;
         const bool stale = m_discard || m_pending.has_value();
+        // Taken, not copied: a result may hold millions of rows, and a copy on the GUI thread
+        // would stall it for milliseconds.
         if (!stale)
-            m_deliver(m_watcher.result());
+            m_deliver(m_watcher.future().takeResult());
         if (m_pending)
             startPending();
     }
