@@ -11,6 +11,7 @@
 #include "mainwindow.hpp"
 #include "nanscope/core/filesystem.hpp"
 #include "nanscope/core/intent.hpp"
+#include "nanscope/core/threadpriority.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
@@ -332,6 +333,8 @@ int main(int argc, char* argv[])
     // A logdir of many hosts keeps a file or two open per host, past a soft limit of 1024.
     nanscope::core::raiseOpenFileLimit();
     QApplication app(argc, argv);
+    // The GUI thread takes a core from the loader's threads as soon as an event arrives.
+    nanscope::core::runAsInteractiveThread();
     describeApplication();
 
     const bool shooting = !line->screenshot.isEmpty();

@@ -22,6 +22,7 @@
 // it is NaN. The window runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
 #include "benchlogdir.hpp"
 #include "mainwindow.hpp"
+#include "nanscope/core/threadpriority.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/recorder.hpp"
@@ -215,6 +216,7 @@ int main(int argc, char** argv)
     } cleanup{generated && !options.keep ? logdir : fs::path()};
 
     TimedApplication app(argc, argv);
+    core::runAsInteractiveThread(); // as the app's main does
     app::MainWindow window({.useSettings = false,
                             .indexCacheDirectory = QString::fromStdString(options.indexCache),
                             .spillDirectory = QString::fromStdString(options.spill)});

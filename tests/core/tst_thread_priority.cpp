@@ -8,11 +8,14 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/syscall.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace nanscope;
@@ -39,6 +42,25 @@ std::vector<int> threadNiceness()
                 values.push_back(std::stoi(field));
     }
     return values;
+}
+
+// The calling thread's time slice in nanoseconds, as sched_getattr reports it (kernels with
+// per-thread slices, 6.12 and later); 0 where the kernel reports none.
+std::uint64_t currentSliceNs()
+{
+#if defined(SYS_sched_getattr)
+    struct
+    {
+        std::uint32_t size = 48, policy = 0;
+        std::uint64_t flags = 0;
+        std::int32_t nice = 0;
+        std::uint32_t priority = 0;
+        std::uint64_t runtime = 0, deadline = 0, period = 0;
+    } attr;
+    if (::syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0U) == 0)
+        return attr.runtime;
+#endif
+    return 0;
 }
 
 int countAtLeast(const std::vector<int>& values, int niceness)
@@ -80,6 +102,37 @@ TEST_CASE("a thread that yields to interactive ones runs ten nice levels lower",
     }).join();
     CHECK(inThread == std::min(19, before + 10));
     CHECK(currentThreadNiceness() == before); // the caller's other threads keep theirs
+}
+
+TEST_CASE("an interactive thread asks for short slices, which its background threads give up",
+          "[threads]")
+{
+    // In threads of their own: the test's main thread keeps its settings.
+    std::thread([] {
+        const int niceness = currentThreadNiceness();
+        const std::uint64_t defaultSlice = currentSliceNs();
+        runAsInteractiveThread();
+        CHECK(currentThreadNiceness() == niceness); // its share of the CPU is unchanged
+        const std::uint64_t slice = currentSliceNs();
+        if (slice == 0 || slice == defaultSlice) {
+            WARN("this kernel has no per-thread time slices");
+            return;
+        }
+        CHECK(slice == 500'000);
+        CHECK(slice < defaultSlice);
+        std::uint64_t inherited = 0;
+        std::uint64_t yielded = 0;
+        int yieldedNiceness = 0;
+        std::thread([&] {
+            inherited = currentSliceNs();
+            yieldToInteractiveThreads();
+            yielded = currentSliceNs();
+            yieldedNiceness = currentThreadNiceness();
+        }).join();
+        CHECK(inherited == slice);      // a thread inherits its creator's slice…
+        CHECK(yielded == defaultSlice); // …and a background one gives it back
+        CHECK(yieldedNiceness == std::min(19, niceness + 10));
+    }).join();
 }
 
 std::uintmax_t traceFileBytes(const std::filesystem::path& dir)

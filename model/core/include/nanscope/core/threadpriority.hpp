@@ -14,6 +14,14 @@ namespace nanscope::core {
 // thread that does background work for the rest of its life.
 void yieldToInteractiveThreads();
 
+// Asks for short time slices for the calling thread, which handles the user's input: on Linux
+// 6.12 and later (EEVDF with per-task slices) a woken thread with a shorter slice than the running
+// one takes its core at once, where a nice value alone left the GUI thread waiting up to a
+// background thread's whole slice (3-4 ms measured on 2 cores) before each event. Its share of
+// the CPU is unchanged. Threads it starts inherit the slice; yieldToInteractiveThreads gives it
+// back. Older kernels and other systems ignore it.
+void runAsInteractiveThread();
+
 // The calling thread's nice value on Linux (-20 … 19); 0 elsewhere. For tests and diagnostics.
 int currentThreadNiceness();
 
