@@ -30,6 +30,8 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/plainlabel.cpp
     src/plaintextdelegate.cpp
     src/scopenamedelegate.cpp
+    src/shapedtext.cpp
+    src/shapedtext.hpp
     src/startpage.cpp
     src/toolrow.cpp
     src/uniformtableview.cpp)

@@ -199,8 +199,9 @@ void TestWidgets::numbersAreShortenedNeverCut()
     const QFontMetrics metrics(QApplication::font());
     const double millions = 5'123'456;
     const QString whole = locale.toString(qlonglong{5'123'456});
-    QCOMPARE(countThatFits(millions, metrics, metrics.horizontalAdvance(whole)), whole);
-    QCOMPARE(countThatFits(millions, metrics, metrics.horizontalAdvance(whole) - 1),
+    QCOMPARE(countThatFits(millions, QApplication::font(), metrics.horizontalAdvance(whole)),
+             whole);
+    QCOMPARE(countThatFits(millions, QApplication::font(), metrics.horizontalAdvance(whole) - 1),
              compactCount(millions));
 
     // In a table: right-aligned, shortened when the column is narrow, exact in the tooltip.
@@ -257,14 +258,17 @@ void TestWidgets::healthTextDropsWholeParts()
     HealthBarDelegate delegate({{kNanRole, kNan, QStringLiteral("NaN")},
                                 {kPositiveRole, kPositive, QStringLiteral("zero")}});
     const QList<double> counts{3, 899};
-    const QFontMetrics metrics(QApplication::font());
+    const QFont font = QApplication::font();
+    const QFontMetrics metrics(font);
     const QString all = delegate.countsText(counts);
-    QCOMPARE(delegate.fittingCountsText(counts, metrics, metrics.horizontalAdvance(all)), all);
+    QCOMPARE(delegate.fittingCountsText(counts, font, metrics.horizontalAdvance(all)), all);
+    QCOMPARE(delegate.fittingCountsText(counts, font, metrics.horizontalAdvance(all) - 1),
+             delegate.countsText({3, 0}) + QStringLiteral("  …"));
     const QString first = delegate.countsText({3, 0});
     const QString some = delegate.fittingCountsText(
-        counts, metrics, metrics.horizontalAdvance(first + QStringLiteral("  …")));
+        counts, font, metrics.horizontalAdvance(first + QStringLiteral("  …")));
     QCOMPARE(some, first + QStringLiteral("  …")); // "899 zer" never appears
-    QCOMPARE(delegate.fittingCountsText(counts, metrics, 5), QStringLiteral("…"));
+    QCOMPARE(delegate.fittingCountsText(counts, font, 5), QStringLiteral("…"));
 }
 
 void TestWidgets::checkableChipToggles()

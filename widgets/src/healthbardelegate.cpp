@@ -2,6 +2,7 @@
 #include "nanscope/widgets/healthbardelegate.hpp"
 
 #include "nanscope/widgets/numberformat.hpp"
+#include "shapedtext.hpp"
 
 #include <QApplication>
 #include <QLocale>
@@ -55,18 +56,18 @@ QString HealthBarDelegate::countsText(const QList<double>& counts) const
 }
 
 // Whole parts only ("3 NaN  899 zero …"): a count is never cut in the middle.
-QString HealthBarDelegate::fittingCountsText(const QList<double>& counts,
-                                             const QFontMetrics& metrics, int width) const
+QString HealthBarDelegate::fittingCountsText(const QList<double>& counts, const QFont& font,
+                                             int width) const
 {
     const QStringList parts = countParts(counts);
     QString all = parts.join(QStringLiteral("  "));
-    if (metrics.horizontalAdvance(all) <= width)
+    if (ShapedText::advance(font, all) <= width)
         return all;
     const QString more = QStringLiteral("  …");
     QString shown;
     for (const QString& part : parts) {
         const QString next = shown.isEmpty() ? part : shown + QStringLiteral("  ") + part;
-        if (metrics.horizontalAdvance(next + more) > width)
+        if (ShapedText::advance(font, next + more) > width)
             break;
         shown = next;
     }
@@ -124,21 +125,24 @@ void HealthBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     painter->restore();
 
     const QRect textRect = content.adjusted(barWidth + kGap, 0, 0, 0);
-    const QPalette::ColorRole role =
-        (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text;
-    const QString text = fittingCountsText(values, opt.fontMetrics, textRect.width());
-    style->drawItemText(painter, textRect, Qt::AlignLeft | Qt::AlignVCenter, opt.palette, true,
-                        text, role);
+    opt.textElideMode = Qt::ElideNone; // whole parts only, fitted above
+    opt.displayAlignment = Qt::AlignLeft | Qt::AlignVCenter;
+    paintText(painter, opt, textRect, fittingCountsText(values, opt.font, textRect.width()));
 }
 
 QSize HealthBarDelegate::sizeHint(const QStyleOptionViewItem& option,
                                   const QModelIndex& index) const
 {
-    QSize size = PlainTextDelegate::sizeHint(option, index);
     const QList<double> values = counts(index);
-    if (!values.isEmpty())
-        size.setWidth(kBarWidth + kGap + 8 +
-                      option.fontMetrics.horizontalAdvance(countsText(values)));
+    if (values.isEmpty())
+        return PlainTextDelegate::sizeHint(option, index);
+    // The style's height for a line of text, without shaping the cell's display text for it.
+    QStyleOptionViewItem line = option;
+    line.text = QStringLiteral("0");
+    line.features = QStyleOptionViewItem::HasDisplay;
+    const QStyle* style = option.widget ? option.widget->style() : QApplication::style();
+    QSize size = style->sizeFromContents(QStyle::CT_ItemViewItem, &line, QSize(), option.widget);
+    size.setWidth(kBarWidth + kGap + 8 + ShapedText::advance(option.font, countsText(values)));
     return size;
 }
 

@@ -34,7 +34,7 @@ void NumberDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelI
     const QVariant value = index.data(Qt::DisplayRole);
     if (!isNumber(value))
         return;
-    option->text = countThatFits(value.toDouble(), option->fontMetrics, textWidth(*option));
+    option->text = countThatFits(value.toDouble(), option->font, textWidth(*option));
     option->displayAlignment = Qt::AlignRight | Qt::AlignVCenter;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/widgets/numberformat.hpp"
 
-#include <QFontMetrics>
+#include "shapedtext.hpp"
+
 #include <QLocale>
 #include <cmath>
 
@@ -26,13 +27,13 @@ QString compactCount(double value)
     return (value < 0 ? QStringLiteral("-") : QString()) + digits + QLatin1Char(kUnits[unit]);
 }
 
-QString countThatFits(double value, const QFontMetrics& metrics, int width)
+QString countThatFits(double value, const QFont& font, int width)
 {
     const QLocale locale;
     const QString whole = std::trunc(value) == value && std::abs(value) < 1e18
                               ? locale.toString(static_cast<qlonglong>(value))
                               : locale.toString(value, 'g', 15);
-    return metrics.horizontalAdvance(whole) <= width ? whole : compactCount(value);
+    return ShapedText::advance(font, whole) <= width ? whole : compactCount(value);
 }
 
 } // namespace nanscope::widgets

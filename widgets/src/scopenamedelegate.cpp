@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/widgets/scopenamedelegate.hpp"
 
+#include "shapedtext.hpp"
+
 #include <QFontMetrics>
 
 namespace nanscope::widgets {
@@ -25,7 +27,9 @@ void ScopeNameDelegate::initStyleOption(QStyleOptionViewItem* option,
                                         const QModelIndex& index) const
 {
     PlainTextDelegate::initStyleOption(option, index);
-    option->text = elideScopeName(option->text, option->fontMetrics, textWidth(*option));
+    const int width = textWidth(*option);
+    if (ShapedText::advance(option->font, option->text) > width) // most names fit: measured once
+        option->text = elideScopeName(option->text, option->fontMetrics, width);
     option->textElideMode = Qt::ElideNone;
 }
 

@@ -34,9 +34,8 @@ public:
     QList<double> counts(const QModelIndex& index) const;
     // The text painted after the bar: the non-zero counts with their labels.
     QString countsText(const QList<double>& counts) const;
-    // As much of it as fits `width`, in whole parts, with "…" when some are left out.
-    QString fittingCountsText(const QList<double>& counts, const QFontMetrics& metrics,
-                              int width) const;
+    // As much of it as fits `width` in `font`, in whole parts, with "…" when some are left out.
+    QString fittingCountsText(const QList<double>& counts, const QFont& font, int width) const;
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;

@@ -4,14 +4,14 @@
 
 #include <QString>
 
-class QFontMetrics;
+class QFont;
 
 namespace nanscope::widgets {
 
 // 12,345 below 100,000; then 123k, 1.2M, 35G, 4.0T (the locale's digits and separators).
 QString compactCount(double value);
 
-// The whole number when it fits `width` pixels, its compact form otherwise.
-QString countThatFits(double value, const QFontMetrics& metrics, int width);
+// The whole number when it fits `width` pixels in `font`, its compact form otherwise.
+QString countThatFits(double value, const QFont& font, int width);
 
 } // namespace nanscope::widgets
