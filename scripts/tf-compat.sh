@@ -3,8 +3,9 @@
 # Checks every kind of logdir the recorder writes against TensorFlow's own tfdbg2 reader and
 # TensorBoard's Debugger V2 backend: the demo in all six tensor debug modes and with its circular
 # buffer, the GPU demo (its CPU fallback without a device), threads, two hosts, eager executions
-# only, the C interface, runs stopped at their first NaN, and the TensorFlow-shaped test logdirs. Counts and first alert must
-# equal nanscope-report's.
+# only, the C interface, runs stopped at their first NaN, the PyTorch recorder in five modes under
+# both op observers and stopped at its first NaN, and the TensorFlow-shaped test logdirs. Counts
+# and first alert must equal nanscope-report's.
 #
 #   scripts/tf-compat.sh --tf-reader PATH/tf_reader.py [BUILD_DIR]
 #
@@ -52,6 +53,25 @@ for mode in FULL_HEALTH CONCISE_HEALTH; do
     "$build/tests/recorder/nanscope-compat-logdirs" "$out/compat-$mode" "$mode" >/dev/null
     logdirs+=("$out/compat-$mode"/*)
 done
+# The PyTorch recorder (nanscope.torch), under both op observers, where Debian's torch is there.
+example=recorder/python/examples/debug_mnist_torch.py
+if PYTHONPATH="$build/python" /usr/bin/python3 -c "import nanscope.torch" 2>"$out/torch.err"; then
+    for observer in cpp dispatch; do
+        for mode in NO_TENSOR CURT_HEALTH FULL_HEALTH SHAPE FULL_TENSOR; do
+            NANSCOPE_TORCH_OBSERVER=$observer PYTHONPATH="$build/python" /usr/bin/python3 \
+                "$example" --dump_dir "$out/torch-$observer-$mode" \
+                --dump_tensor_debug_mode "$mode" --max_steps 3 >/dev/null
+            logdirs+=("$out/torch-$observer-$mode")
+        done
+    done
+    status=0
+    PYTHONPATH="$build/python" /usr/bin/python3 "$example" --dump_dir "$out/torch-stopped" \
+        --stop_at_first_nonfinite --max_steps 20 >/dev/null 2>&1 || status=$?
+    [ "$status" = 3 ] || { echo "the stopped PyTorch run exited with $status, not 3" >&2; exit 1; }
+    logdirs+=("$out/torch-stopped")
+else
+    echo "skipped  the PyTorch recorder: $(tail -1 "$out/torch.err")"
+fi
 for kind in tutorial tutorial-frozen-runpy keras installed-package framework-only; do
     "$build/tests/core/nanscope-tf-fixture" "$kind" "$out/tf-$kind" >/dev/null
     logdirs+=("$out/tf-$kind")
