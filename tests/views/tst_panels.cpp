@@ -618,7 +618,16 @@ void TestPanels::sourceShowsTheLogdirsTextWithMarks()
     QVERIFY(s.logdir.ok());
     QVERIFY(!QFileInfo::exists(QString::fromStdString(PyLogdir::kTrainPy))); // not from disk
     QCOMPARE(s.panel.currentFileIndex(), -1);
+    // Once the logdir is read an editor is made while the window idles, for the first file.
+    const auto editors = [&] {
+        int n = 0;
+        for (const QWidget* child : s.panel.findChildren<QWidget*>())
+            n += child->inherits("QsciScintilla") ? 1 : 0;
+        return n;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(editors(), 1, kWait);
     s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Log));
+    QCOMPARE(editors(), 1); // that one shows the file
     QCOMPARE(s.panel.currentFilePath(), fromStd(PyLogdir::kTrainPy));
     QCOMPARE(s.panel.markedLine(), PyLogdir::kLogLine);
     QVERIFY(s.panel.lineText(PyLogdir::kLogLine).contains(QStringLiteral("tf.math.log(probs)")));
@@ -630,6 +639,7 @@ void TestPanels::sourceShowsTheLogdirsTextWithMarks()
     // A frame in another file opens a second tab.
     s.navigator.focusFrame(2);
     QCOMPARE(s.panel.tabs()->count(), 2);
+    QCOMPARE(editors(), 2);
     QCOMPARE(s.panel.currentFilePath(), fromStd(PyLogdir::kMathOps));
     QCOMPARE(s.panel.markedLine(), PyLogdir::kFrameworkLine);
     // Back returns to the first tab and line.

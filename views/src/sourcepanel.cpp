@@ -21,8 +21,10 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace nanscope::views {
 
@@ -192,6 +194,13 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     }
     if (!snapshot->complete())
         return;
+    if (!m_spareEditor)
+        QTimer::singleShot(0, this, [this] {
+            if (!m_spareEditor) {
+                m_spareEditor = new QsciScintilla(this);
+                m_spareEditor->hide();
+            }
+        });
     m_jobs->marks.request(snapshot, [folding = navigator()->folding()](
                                         const core::Snapshot& s, const std::atomic_bool& stop) {
         LineMap lines;
@@ -204,7 +213,7 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 
 QsciScintilla* SourcePanel::createEditor(int fileIndex, const QString& path, const QString& text)
 {
-    auto* editor = new QsciScintilla;
+    auto* editor = m_spareEditor ? std::exchange(m_spareEditor, nullptr) : new QsciScintilla;
     editor->setUtf8(true);
     const QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     const QPalette pal = palette();

@@ -72,6 +72,9 @@ private:
     QLabel* m_info = nullptr;
     QToolButton* m_files = nullptr;
     QHash<QsciScintilla*, int> m_fileOfEditor;
+    // An editor made while the window is idle once a logdir is read, for the first file opened:
+    // making one costs a millisecond of the user's first jump.
+    QsciScintilla* m_spareEditor = nullptr;
     LineMap m_nonFinite;
     items::SnapshotPtr m_snapshot;
 
