@@ -18,7 +18,8 @@ constexpr std::size_t kFonts = 8;
 
 ShapedText::FontCache& ShapedText::cacheOf(const QFont& font)
 {
-    static std::vector<std::unique_ptr<FontCache>> caches;
+    // Per thread: fonts and laid-out text belong to the thread that made them.
+    static thread_local std::vector<std::unique_ptr<FontCache>> caches;
     for (const auto& cache : caches)
         if (cache->font == font)
             return *cache;

@@ -3,7 +3,7 @@
 // and QStyledItemDelegate does both two or three times a cell: shaping was a quarter of the GUI
 // thread's time while a table scrolled or jumped. Tables repaint the same names, numbers and
 // counts again and again, so each (font, string) keeps its laid-out glyphs (QStaticText) and its
-// advance. For the GUI thread only, like everything that paints.
+// advance. Each thread keeps caches of its own (painting happens on the GUI thread).
 #pragma once
 
 #include <QFont>
