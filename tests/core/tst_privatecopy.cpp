@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A saved index's private copy: byte for byte the file it was taken from, in memory or in unnamed
+// files of the spill directory (a large one in two halves copied at once, mapped side by side),
+// and unchanged when the file is rewritten after the copy.
+#include "privatecopy.hpp"
+#include "tempdir.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace nanscope;
+using namespace nanscope::core;
+
+namespace {
+
+// Bytes that differ from page to page and within each, so that a misplaced page shows.
+std::string patterned(std::size_t size)
+{
+    std::string bytes(size, '\0');
+    std::uint64_t x = 0x9e3779b97f4a7c15u;
+    for (std::size_t i = 0; i < size; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        bytes[i] = static_cast<char>(x & 0xffu);
+    }
+    return bytes;
+}
+
+void write(const std::filesystem::path& file, const std::string& bytes)
+{
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string copied(const PrivateCopy& copy)
+{
+    const auto bytes = copy.bytes();
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+} // namespace
+
+TEST_CASE("a private copy holds the file's bytes, wherever it is made", "[indexcache][spill]")
+{
+    test::TempDir dir;
+    test::TempDir spill;
+    const std::filesystem::path file = dir.path() / "index";
+    // Small and large (past the size copied in two halves), neither a whole number of pages.
+    for (const std::size_t size : {std::size_t{5'000}, (std::size_t{65} << 20) + 4'321}) {
+        const std::string original = patterned(size);
+        write(file, original);
+        for (const bool toFile : {false, true}) {
+            INFO("size " << size << (toFile ? ", into files" : ", in memory"));
+            const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+            REQUIRE(fd >= 0);
+            std::string why;
+            const auto copy = PrivateCopy::of(fd, size, spill.path(), toFile ? 0 : UINT64_MAX, why);
+            ::close(fd);
+            REQUIRE(copy);
+            CHECK(why.empty());
+            CHECK(copy->fileBacked() == toFile);
+            CHECK(copy->bytes().size() == size);
+            CHECK(copied(*copy) == original);
+            // The file rewritten in place afterwards: the copy keeps what it read.
+            write(file, std::string(size, 'x'));
+            CHECK(copied(*copy) == original);
+            write(file, original);
+        }
+    }
+    // The unnamed files leave nothing behind in the spill directory.
+    CHECK(std::filesystem::is_empty(spill.path()));
+}
+
+TEST_CASE("a private copy of a file shorter than its size holds what was there", "[indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir spill;
+    const std::filesystem::path file = dir.path() / "index";
+    // As if the file was cut short between its size being looked at and the copy: the end falls
+    // in the first half of a large copy, or in the second.
+    const std::size_t claimed = std::size_t{140} << 20;
+    for (const std::size_t size : {std::size_t{50} << 20, (std::size_t{100} << 20) + 77}) {
+        const std::string original = patterned(size);
+        write(file, original);
+        for (const bool toFile : {false, true}) {
+            INFO("size " << size << (toFile ? ", into files" : ", in memory"));
+            const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+            REQUIRE(fd >= 0);
+            std::string why;
+            const auto copy =
+                PrivateCopy::of(fd, claimed, spill.path(), toFile ? 0 : UINT64_MAX, why);
+            ::close(fd);
+            REQUIRE(copy);
+            CHECK(copied(*copy) == original);
+        }
+    }
+}
