@@ -198,7 +198,7 @@ void TestPlainTextDelegate::forgetsOldLayoutsAndMakesThemAgain()
     OpenDelegate own;
     const QStyledItemDelegate styled;
     const auto cellOf = [&](int i) {
-        const Cell cell{QStringLiteral("trace #%1").arg(i)};
+        Cell cell{QStringLiteral("trace #%1").arg(i)};
         model.setData(index, cell.text);
         return cell;
     };
