@@ -49,7 +49,7 @@ void SegmentBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
 {
     const QVariant value = index.data(SegmentsRole);
     if (!value.canConvert<BarSegments>())
-        return QStyledItemDelegate::paint(painter, option, index);
+        return PlainTextDelegate::paint(painter, option, index);
     QStyleOptionViewItem textOption = option;
     initStyleOption(&textOption, index);
     const QRect cell = textOption.rect;
