@@ -13,9 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/syscall.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 using namespace nanscope;
@@ -42,25 +40,6 @@ std::vector<int> threadNiceness()
                 values.push_back(std::stoi(field));
     }
     return values;
-}
-
-// The calling thread's time slice in nanoseconds, as sched_getattr reports it (kernels with
-// per-thread slices, 6.12 and later); 0 where the kernel reports none.
-std::uint64_t currentSliceNs()
-{
-#if defined(SYS_sched_getattr)
-    struct
-    {
-        std::uint32_t size = 48, policy = 0;
-        std::uint64_t flags = 0;
-        std::int32_t nice = 0;
-        std::uint32_t priority = 0;
-        std::uint64_t runtime = 0, deadline = 0, period = 0;
-    } attr;
-    if (::syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0U) == 0)
-        return attr.runtime;
-#endif
-    return 0;
 }
 
 int countAtLeast(const std::vector<int>& values, int niceness)
@@ -110,10 +89,10 @@ TEST_CASE("an interactive thread asks for short slices, which its background thr
     // In threads of their own: the test's main thread keeps its settings.
     std::thread([] {
         const int niceness = currentThreadNiceness();
-        const std::uint64_t defaultSlice = currentSliceNs();
+        const std::uint64_t defaultSlice = currentThreadSliceNs();
         runAsInteractiveThread();
         CHECK(currentThreadNiceness() == niceness); // its share of the CPU is unchanged
-        const std::uint64_t slice = currentSliceNs();
+        const std::uint64_t slice = currentThreadSliceNs();
         if (slice == 0 || slice == defaultSlice) {
             WARN("this kernel has no per-thread time slices");
             return;
@@ -124,9 +103,9 @@ TEST_CASE("an interactive thread asks for short slices, which its background thr
         std::uint64_t yielded = 0;
         int yieldedNiceness = 0;
         std::thread([&] {
-            inherited = currentSliceNs();
+            inherited = currentThreadSliceNs();
             yieldToInteractiveThreads();
-            yielded = currentSliceNs();
+            yielded = currentThreadSliceNs();
             yieldedNiceness = currentThreadNiceness();
         }).join();
         CHECK(inherited == slice);      // a thread inherits its creator's slice…

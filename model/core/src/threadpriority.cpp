@@ -31,8 +31,8 @@ id_t currentThreadId()
     return static_cast<id_t>(::syscall(SYS_gettid));
 }
 
-// sched_setattr's argument, as the kernel's ABI lays it out (its first version, 48 bytes);
-// glibc has no declaration of it before 2.41.
+// sched_setattr's and sched_getattr's argument, as the kernel's ABI lays it out (its first
+// version, 48 bytes); glibc has no declaration of it before 2.41.
 struct SchedAttr
 {
     std::uint32_t size = sizeof(SchedAttr);
@@ -84,6 +84,16 @@ int currentThreadNiceness()
     return errno == 0 ? nice : 0;
 }
 
+std::uint64_t currentThreadSliceNs()
+{
+#if defined(SYS_sched_getattr)
+    SchedAttr attr;
+    if (::syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0U) == 0)
+        return attr.runtimeNs;
+#endif
+    return 0;
+}
+
 #elif defined(_WIN32)
 
 void runAsInteractiveThread() {}
@@ -91,6 +101,11 @@ void runAsInteractiveThread() {}
 void yieldToInteractiveThreads()
 {
     (void)::SetThreadPriority(::GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
+}
+
+std::uint64_t currentThreadSliceNs()
+{
+    return 0;
 }
 
 int currentThreadNiceness()
@@ -103,6 +118,11 @@ int currentThreadNiceness()
 void runAsInteractiveThread() {}
 
 void yieldToInteractiveThreads() {}
+
+std::uint64_t currentThreadSliceNs()
+{
+    return 0;
+}
 
 int currentThreadNiceness()
 {

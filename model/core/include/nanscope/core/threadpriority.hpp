@@ -6,6 +6,8 @@
 // nothing when the GUI is idle, and lets the GUI run first when it is not.
 #pragma once
 
+#include <cstdint>
+
 namespace nanscope::core {
 
 // Lowers the calling thread's scheduling priority a notch below the program's other threads:
@@ -24,5 +26,9 @@ void runAsInteractiveThread();
 
 // The calling thread's nice value on Linux (-20 … 19); 0 elsewhere. For tests and diagnostics.
 int currentThreadNiceness();
+
+// The calling thread's time slice in nanoseconds on Linux 6.12 and later (sched_getattr); 0 where
+// the kernel reports none. For tests and diagnostics.
+std::uint64_t currentThreadSliceNs();
 
 } // namespace nanscope::core
