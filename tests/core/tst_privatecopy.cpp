@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <unistd.h>
 
@@ -44,6 +45,21 @@ std::string copied(const PrivateCopy& copy)
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+// A private copy of `file`, whose size is taken to be `size`: into files of `spill`, or in memory.
+std::shared_ptr<const PrivateCopy> copyOf(const std::filesystem::path& file, std::size_t size,
+                                          const std::filesystem::path& spill, bool toFile,
+                                          std::string& why)
+{
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        why = "cannot open the file";
+        return nullptr;
+    }
+    auto copy = PrivateCopy::of(fd, size, spill, toFile ? 0 : UINT64_MAX, why);
+    ::close(fd);
+    return copy;
+}
+
 } // namespace
 
 TEST_CASE("a private copy holds the file's bytes, wherever it is made", "[indexcache][spill]")
@@ -57,11 +73,8 @@ TEST_CASE("a private copy holds the file's bytes, wherever it is made", "[indexc
         write(file, original);
         for (const bool toFile : {false, true}) {
             INFO("size " << size << (toFile ? ", into files" : ", in memory"));
-            const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-            REQUIRE(fd >= 0);
             std::string why;
-            const auto copy = PrivateCopy::of(fd, size, spill.path(), toFile ? 0 : UINT64_MAX, why);
-            ::close(fd);
+            const auto copy = copyOf(file, size, spill.path(), toFile, why);
             REQUIRE(copy);
             CHECK(why.empty());
             CHECK(copy->fileBacked() == toFile);
@@ -90,12 +103,8 @@ TEST_CASE("a private copy of a file shorter than its size holds what was there",
         write(file, original);
         for (const bool toFile : {false, true}) {
             INFO("size " << size << (toFile ? ", into files" : ", in memory"));
-            const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-            REQUIRE(fd >= 0);
             std::string why;
-            const auto copy =
-                PrivateCopy::of(fd, claimed, spill.path(), toFile ? 0 : UINT64_MAX, why);
-            ::close(fd);
+            const auto copy = copyOf(file, claimed, spill.path(), toFile, why);
             REQUIRE(copy);
             CHECK(copied(*copy) == original);
         }

@@ -108,9 +108,7 @@ FilePart copyToNewFile(int from, std::size_t offset, std::size_t size,
     part.error = errno;
     return part;
 }
-#endif
 
-#ifndef __APPLE__
 std::size_t pageSize()
 {
     static const auto size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
