@@ -19,9 +19,22 @@ inline Status cudaStatus(cudaError_t error, const std::string& what)
             what + ": " + cudaGetErrorString(error) + " (" + cudaGetErrorName(error) + ")"};
 }
 
+// How a message names a pointer: "the tensor", or "tensor 3" of a batch. Made into text only
+// for a message, so that the pointers of a batch that is fine cost no strings.
+struct PointerName
+{
+    const char* noun = "the tensor";
+    long index = -1; // none
+
+    std::string text() const
+    {
+        return index < 0 ? std::string(noun) : std::string(noun) + " " + std::to_string(index);
+    }
+};
+
 // Which kind of memory `pointer` is, as a device-accessible address for the kernel, or why the
-// device cannot read it. `what` names the pointer in messages.
-Status deviceAddress(const void* pointer, int device, const std::string& what,
+// device cannot read it.
+Status deviceAddress(const void* pointer, int device, const PointerName& name,
                      const void*& accessible);
 
 } // namespace nanscope::gpu::detail

@@ -58,24 +58,27 @@ const Probe& probe()
 
 namespace detail {
 
-Status deviceAddress(const void* pointer, int device, const std::string& what,
+Status deviceAddress(const void* pointer, int device, const PointerName& name,
                      const void*& accessible)
 {
     cudaPointerAttributes attributes{};
     if (const cudaError_t e = cudaPointerGetAttributes(&attributes, pointer); e != cudaSuccess) {
         (void)cudaGetLastError(); // not sticky: only this query failed
         return {ErrorCode::InvalidArgument,
-                what + " is not a pointer the CUDA runtime knows: " + cudaGetErrorString(e)};
+                name.text() + " is not a pointer the CUDA runtime knows: " + cudaGetErrorString(e)};
     }
-    char address[32];
-    std::snprintf(address, sizeof address, "%p", pointer);
+    const auto located = [&] {
+        char address[32];
+        std::snprintf(address, sizeof address, "%p", pointer);
+        return name.text() + " at " + address;
+    };
     switch (attributes.type) {
     case cudaMemoryTypeDevice:
         if (attributes.device != device)
-            return {ErrorCode::InvalidArgument,
-                    what + " at " + address + " is in the memory of CUDA device " +
-                        std::to_string(attributes.device) + ", but the current device is " +
-                        std::to_string(device)};
+            return {ErrorCode::InvalidArgument, located() + " is in the memory of CUDA device " +
+                                                    std::to_string(attributes.device) +
+                                                    ", but the current device is " +
+                                                    std::to_string(device)};
         accessible = pointer;
         return {};
     case cudaMemoryTypeManaged:
@@ -89,7 +92,7 @@ Status deviceAddress(const void* pointer, int device, const std::string& what,
         break;
     }
     return {ErrorCode::InvalidArgument,
-            what + " at " + address +
+            located() +
                 " is not in device memory: the GPU cannot read pageable host memory (record "
                 "host tensors with MemorySpace::Host)"};
 }
@@ -140,7 +143,7 @@ Status copyToHost(void* destination, const void* source, std::size_t bytes, void
         !s.ok())
         return s;
     const void* readable = nullptr;
-    if (Status s = detail::deviceAddress(source, device, "the tensor", readable); !s.ok())
+    if (Status s = detail::deviceAddress(source, device, {}, readable); !s.ok())
         return s;
     auto* s = static_cast<cudaStream_t>(stream);
     if (Status status =

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Launching the health kernel for a batch: descriptors and zeroed counters go to the device in
-// one copy, the kernel runs once, and the counters come back in one copy to pinned memory,
-// all in stream order; an event tells when the counters have arrived.
+// Launching the health kernel for a batch: one launch whose parameters carry the tensor table
+// (a copy of the table first only for batches too large for that), and whose last block writes
+// the totals into pinned host memory; an event tells when they have arrived. On this path a
+// step's summaries cost one launch and one event record of host time, and no copies on the
+// stream that the step's own work would wait behind.
 #include "../devicebatch.hpp"
 
 #include "cudastatus.hpp"
@@ -27,28 +29,100 @@ std::size_t roundUp(std::size_t bytes)
     return (bytes + kAllocationGranule - 1) / kAllocationGranule * kAllocationGranule;
 }
 
+// One allocation that only grows: device memory, or pinned host memory mapped for the device.
+class Allocation
+{
+public:
+    enum class Kind { Device, MappedHost };
+    explicit Allocation(Kind kind) : m_kind(kind) {}
+    ~Allocation() { release(); }
+    Allocation(const Allocation&) = delete;
+    Allocation& operator=(const Allocation&) = delete;
+
+    unsigned char* data() const { return m_data; }
+    // The address the device uses.
+    unsigned char* deviceData() const { return m_deviceData; }
+
+    // Makes room for `bytes`; `grew` says whether the contents were lost.
+    Status reserve(std::size_t bytes, bool& grew)
+    {
+        grew = false;
+        if (bytes <= m_capacity)
+            return {};
+        release();
+        const std::size_t size = roundUp(bytes);
+        void* p = nullptr;
+        if (m_kind == Kind::Device) {
+            if (Status s = cudaStatus(cudaMalloc(&p, size),
+                                      "cannot allocate device memory for summary counts");
+                !s.ok())
+                return s;
+            m_deviceData = static_cast<unsigned char*>(p);
+        } else {
+            if (Status s = cudaStatus(cudaHostAlloc(&p, size, cudaHostAllocMapped),
+                                      "cannot allocate pinned memory for summary counts");
+                !s.ok())
+                return s;
+            void* mapped = nullptr;
+            if (Status s = cudaStatus(cudaHostGetDevicePointer(&mapped, p, 0),
+                                      "cannot map pinned memory for the device");
+                !s.ok()) {
+                (void)cudaFreeHost(p);
+                return s;
+            }
+            m_deviceData = static_cast<unsigned char*>(mapped);
+        }
+        m_data = static_cast<unsigned char*>(p);
+        m_capacity = size;
+        grew = true;
+        return {};
+    }
+
+    // Errors are ignored: they can only mean that the runtime is shutting down.
+    void release()
+    {
+        if (m_data) {
+            if (m_kind == Kind::Device)
+                (void)cudaFree(m_data);
+            else
+                (void)cudaFreeHost(m_data);
+        }
+        m_data = nullptr;
+        m_deviceData = nullptr;
+        m_capacity = 0;
+    }
+
+private:
+    Kind m_kind;
+    unsigned char* m_data = nullptr;
+    unsigned char* m_deviceData = nullptr;
+    std::size_t m_capacity = 0;
+};
+
 } // namespace
 
 struct DeviceBatch::Impl
 {
     int device = -1;
-    unsigned blocks = 0;             // grid size that fills the device
-    unsigned char* host = nullptr;   // pinned: descriptors, then counters
-    unsigned char* memory = nullptr; // the same layout on the device
-    std::size_t capacity = 0;        // bytes of each
+    unsigned blocks = 0; // grid size that fills the device
+    // The kernel's counters and arrival counter, zero between launches.
+    Allocation counters{Allocation::Kind::Device};
+    bool countersZeroed = false;
+    Allocation results{Allocation::Kind::MappedHost}; // written by the kernel's last block
+    // A table beyond kInlineDescriptors: staged in pinned memory, copied to the device.
+    Allocation staging{Allocation::Kind::MappedHost};
+    Allocation table{Allocation::Kind::Device};
     cudaEvent_t done = nullptr;
     std::vector<cudaEvent_t> forks; // one per extra stream
     std::vector<KernelDescriptor> descriptors;
     std::vector<cudaStream_t> streams; // distinct streams of the tensors read
-    std::vector<KernelCounts> results;
-    std::size_t countsOffset = 0;
+    std::vector<KernelCounts> collected;
     std::size_t tensors = 0;
     bool inFlight = false;
 
     ~Impl() { release(); }
 
-    // Frees everything on the device it was allocated on; errors are ignored because they
-    // can only mean that the runtime is shutting down.
+    // Frees everything on the device it was allocated on.
     void release()
     {
         if (device < 0)
@@ -60,18 +134,16 @@ struct DeviceBatch::Impl
             (void)cudaEventDestroy(done);
         for (cudaEvent_t e : forks)
             (void)cudaEventDestroy(e);
-        if (host)
-            (void)cudaFreeHost(host);
-        if (memory)
-            (void)cudaFree(memory);
+        counters.release();
+        results.release();
+        staging.release();
+        table.release();
         if (switched)
             (void)cudaSetDevice(current);
         (void)cudaGetLastError();
         done = nullptr;
         forks.clear();
-        host = nullptr;
-        memory = nullptr;
-        capacity = 0;
+        countersZeroed = false;
         device = -1;
     }
 
@@ -100,34 +172,6 @@ struct DeviceBatch::Impl
         return {};
     }
 
-    Status reserve(std::size_t bytes)
-    {
-        if (bytes <= capacity)
-            return {};
-        const std::size_t size = roundUp(std::max(bytes, 2 * capacity));
-        if (host)
-            (void)cudaFreeHost(host);
-        if (memory)
-            (void)cudaFree(memory);
-        host = nullptr;
-        memory = nullptr;
-        capacity = 0;
-        if (Status s = cudaStatus(
-                cudaHostAlloc(reinterpret_cast<void**>(&host), size, cudaHostAllocDefault),
-                "cannot allocate pinned memory for summary counts");
-            !s.ok())
-            return s;
-        if (Status s = cudaStatus(cudaMalloc(reinterpret_cast<void**>(&memory), size),
-                                  "cannot allocate device memory for summary counts");
-            !s.ok()) {
-            (void)cudaFreeHost(host);
-            host = nullptr;
-            return s;
-        }
-        capacity = size;
-        return {};
-    }
-
     Status forkEvents(std::size_t count)
     {
         while (forks.size() < count) {
@@ -151,7 +195,8 @@ struct DeviceBatch::Impl
             if (t.count == 0)
                 continue;
             const void* readable = nullptr;
-            if (Status s = deviceAddress(t.data, device, "tensor " + std::to_string(i), readable);
+            if (Status s =
+                    deviceAddress(t.data, device, {"tensor", static_cast<long>(i)}, readable);
                 !s.ok())
                 return s;
             chunks = appendTensor(descriptors, chunks, reinterpret_cast<std::uint64_t>(readable),
@@ -163,21 +208,67 @@ struct DeviceBatch::Impl
         return {};
     }
 
+    // The buffers of a launch over `tensors` slots, the counters zeroed in stream order when
+    // they were (re)allocated.
+    Status prepare(cudaStream_t stream)
+    {
+        const std::size_t countBytes = tensors * sizeof(KernelCounts);
+        const std::size_t counterBytes = countBytes + sizeof(unsigned long long);
+        bool grew = false;
+        if (Status s = counters.reserve(counterBytes, grew); !s.ok())
+            return s;
+        if (grew || !countersZeroed) {
+            countersZeroed = false;
+            if (Status s = cudaStatus(cudaMemsetAsync(counters.data(), 0, counterBytes, stream),
+                                      "cannot zero the summary counters");
+                !s.ok())
+                return s;
+            countersZeroed = true;
+        }
+        if (Status s = results.reserve(countBytes, grew); !s.ok())
+            return s;
+        if (descriptors.size() <= kInlineDescriptors)
+            return {};
+        const std::size_t tableBytes = descriptors.size() * sizeof(KernelDescriptor);
+        if (Status s = staging.reserve(tableBytes, grew); !s.ok())
+            return s;
+        if (Status s = table.reserve(tableBytes, grew); !s.ok())
+            return s;
+        std::memcpy(staging.data(), descriptors.data(), tableBytes);
+        return cudaStatus(cudaMemcpyAsync(table.data(), staging.data(), tableBytes,
+                                          cudaMemcpyHostToDevice, stream),
+                          "cannot copy the summary descriptors to the device");
+    }
+
+    Status launchKernel(std::uint64_t chunks, cudaStream_t stream)
+    {
+        HealthLaunch launch;
+        launch.tensors = static_cast<std::uint32_t>(descriptors.size());
+        launch.chunks = chunks;
+        launch.counters = reinterpret_cast<unsigned long long*>(counters.deviceData());
+        launch.arrivals =
+            reinterpret_cast<unsigned int*>(counters.deviceData() + tensors * sizeof(KernelCounts));
+        launch.results = reinterpret_cast<unsigned long long*>(results.deviceData());
+        launch.slots = static_cast<std::uint32_t>(tensors);
+        launch.blocks = static_cast<unsigned>(std::min<std::uint64_t>(blocks, chunks));
+        launch.stream = stream;
+        if (descriptors.size() > kInlineDescriptors)
+            return cudaStatus(
+                launchHealthKernel(reinterpret_cast<const KernelDescriptor*>(table.deviceData()),
+                                   launch),
+                "cannot launch the health kernel");
+        InlineDescriptors inlined;
+        std::copy(descriptors.begin(), descriptors.end(), inlined.table);
+        return cudaStatus(launchHealthKernel(inlined, launch), "cannot launch the health kernel");
+    }
+
     // Everything enqueued after the first step must not be left half done: on an error the
-    // stream is drained so that no copy still reads the pinned buffer when it is reused.
+    // stream is drained so that no copy still reads the pinned buffers when they are reused.
     Status launch(std::uint64_t chunks)
     {
         const cudaStream_t stream = streams.front();
-        const std::size_t descriptorBytes = descriptors.size() * sizeof(KernelDescriptor);
-        const std::size_t countBytes = tensors * sizeof(KernelCounts);
-        countsOffset = descriptorBytes;
-        if (Status s = reserve(descriptorBytes + countBytes); !s.ok())
-            return s;
         if (Status s = forkEvents(streams.size() - 1); !s.ok())
             return s;
-        std::memcpy(host, descriptors.data(), descriptorBytes);
-        std::memset(host + countsOffset, 0, countBytes);
-
         // The kernel reads tensors of other streams only after their streams' work so far.
         for (std::size_t i = 1; i < streams.size(); ++i) {
             if (Status s = cudaStatus(cudaEventRecord(forks[i - 1], streams[i]),
@@ -189,27 +280,15 @@ struct DeviceBatch::Impl
                 !s.ok())
                 return s;
         }
-        const auto* deviceDescriptors = reinterpret_cast<const KernelDescriptor*>(memory);
-        auto* deviceCounts = reinterpret_cast<unsigned long long*>(memory + countsOffset);
-        Status status = cudaStatus(cudaMemcpyAsync(memory, host, descriptorBytes + countBytes,
-                                                   cudaMemcpyHostToDevice, stream),
-                                   "cannot copy the summary descriptors to the device");
-        if (status.ok()) {
-            const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(blocks, chunks));
-            status = cudaStatus(launchHealthKernel(deviceDescriptors,
-                                                   static_cast<std::uint32_t>(descriptors.size()),
-                                                   chunks, deviceCounts, grid, stream),
-                                "cannot launch the health kernel");
-        }
+        Status status = prepare(stream);
         if (status.ok())
-            status = cudaStatus(cudaMemcpyAsync(host + countsOffset, deviceCounts, countBytes,
-                                                cudaMemcpyDeviceToHost, stream),
-                                "cannot copy the summary counts to the host");
+            status = launchKernel(chunks, stream);
         if (status.ok())
             status = cudaStatus(cudaEventRecord(done, stream), "cannot record a CUDA event");
         if (!status.ok()) {
             (void)cudaStreamSynchronize(stream);
             (void)cudaGetLastError();
+            countersZeroed = false; // a kernel that did not run to its end left them as they were
             return status;
         }
         // Later work on the other streams (which may overwrite their tensors) waits for the read.
@@ -223,8 +302,8 @@ struct DeviceBatch::Impl
 
     void collect()
     {
-        results.resize(tensors);
-        std::memcpy(results.data(), host + countsOffset, tensors * sizeof(KernelCounts));
+        collected.resize(tensors);
+        std::memcpy(collected.data(), results.data(), tensors * sizeof(KernelCounts));
         inFlight = false;
     }
 };
@@ -254,7 +333,7 @@ Status DeviceBatch::submit(std::span<const KernelTensor> tensors)
     d.tensors = tensors.size();
     if (chunks == 0) {
         // Nothing to read (empty tensors, or modes without counts): no launch, all zeros.
-        d.results.assign(tensors.size(), KernelCounts{});
+        d.collected.assign(tensors.size(), KernelCounts{});
         return {};
     }
     if (Status s = d.launch(chunks); !s.ok())
@@ -273,6 +352,7 @@ Result<bool> DeviceBatch::poll()
         return false;
     if (e != cudaSuccess) {
         d.inFlight = false;
+        d.countersZeroed = false;
         return cudaStatus(e, "the summary kernel failed");
     }
     d.collect();
@@ -286,6 +366,7 @@ Status DeviceBatch::wait()
         return {};
     if (const cudaError_t e = cudaEventSynchronize(d.done); e != cudaSuccess) {
         d.inFlight = false;
+        d.countersZeroed = false;
         return cudaStatus(e, "the summary kernel failed");
     }
     d.collect();
@@ -294,7 +375,7 @@ Status DeviceBatch::wait()
 
 std::span<const KernelCounts> DeviceBatch::counts() const
 {
-    return m_impl->results;
+    return m_impl->collected;
 }
 
 } // namespace nanscope::gpu::detail

@@ -2,8 +2,9 @@
 // One kernel that counts the classes of every element of many tensors (tfdbg2's health
 // summaries), reading each tensor once at memory bandwidth. The arithmetic and the walk over
 // chunks are in healthcount.hpp; here is what only a GPU does: the block's fold of per-thread
-// counters with warp reductions and 64-bit integer atomics. Integer addition is exact and
-// commutative, so the totals do not depend on how the hardware schedules the blocks.
+// counters with warp reductions and 64-bit integer atomics, and the last block's hand-over of
+// the totals to host memory. Integer addition is exact and commutative, so the totals do not
+// depend on how the hardware schedules the blocks.
 #include "healthcount.hpp"
 #include "healthkernel.hpp"
 
@@ -56,28 +57,100 @@ struct BlockFold
     }
 };
 
+struct DescriptorPointer
+{
+    const KernelDescriptor* table;
+};
+
+__device__ __forceinline__ const KernelDescriptor* descriptorsOf(const InlineDescriptors& d)
+{
+    return d.table;
+}
+
+__device__ __forceinline__ const KernelDescriptor* descriptorsOf(const DescriptorPointer& d)
+{
+    return d.table;
+}
+
+struct HealthArguments
+{
+    std::uint32_t tensors;
+    std::uint64_t chunks;
+    unsigned long long* counters;
+    unsigned int* arrivals;
+    unsigned long long* results;
+    std::uint32_t slots;
+};
+
+// The last block to finish copies the totals to the host and zeroes the counters for the next
+// launch: no copy before the kernel, none after it. The fences make every block's atomic
+// additions visible before its arrival is counted.
+__device__ void handOverTotals(const HealthArguments& a)
+{
+    __shared__ bool last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(a.arrivals, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    const std::uint32_t values = a.slots * kCountersPerTensor;
+    for (std::uint32_t i = threadIdx.x; i < values; i += kHealthThreads)
+        a.results[i] = atomicExch(a.counters + i, 0ull);
+    if (threadIdx.x == 0)
+        *a.arrivals = 0;
+    __threadfence_system();
+}
+
+// The table is a __grid_constant__ parameter: read in place, never copied per thread.
+template <class Table>
 __global__ void __launch_bounds__(kHealthThreads)
-    healthKernel(const KernelDescriptor* __restrict__ descriptors, std::uint32_t tensors,
-                 std::uint64_t chunks, unsigned long long* __restrict__ counts)
+    healthKernel(const __grid_constant__ Table descriptors, const HealthArguments arguments)
 {
     __shared__ std::uint32_t partial[kWarps][kCountersPerTensor];
-    BlockFold fold{counts, partial};
-    countBlock(descriptors, tensors, chunks, blockIdx.x, gridDim.x, threadIdx.x, fold);
+    BlockFold fold{arguments.counters, partial};
+    countBlock(descriptorsOf(descriptors), arguments.tensors, arguments.chunks, blockIdx.x,
+               gridDim.x, threadIdx.x, fold);
+    handOverTotals(arguments);
+}
+
+HealthArguments argumentsOf(const HealthLaunch& l)
+{
+    return {l.tensors, l.chunks, l.counters, l.arrivals, l.results, l.slots};
 }
 
 } // namespace
 
-cudaError_t launchHealthKernel(const KernelDescriptor* descriptors, std::uint32_t tensors,
-                               std::uint64_t chunks, unsigned long long* counts, unsigned blocks,
-                               cudaStream_t stream)
+cudaError_t launchHealthKernel(const InlineDescriptors& descriptors, const HealthLaunch& launch)
 {
-    healthKernel<<<blocks, kHealthThreads, 0, stream>>>(descriptors, tensors, chunks, counts);
+    healthKernel<InlineDescriptors>
+        <<<launch.blocks, kHealthThreads, 0, launch.stream>>>(descriptors, argumentsOf(launch));
+    return cudaGetLastError();
+}
+
+cudaError_t launchHealthKernel(const KernelDescriptor* descriptors, const HealthLaunch& launch)
+{
+    healthKernel<DescriptorPointer><<<launch.blocks, kHealthThreads, 0, launch.stream>>>(
+        DescriptorPointer{descriptors}, argumentsOf(launch));
     return cudaGetLastError();
 }
 
 cudaError_t healthKernelBlocksPerMultiprocessor(int* blocks)
 {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, healthKernel, kHealthThreads, 0);
+    // The two tables' kernels differ in registers by a few: the grid fits the tighter one.
+    int inlined = 0, pointed = 0;
+    if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &inlined, healthKernel<InlineDescriptors>, kHealthThreads, 0);
+        e != cudaSuccess)
+        return e;
+    if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &pointed, healthKernel<DescriptorPointer>, kHealthThreads, 0);
+        e != cudaSuccess)
+        return e;
+    *blocks = inlined < pointed ? inlined : pointed;
+    return cudaSuccess;
 }
 
 } // namespace nanscope::gpu::detail
