@@ -160,6 +160,24 @@ Status EventWriter::writeFramed(FileKind kind, std::string record)
     return status;
 }
 
+Status EventWriter::writeEvent(FileKind kind, const wire::DebugEvent& event)
+{
+    if (!m_open)
+        return {ErrorCode::Closed, "the recorder is closed"};
+    if (!isBuffered(kind))
+        return writeFramed(kind, wire::framedEvent(event));
+    auto& buffer = m_buffers[kind == FileKind::Execution ? 0 : 1];
+    std::lock_guard lock(buffer.mutex);
+    std::string record;
+    if (buffer.records.size() >= static_cast<std::size_t>(m_options.circularBufferSize)) {
+        record = std::move(buffer.records.front());
+        buffer.records.pop_front();
+    }
+    wire::frameEvent(event, record);
+    buffer.records.push_back(std::move(record));
+    return {};
+}
+
 Status EventWriter::writeOutInOrder(FileKind last, bool sync)
 {
     const std::size_t count = rank(last) == 3 ? 5 : rank(last) + 1;

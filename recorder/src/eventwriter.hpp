@@ -5,6 +5,7 @@
 
 #include "eventfile.hpp"
 #include "nanscope/status.hpp"
+#include "wire/forward.hpp"
 
 #include <array>
 #include <atomic>
@@ -49,6 +50,9 @@ public:
     Status write(FileKind kind, std::string_view serializedEvent);
     // The same with the record already framed (wire::framedEvent), taken without a copy.
     Status writeFramed(FileKind kind, std::string record);
+    // The same from the event: into a circular buffer, serialised into the storage of the record
+    // it pushes out, so that a full buffer allocates nothing.
+    Status writeEvent(FileKind kind, const wire::DebugEvent& event);
 
     // Writes everything held in memory, circular buffers included, and syncs every file.
     Status flush();

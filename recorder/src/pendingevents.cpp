@@ -207,7 +207,7 @@ void PendingEvents::drainLocked(bool wait, std::size_t keep)
             } else {
                 if (entry.watched && m_inspector)
                     m_inspector(*entry.watched);
-                noteError(m_writer.writeFramed(entry.kind, wire::framedEvent(*entry.event)));
+                noteError(m_writer.writeEvent(entry.kind, *entry.event));
             }
             if (--work.remaining == 0) {
                 --m_batchesInFlight;

@@ -160,6 +160,7 @@ Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& ten
     }
     thread_local detail::wire::DebugEvent event;
     event.Clear();
+    event.set_wall_time(detail::wallTimeSeconds());
     auto watched = d.watching() ? watchedTrace(*op.m_state, slot) : nullptr;
     if (Status s = detail::buildTrace(event, *op.m_state, slot, tensor, d.options.mode, nullptr,
                                       d.pending, watched ? watched->kinds.data() : nullptr);
@@ -180,6 +181,7 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
     events.reserve(traces.size());
     detail::DeviceSummaries device{.mode = d.options.mode};
     std::uint64_t skipped = 0;
+    const double wallTime = detail::wallTimeSeconds(); // one clock reading for the whole call
     for (const TraceSpec& t : traces) {
         bool skip = false;
         Status s = d.checkTrace(t.op, t.slot, t.tensor, skip);
@@ -188,6 +190,7 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
             continue;
         }
         auto event = std::make_unique<detail::wire::DebugEvent>();
+        event->set_wall_time(wallTime);
         auto watched = s.ok() && d.watching() ? watchedTrace(*t.op.m_state, t.slot) : nullptr;
         if (s.ok())
             s = detail::buildTrace(*event, *t.op.m_state, t.slot, t.tensor, d.options.mode, &device,

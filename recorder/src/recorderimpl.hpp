@@ -180,8 +180,7 @@ struct Recorder::Impl
 
     Status writeEvent(detail::FileKind kind, const detail::wire::DebugEvent& event)
     {
-        return detail::either(writer.writeFramed(kind, detail::wire::framedEvent(event)),
-                              writer.takeUnreportedError());
+        return detail::either(writer.writeEvent(kind, event), writer.takeUnreportedError());
     }
 
     Status close()

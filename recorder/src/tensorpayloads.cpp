@@ -127,7 +127,6 @@ Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const
                   TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending,
                   std::uint8_t* kinds)
 {
-    event.set_wall_time(wallTimeSeconds());
     auto* trace = event.mutable_graph_execution_trace();
     const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
     if (Status s = buildPayload(*trace->mutable_tensor_proto(), tensor, mode, id, false, device,

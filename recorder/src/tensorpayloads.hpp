@@ -26,6 +26,7 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
                     std::uint8_t* kinds = nullptr);
 
 // The trace event of a checked, selected output of `state`; its payload may wait in `device`.
+// The caller sets the wall time: one reading of the clock for all the traces of a call.
 Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const TensorView& tensor,
                   TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending,
                   std::uint8_t* kinds = nullptr);

@@ -105,6 +105,38 @@ TEST_CASE("a circular buffer keeps only the last N events until flush", "[buffer
     CHECK(f.tracedValues() == expected);
 }
 
+TEST_CASE("a full circular buffer's records are rewritten in place, whatever their sizes",
+          "[buffering]")
+{
+    // A full buffer serialises each new event into the storage of the one it pushes out: a
+    // short event after a long one must leave nothing of the long one behind.
+    Fixture f(3);
+    std::vector<std::int32_t> values(3000);
+    const auto lengthOf = [](std::int32_t i) {
+        return i % 3 == 0 ? 3000 : 1 + i % 5;
+    };
+    for (std::int32_t i = 0; i < 40; ++i) {
+        std::fill(values.begin(), values.end(), i);
+        const std::int64_t shape[1] = {lengthOf(i)};
+        REQUIRE(f.rec
+                    ->recordTrace(f.op, 0,
+                                  {.data = values.data(), .dtype = DType::Int32, .shape = shape})
+                    .ok());
+    }
+    REQUIRE(f.rec->close().ok());
+    const auto traces = readEvents(f.dir.path(), "graph_execution_traces");
+    REQUIRE(traces.size() == 3);
+    for (std::size_t k = 0; k < traces.size(); ++k) {
+        const auto i = static_cast<std::int32_t>(37 + k);
+        const auto& content = traces[k].graph_execution_trace().tensor_proto().tensor_content();
+        INFO("event " << i);
+        REQUIRE(content.size() == 4 * static_cast<std::size_t>(lengthOf(i)));
+        std::vector<std::int32_t> read(content.size() / 4);
+        std::memcpy(read.data(), content.data(), content.size());
+        CHECK(read == std::vector<std::int32_t>(read.size(), i));
+    }
+}
+
 TEST_CASE("a circular buffer is written at close", "[buffering]")
 {
     Fixture f(1000);

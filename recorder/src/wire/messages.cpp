@@ -300,14 +300,20 @@ void DebugEvent::appendTo(std::string& out) const
     putOptionalMessage(out, 1000, m_losses);
 }
 
-std::string framedEvent(const DebugEvent& event)
+void frameEvent(const DebugEvent& event, std::string& record)
 {
     const std::size_t size = event.ByteSizeLong();
-    std::string record;
+    record.clear();
     record.reserve(size + format::kRecordOverhead);
     format::appendRecordHeader(record, size);
     event.appendTo(record);
     format::appendRecordFooter(record, std::string_view(record).substr(format::kRecordHeaderSize));
+}
+
+std::string framedEvent(const DebugEvent& event)
+{
+    std::string record;
+    frameEvent(event, record);
     return record;
 }
 

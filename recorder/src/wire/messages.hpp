@@ -437,6 +437,8 @@ private:
 
 // The event as a framed TFRecord, serialised in place: the one copy of its bytes.
 std::string framedEvent(const DebugEvent& event);
+// The same into `record`, whose storage is reused.
+void frameEvent(const DebugEvent& event, std::string& record);
 
 // The run id of a metadata file's first record (DebugEvent.debug_metadata.tfdbg_run_id);
 // nullopt when the bytes are no such record.
