@@ -3,7 +3,8 @@
 //
 // Usage: nanscope_bench_recorder [events-per-run] [elements-per-tensor]
 // Each mode is run several times into a fresh temporary logdir; the table shows medians.
-// Then the memory that recording one large tensor in FULL_TENSOR adds, against its size.
+// Then a training step's record calls (the host side of nanscope_bench_gpu's small steps), and
+// the memory that recording one large tensor in FULL_TENSOR adds, against its size.
 #include "nanscope/recorder.hpp"
 
 #include <algorithm>
@@ -74,6 +75,54 @@ Run runOnce(TensorDebugMode mode, int circularBuffer, long events, const std::ve
     const double bytes = static_cast<double>(rec.stats().bytesWritten);
     std::filesystem::remove_all(root);
     return {static_cast<double>(events) / seconds, bytes / seconds / 1e6};
+}
+
+// The host time of one training step's record calls as nanscope_bench_gpu's tutorial MLP makes
+// them (22 traces in one recordTraces, then the step's execution), in microseconds, median of
+// `steps`; host tensors of 1,000 float32, TensorFlow's circular buffer of 1,000.
+double stepMicroseconds(TensorDebugMode mode, int steps)
+{
+    constexpr int kTraces = 22;
+    const auto root = std::filesystem::temp_directory_path() /
+                      ("nanscope-bench-step-" + std::to_string(std::random_device{}()));
+    auto opened = Recorder::open({.dumpRoot = root, .mode = mode, .closeAtExit = false});
+    if (!opened) {
+        std::fprintf(stderr, "cannot open a recorder: %s\n", opened.status().message().c_str());
+        std::exit(2);
+    }
+    auto& rec = **opened;
+    auto graph = rec.declareGraph("train_step");
+    const std::vector<float> values(1000, 0.5f);
+    static const std::int64_t shape[2] = {10, 100};
+    static const std::int64_t scalar[1] = {1};
+    std::vector<TraceSpec> traces;
+    for (int i = 0; i < kTraces; ++i) {
+        auto op = rec.declareOp(
+            {.graph = *graph, .type = "MatMul", .name = "dense_" + std::to_string(i) + "/MatMul"});
+        traces.push_back(
+            {*op, 0, {.data = values.data(), .dtype = DType::Float32, .shape = shape}});
+    }
+    const TensorView loss{.data = values.data(), .dtype = DType::Float32, .shape = scalar};
+    std::vector<double> times;
+    for (int s = 0; s < steps; ++s) {
+        const auto start = std::chrono::steady_clock::now();
+        const bool ok = rec.recordTraces(traces).ok() &&
+                        rec.recordExecution({.opType = "__inference_train_step_1",
+                                             .graph = &*graph,
+                                             .outputIds = {rec.newTensorId()},
+                                             .outputs = {loss}})
+                            .ok();
+        times.push_back(
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+                .count());
+        if (!ok) {
+            std::fprintf(stderr, "a step's record call failed\n");
+            std::exit(2);
+        }
+    }
+    (void)rec.close();
+    std::filesystem::remove_all(root);
+    return median(times);
 }
 
 long peakKilobytes()
@@ -163,6 +212,15 @@ int main(int argc, char** argv)
         std::printf("%-16s %-14s %14.0f %10.1f %11.2fx\n", std::string(toString(c.mode)).c_str(),
                     c.buffer > 0 ? "circular 1000" : "write-through", rate, median(throughput),
                     rate / 1e6);
+    }
+
+    std::printf("\nOne training step's record calls (22 traces, 1 execution), host tensors, "
+                "circular buffer of 1000: median of 20000 steps\n");
+    std::printf("%-16s %12s %14s\n", "mode", "us/step", "us/event");
+    for (const TensorDebugMode mode :
+         {TensorDebugMode::NoTensor, TensorDebugMode::CurtHealth, TensorDebugMode::FullHealth}) {
+        const double us = stepMicroseconds(mode, 20'000);
+        std::printf("%-16s %12.2f %14.3f\n", std::string(toString(mode)).c_str(), us, us / 23);
     }
 
     constexpr long kLarge = 100'000'000;
