@@ -160,22 +160,38 @@ Status EventWriter::writeFramed(FileKind kind, std::string record)
     return status;
 }
 
-Status EventWriter::writeEvent(FileKind kind, const wire::DebugEvent& event)
+template <typename Frame>
+Status EventWriter::writeWith(FileKind kind, Frame&& frame)
 {
     if (!m_open)
         return {ErrorCode::Closed, "the recorder is closed"};
-    if (!isBuffered(kind))
-        return writeFramed(kind, wire::framedEvent(event));
+    std::string record;
+    if (!isBuffered(kind)) {
+        frame(record);
+        return writeFramed(kind, std::move(record));
+    }
     auto& buffer = m_buffers[kind == FileKind::Execution ? 0 : 1];
     std::lock_guard lock(buffer.mutex);
-    std::string record;
     if (buffer.records.size() >= static_cast<std::size_t>(m_options.circularBufferSize)) {
         record = std::move(buffer.records.front());
         buffer.records.pop_front();
     }
-    wire::frameEvent(event, record);
+    frame(record);
     buffer.records.push_back(std::move(record));
     return {};
+}
+
+Status EventWriter::writeEvent(FileKind kind, const wire::DebugEvent& event)
+{
+    return writeWith(kind, [&](std::string& record) { wire::frameEvent(event, record); });
+}
+
+Status EventWriter::writeTrace(double wallTime, const wire::TraceFrame& frame,
+                               const wire::TensorProto& payload)
+{
+    return writeWith(FileKind::GraphExecutionTraces, [&](std::string& record) {
+        wire::frameTrace(wallTime, frame, payload, record);
+    });
 }
 
 Status EventWriter::writeOutInOrder(FileKind last, bool sync)

@@ -53,6 +53,9 @@ public:
     // The same from the event: into a circular buffer, serialised into the storage of the record
     // it pushes out, so that a full buffer allocates nothing.
     Status writeEvent(FileKind kind, const wire::DebugEvent& event);
+    // A graph execution trace framed from its op output's frame and its payload (wire::frameTrace).
+    Status writeTrace(double wallTime, const wire::TraceFrame& frame,
+                      const wire::TensorProto& payload);
 
     // Writes everything held in memory, circular buffers included, and syncs every file.
     Status flush();
@@ -81,6 +84,10 @@ private:
     };
 
     EventFile& file(FileKind kind) { return m_files[static_cast<std::size_t>(kind)]; }
+    // Writes the record that `frame(std::string&)` serialises: into a circular buffer's recycled
+    // record under its lock (so records keep the order of the calls), or as a new one.
+    template <typename Frame>
+    Status writeWith(FileKind kind, Frame&& frame);
     bool isBuffered(FileKind kind) const;
     // Writes out (or syncs) the data files up to `last` in the order in which their records refer
     // to each other — source files, stack frames, graphs, then the two execution-type files —

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "nanscope/recorder.hpp"
+#include "wire/messages.hpp"
 
 #include <cstdint>
 #include <string>
@@ -20,7 +21,8 @@ struct OpState
     std::string device;
     int numOutputs = 0;
     std::vector<std::int32_t> outputTensorIds;
-    bool typeSelected = true; // by the op-type filter
+    std::vector<wire::TraceFrame> traceFrames; // per output slot, in the recorder's mode
+    bool typeSelected = true;                  // by the op-type filter
     // For a recorder that stops at the first non-finite value: the keys of the op's inputs
     // (nonfinitewatch.hpp) and where it was created, which its traces name.
     std::vector<std::int64_t> inputKeys;

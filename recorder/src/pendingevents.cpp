@@ -110,7 +110,8 @@ Status PendingEvents::push(std::vector<QueuedEvent> events, DeviceSummaries summ
     work->remaining = events.size();
     std::lock_guard lock(m_mutex);
     for (QueuedEvent& e : events)
-        m_entries.push_back({e.kind, {}, std::move(e.event), work, std::move(e.watched)});
+        m_entries.push_back(
+            {e.kind, {}, std::move(e.event), std::move(e.trace), work, std::move(e.watched)});
     m_queued.store(m_entries.size(), std::memory_order_release);
     startPolling();
     if (++m_batchesInFlight > kMaxBatchesInFlight)
@@ -122,7 +123,8 @@ void PendingEvents::pushReady(FileKind kind, std::string framedRecord,
                               std::unique_ptr<WatchedEvent> watched)
 {
     std::lock_guard lock(m_mutex);
-    m_entries.push_back({kind, std::move(framedRecord), nullptr, nullptr, std::move(watched)});
+    m_entries.push_back(
+        {kind, std::move(framedRecord), nullptr, nullptr, nullptr, std::move(watched)});
     m_queued.store(m_entries.size(), std::memory_order_release);
 }
 
@@ -207,7 +209,10 @@ void PendingEvents::drainLocked(bool wait, std::size_t keep)
             } else {
                 if (entry.watched && m_inspector)
                     m_inspector(*entry.watched);
-                noteError(m_writer.writeEvent(entry.kind, *entry.event));
+                noteError(entry.trace
+                              ? m_writer.writeTrace(entry.trace->wallTime, *entry.trace->frame,
+                                                    entry.trace->payload)
+                              : m_writer.writeEvent(entry.kind, *entry.event));
             }
             if (--work.remaining == 0) {
                 --m_batchesInFlight;

@@ -12,7 +12,7 @@
 #include "nanscope/gpu/summarybatch.hpp"
 #include "nanscope/status.hpp"
 #include "nonfinitewatch.hpp"
-#include "wire/forward.hpp"
+#include "wire/messages.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -31,7 +31,7 @@ namespace nanscope::detail {
 // Where the summary of one device tensor goes once its batch has the counts.
 struct DeviceSummarySlot
 {
-    wire::TensorProto* payload = nullptr; // inside an event the queue owns
+    wire::TensorProto* payload = nullptr; // inside an event or trace the queue owns
     std::size_t index = 0;                // the tensor's index in the batch
     std::vector<std::int64_t> shape;
     double tensorId = -1.0;
@@ -48,11 +48,21 @@ struct DeviceSummaries
     bool empty() const { return slots.empty(); }
 };
 
+// A graph execution trace as its op output's frame and its payload (wire::frameTrace).
+struct QueuedTrace
+{
+    double wallTime = 0.0;
+    std::shared_ptr<const wire::TraceFrame> frame; // keeps its op's state alive
+    wire::TensorProto payload;
+};
+
+// An event to write: a message, or a trace (the file is then GraphExecutionTraces).
 struct QueuedEvent
 {
     FileKind kind = FileKind::GraphExecutionTraces;
     std::unique_ptr<wire::DebugEvent> event;
     std::unique_ptr<WatchedEvent> watched; // when the recorder watches for non-finite values
+    std::unique_ptr<QueuedTrace> trace;    // instead of `event`
 };
 
 // Called with each watched event just before it is written, in the order of the writes.
@@ -109,7 +119,8 @@ private:
     {
         FileKind kind;
         std::string framed;                      // when `work` is null: a framed record
-        std::unique_ptr<wire::DebugEvent> event; // when `work` is set
+        std::unique_ptr<wire::DebugEvent> event; // when `work` is set: this or `trace`
+        std::unique_ptr<QueuedTrace> trace;
         std::shared_ptr<Work> work;
         std::unique_ptr<WatchedEvent> watched;
     };

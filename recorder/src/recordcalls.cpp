@@ -147,27 +147,62 @@ Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& ten
         return closedStatus();
     if (d.stopped())
         return d.announceStop();
-    if (tensor.space == MemorySpace::Device) {
-        const TraceSpec spec{op, slot, tensor};
-        return recordTraces(std::span(&spec, 1));
+    const TraceSpec spec{op, slot, tensor};
+    return recordTraces(std::span(&spec, 1));
+}
+
+namespace {
+
+// Payloads up to this size stay in a thread's reused buffers between calls.
+constexpr std::size_t kKeptPayloadBytes = 4096;
+
+} // namespace
+
+// A call whose payloads are all made within it: each trace is framed from its op output's frame
+// and its payload, with no message built. Every payload is made before anything is written, so
+// that a tensor the recorder cannot read leaves no trace of the call.
+Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
+{
+    thread_local std::vector<detail::wire::TensorProto> payloads;
+    thread_local std::vector<std::unique_ptr<detail::WatchedEvent>> watched;
+    thread_local std::vector<const TraceSpec*> selected;
+    selected.clear();
+    watched.clear();
+    if (payloads.size() < traces.size())
+        payloads.resize(traces.size());
+    // A full tensor's copy (or borrowed bytes) is not kept past the call.
+    const auto release = [&](std::size_t made) {
+        for (std::size_t i = 0; i < made; ++i)
+            if (payloads[i].tensor_content().size() > kKeptPayloadBytes)
+                payloads[i].Clear();
+    };
+    const double wallTime = detail::wallTimeSeconds(); // one clock reading for the whole call
+    for (const TraceSpec& t : traces) {
+        bool skip = false;
+        if (Status s = checkTrace(t.op, t.slot, t.tensor, skip); !s.ok()) {
+            release(selected.size());
+            return s;
+        }
+        if (skip)
+            continue;
+        auto& w = watched.emplace_back(watching() ? watchedTrace(*t.op.m_state, t.slot) : nullptr);
+        if (Status s = detail::buildTracePayload(payloads[selected.size()], *t.op.m_state, t.slot,
+                                                 t.tensor, options.mode, pending,
+                                                 w ? w->kinds.data() : nullptr);
+            !s.ok()) {
+            release(selected.size() + 1);
+            return s;
+        }
+        selected.push_back(&t);
     }
-    bool skip = false;
-    if (Status s = d.checkTrace(op, slot, tensor, skip); !s.ok())
-        return s;
-    if (skip) {
-        ++d.tracesSkipped;
-        return {};
-    }
-    thread_local detail::wire::DebugEvent event;
-    event.Clear();
-    event.set_wall_time(detail::wallTimeSeconds());
-    auto watched = d.watching() ? watchedTrace(*op.m_state, slot) : nullptr;
-    if (Status s = detail::buildTrace(event, *op.m_state, slot, tensor, d.options.mode, nullptr,
-                                      d.pending, watched ? watched->kinds.data() : nullptr);
-        !s.ok())
-        return s;
-    ++d.tracesRecorded;
-    return d.finish(d.emit(detail::FileKind::GraphExecutionTraces, event, std::move(watched)));
+    tracesSkipped += traces.size() - selected.size();
+    tracesRecorded += selected.size();
+    Status status;
+    for (std::size_t i = 0; i < selected.size(); ++i)
+        status = detail::either(std::move(status), emitTrace(wallTime, frameOf(*selected[i]),
+                                                             payloads[i], std::move(watched[i])));
+    release(selected.size());
+    return finish(std::move(status));
 }
 
 Status Recorder::recordTraces(std::span<const TraceSpec> traces)
@@ -177,6 +212,10 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
         return closedStatus();
     if (d.stopped())
         return d.announceStop();
+    if (std::none_of(traces.begin(), traces.end(), [&](const TraceSpec& t) {
+            return detail::waitsForDevice(t.tensor, d.options.mode);
+        }))
+        return d.recordFramedTraces(traces);
     std::vector<detail::QueuedEvent> events;
     events.reserve(traces.size());
     detail::DeviceSummaries device{.mode = d.options.mode};
@@ -189,18 +228,23 @@ Status Recorder::recordTraces(std::span<const TraceSpec> traces)
             ++skipped;
             continue;
         }
-        auto event = std::make_unique<detail::wire::DebugEvent>();
-        event->set_wall_time(wallTime);
         auto watched = s.ok() && d.watching() ? watchedTrace(*t.op.m_state, t.slot) : nullptr;
-        if (s.ok())
-            s = detail::buildTrace(*event, *t.op.m_state, t.slot, t.tensor, d.options.mode, &device,
-                                   d.pending, watched ? watched->kinds.data() : nullptr);
+        auto trace = std::make_unique<detail::QueuedTrace>();
+        if (s.ok()) {
+            const auto& state = t.op.m_state;
+            trace->wallTime = wallTime;
+            trace->frame = {state, &Impl::frameOf(t)}; // shares the op state's ownership
+            s = detail::buildTracePayload(trace->payload, *state, t.slot, t.tensor, d.options.mode,
+                                          d.pending, watched ? watched->kinds.data() : nullptr,
+                                          &device);
+        }
         if (!s.ok()) {
             d.pending.giveBack(std::move(device.batch));
             return s;
         }
-        events.push_back(
-            {detail::FileKind::GraphExecutionTraces, std::move(event), std::move(watched)});
+        events.push_back({.kind = detail::FileKind::GraphExecutionTraces,
+                          .watched = std::move(watched),
+                          .trace = std::move(trace)});
     }
     if (Status s = detail::launchSummaries(device, d.pending); !s.ok())
         return s;

@@ -276,8 +276,11 @@ std::shared_ptr<detail::OpState> makeOpState(Recorder::Impl& d, const OpSpec& sp
         state->creationStack.push_back(where);
     }
     const std::int32_t first = d.nextSymbolicId.fetch_add(spec.numOutputs);
-    for (int i = 0; i < spec.numOutputs; ++i)
+    for (int i = 0; i < spec.numOutputs; ++i) {
         state->outputTensorIds.push_back(first + i);
+        state->traceFrames.push_back(detail::wire::makeTraceFrame(state->graphId, state->name, i,
+                                                                  d.options.mode, state->device));
+    }
     return state;
 }
 

@@ -10,6 +10,7 @@
 #include "internedstacks.hpp"
 #include "nanscope/recorder.hpp"
 #include "nonfinitewatch.hpp"
+#include "opstate.hpp"
 #include "pendingevents.hpp"
 #include "wire/messages.hpp"
 
@@ -113,8 +114,10 @@ struct Recorder::Impl
         if (device.empty()) {
             Status status;
             for (auto& e : events)
-                status =
-                    detail::either(std::move(status), emit(e.kind, *e.event, std::move(e.watched)));
+                status = detail::either(std::move(status),
+                                        e.trace ? emitTrace(e.trace->wallTime, *e.trace->frame,
+                                                            e.trace->payload, std::move(e.watched))
+                                                : emit(e.kind, *e.event, std::move(e.watched)));
             return status;
         }
         Status status = pending.push(std::move(events), std::move(device));
@@ -138,6 +141,34 @@ struct Recorder::Impl
             return writeEvent(kind, event);
         }
         pending.pushReady(kind, detail::wire::framedEvent(event), std::move(watched));
+        return detail::either(pending.drain(false), writer.takeUnreportedError());
+    }
+
+    // The frame of a checked trace's op output.
+    static const detail::wire::TraceFrame& frameOf(const TraceSpec& trace)
+    {
+        return trace.op.m_state->traceFrames[static_cast<std::size_t>(trace.slot)];
+    }
+
+    // recordTraces for a call whose payloads are all made within it (recordcalls.cpp).
+    Status recordFramedTraces(std::span<const TraceSpec> traces);
+
+    // Writes a trace framed from its op output's frame and its payload now, or queues it when
+    // events recorded earlier wait for device values.
+    Status emitTrace(double wallTime, const detail::wire::TraceFrame& frame,
+                     const detail::wire::TensorProto& payload,
+                     std::unique_ptr<detail::WatchedEvent> watched)
+    {
+        if (pending.empty()) {
+            if (watched)
+                watch->inspect(*watched);
+            return detail::either(writer.writeTrace(wallTime, frame, payload),
+                                  writer.takeUnreportedError());
+        }
+        std::string record;
+        detail::wire::frameTrace(wallTime, frame, payload, record);
+        pending.pushReady(detail::FileKind::GraphExecutionTraces, std::move(record),
+                          std::move(watched));
         return detail::either(pending.drain(false), writer.takeUnreportedError());
     }
 

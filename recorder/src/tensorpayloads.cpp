@@ -117,28 +117,25 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
     if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)
         return {ErrorCode::InvalidArgument, "the tensor has elements but no data"};
     // SHAPE reads no values, so it is computed here wherever the tensor lives.
-    if (onDevice && mode != TensorDebugMode::Shape)
+    if (waitsForDevice(tensor, mode))
         return addToSummaryBatch(payload, tensor, *count, mode, tensorId, device, pending, kinds);
     setHostSummaryPayload(payload, tensor, mode, tensorId, kinds);
     return {};
 }
 
-Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const TensorView& tensor,
-                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending,
-                  std::uint8_t* kinds)
+bool waitsForDevice(const TensorView& tensor, TensorDebugMode mode)
 {
-    auto* trace = event.mutable_graph_execution_trace();
+    return tensor.space == MemorySpace::Device &&
+           (mode == TensorDebugMode::CurtHealth || mode == TensorDebugMode::ConciseHealth ||
+            mode == TensorDebugMode::FullHealth);
+}
+
+Status buildTracePayload(wire::TensorProto& payload, const OpState& state, int slot,
+                         const TensorView& tensor, TensorDebugMode mode, PendingEvents& pending,
+                         std::uint8_t* kinds, DeviceSummaries* device)
+{
     const double id = state.outputTensorIds[static_cast<std::size_t>(slot)];
-    if (Status s = buildPayload(*trace->mutable_tensor_proto(), tensor, mode, id, false, device,
-                                pending, kinds);
-        !s.ok())
-        return s;
-    trace->set_tfdbg_context_id(state.graphId);
-    trace->set_op_name(state.name);
-    trace->set_output_slot(slot);
-    trace->set_tensor_debug_mode(mode);
-    trace->set_device_name(state.device);
-    return {};
+    return buildPayload(payload, tensor, mode, id, false, device, pending, kinds);
 }
 
 Status buildExecutionPayloads(wire::Execution& execution, std::span<const TensorView> outputs,

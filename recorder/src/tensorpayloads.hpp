@@ -25,11 +25,15 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
                     double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending,
                     std::uint8_t* kinds = nullptr);
 
-// The trace event of a checked, selected output of `state`; its payload may wait in `device`.
-// The caller sets the wall time: one reading of the clock for all the traces of a call.
-Status buildTrace(wire::DebugEvent& event, const OpState& state, int slot, const TensorView& tensor,
-                  TensorDebugMode mode, DeviceSummaries* device, PendingEvents& pending,
-                  std::uint8_t* kinds = nullptr);
+// Whether the tensor's payload in `mode` waits for a device summary (a health mode's counts of
+// a device tensor); every other payload is made within the record call.
+bool waitsForDevice(const TensorView& tensor, TensorDebugMode mode);
+
+// The payload of a trace of output `slot` of `state`, to be framed with the output's
+// TraceFrame; it may wait in `device` (waitsForDevice).
+Status buildTracePayload(wire::TensorProto& payload, const OpState& state, int slot,
+                         const TensorView& tensor, TensorDebugMode mode, PendingEvents& pending,
+                         std::uint8_t* kinds = nullptr, DeviceSummaries* device = nullptr);
 
 // The payloads of an execution's outputs, as `policy` selects them. A device tensor needs device
 // support even where the mode reads nothing of it, so that a program learns at once that this

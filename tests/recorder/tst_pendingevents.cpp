@@ -83,7 +83,48 @@ Status pushSummarised(PendingEvents& pending, const std::string& name, bool subm
     return pending.push(std::move(events), std::move(summaries));
 }
 
+// The same as a framed trace (QueuedTrace): its frame, and a payload that the batch fills.
+Status pushSummarisedTrace(PendingEvents& pending, const std::string& name)
+{
+    auto trace = std::make_unique<QueuedTrace>();
+    trace->wallTime = 1.5;
+    trace->frame = std::make_shared<const wire::TraceFrame>(
+        wire::makeTraceFrame("graph", name, 1, TensorDebugMode::ConciseHealth, "device"));
+    DeviceSummaries summaries;
+    summaries.mode = TensorDebugMode::ConciseHealth;
+    summaries.batch = std::make_unique<gpu::SummaryBatch>(MemorySpace::Host);
+    auto index = summaries.batch->add({.data = kValues.data(), .count = kValues.size()},
+                                      TensorDebugMode::ConciseHealth);
+    REQUIRE(index.ok());
+    summaries.slots.push_back(
+        {.payload = &trace->payload, .index = *index, .shape = kShape, .tensorId = 7.0});
+    REQUIRE(summaries.batch->submit().ok());
+    std::vector<QueuedEvent> events;
+    events.push_back({.kind = FileKind::GraphExecutionTraces, .trace = std::move(trace)});
+    return pending.push(std::move(events), std::move(summaries));
+}
+
 } // namespace
+
+TEST_CASE("queued traces are framed from their frame and the payload the batch filled", "[pending]")
+{
+    Writer w;
+    PendingEvents pending(w.writer);
+    REQUIRE(pushSummarised(pending, "a").ok());
+    REQUIRE(pushSummarisedTrace(pending, "b").ok());
+    pending.pushReady(FileKind::GraphExecutionTraces, framed("c"));
+    REQUIRE(pending.drain(true).ok());
+    CHECK(w.traceNames() == std::vector<std::string>{"a", "b", "c"});
+    const auto events = test::readEvents(w.dir.path(), "graph_execution_traces");
+    const auto& trace = events[1].graph_execution_trace();
+    CHECK(events[1].wall_time() == 1.5);
+    CHECK(trace.tfdbg_context_id() == "graph");
+    CHECK(trace.output_slot() == 1);
+    CHECK(trace.tensor_debug_mode() == tfdbg::TensorDebugMode::CONCISE_HEALTH);
+    CHECK(trace.device_name() == "device");
+    CHECK(test::doubles(trace.tensor_proto()) == std::vector<double>{7.0, 4.0, 0.0, 0.0, 0.0});
+    REQUIRE(pending.close().ok());
+}
 
 TEST_CASE("queued events are written in the order of the calls with their summaries", "[pending]")
 {

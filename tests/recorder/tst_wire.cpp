@@ -262,6 +262,54 @@ TEST_CASE("the events of every kind are serialised as libprotobuf does", "[wire]
     }
 }
 
+TEST_CASE("a trace framed from its frame and payload is the framed event, byte for byte", "[wire]")
+{
+    using namespace detail::wire;
+    const std::vector<double> summary = {3.0, 1.0, 0.0, -INFINITY, NAN};
+    const float values[3] = {1.0f, -2.0f, NAN};
+    for (const std::string& text : kTexts) {
+        for (const std::int32_t slot : {0, 3, 300}) {
+            for (const TensorDebugMode mode :
+                 {TensorDebugMode::NoTensor, TensorDebugMode::FullHealth,
+                  TensorDebugMode::FullTensor, static_cast<TensorDebugMode>(0)}) {
+                for (const int variant : {0, 1, 2, 3}) {
+                    TensorProto payload;
+                    if (variant == 0) {
+                        payload.set_dtype(DType::Float32);
+                        payload.mutable_tensor_shape()->add_dim();
+                    } else if (variant == 1) {
+                        payload.set_dtype(DType::Float64);
+                        payload.mutable_tensor_shape()->add_dim()->set_size(5);
+                        payload.set_tensor_content(summary.data(), summary.size() * 8);
+                    } else if (variant == 2) {
+                        payload.set_dtype(DType::Float32);
+                        payload.mutable_tensor_shape()->add_dim()->set_size(3);
+                        payload.borrow_tensor_content(values, sizeof values);
+                    } // variant 3: an empty payload
+                    for (const double wallTime : {0.0, 1.7e9 + 0.25}) {
+                        DebugEvent event;
+                        event.set_wall_time(wallTime);
+                        auto* trace = event.mutable_graph_execution_trace();
+                        trace->set_tfdbg_context_id(text);
+                        trace->set_op_name(text + "/op");
+                        trace->set_output_slot(slot);
+                        trace->set_tensor_debug_mode(mode);
+                        *trace->mutable_tensor_proto() = payload;
+                        trace->set_device_name(text);
+                        const TraceFrame frame =
+                            makeTraceFrame(text, text + "/op", slot, mode, text);
+                        std::string record = "left over from an earlier record";
+                        frameTrace(wallTime, frame, payload, record);
+                        INFO("text " << text.size() << " slot " << slot << " mode "
+                                     << static_cast<int>(mode) << " variant " << variant);
+                        CHECK(record == framedEvent(event));
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("every record the recorder writes is libprotobuf's serialisation", "[wire]")
 {
     const float values[6] = {1.0f, -2.0f, 0.0f, -INFINITY, NAN, 3.0f};

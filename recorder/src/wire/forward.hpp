@@ -7,4 +7,5 @@ namespace nanscope::detail::wire {
 class DebugEvent;
 class Execution;
 class TensorProto;
+struct TraceFrame;
 } // namespace nanscope::detail::wire

@@ -300,6 +300,42 @@ void DebugEvent::appendTo(std::string& out) const
     putOptionalMessage(out, 1000, m_losses);
 }
 
+TraceFrame makeTraceFrame(std::string contextId, std::string opName, std::int32_t slot,
+                          TensorDebugMode mode, std::string device)
+{
+    GraphExecutionTrace before;
+    before.set_tfdbg_context_id(std::move(contextId));
+    before.set_op_name(std::move(opName));
+    before.set_output_slot(slot);
+    before.set_tensor_debug_mode(mode);
+    GraphExecutionTrace after;
+    after.set_device_name(std::move(device));
+    TraceFrame frame;
+    before.appendTo(frame.head);
+    after.appendTo(frame.tail);
+    return frame;
+}
+
+void frameTrace(double wallTime, const TraceFrame& frame, const TensorProto& payload,
+                std::string& record)
+{
+    constexpr int kTraceField = 10;  // DebugEvent.graph_execution_trace
+    constexpr int kPayloadField = 5; // GraphExecutionTrace.tensor_proto
+    const std::size_t traceSize =
+        frame.head.size() + messageFieldSize(kPayloadField, payload) + frame.tail.size();
+    const std::size_t size = doubleFieldSize(1, wallTime) + lengthFieldSize(kTraceField, traceSize);
+    record.clear();
+    record.reserve(size + format::kRecordOverhead);
+    format::appendRecordHeader(record, size);
+    putDoubleField(record, 1, wallTime);
+    putTag(record, kTraceField, WireType::LengthDelimited);
+    putVarint(record, traceSize);
+    record.append(frame.head);
+    putMessageField(record, kPayloadField, payload);
+    record.append(frame.tail);
+    format::appendRecordFooter(record, std::string_view(record).substr(format::kRecordHeaderSize));
+}
+
 void frameEvent(const DebugEvent& event, std::string& record)
 {
     const std::size_t size = event.ByteSizeLong();

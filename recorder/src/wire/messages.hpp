@@ -435,6 +435,24 @@ private:
     std::optional<RecorderLosses> m_losses;
 };
 
+// The bytes of a GraphExecutionTrace around its tensor_proto: the fields before it (context id,
+// op name, output slot, debug mode) and after it (device name). They are the same for every
+// trace of one op output in one mode, so a trace is framed from them and its payload without
+// building a message: a training step's traces cost a copy and a CRC each.
+struct TraceFrame
+{
+    std::string head;
+    std::string tail;
+};
+
+TraceFrame makeTraceFrame(std::string contextId, std::string opName, std::int32_t slot,
+                          TensorDebugMode mode, std::string device);
+
+// The DebugEvent {wall_time, graph_execution_trace: frame around payload} as a framed TFRecord
+// into `record` (its storage reused): byte for byte framedEvent of that event.
+void frameTrace(double wallTime, const TraceFrame& frame, const TensorProto& payload,
+                std::string& record);
+
 // The event as a framed TFRecord, serialised in place: the one copy of its bytes.
 std::string framedEvent(const DebugEvent& event);
 // The same into `record`, whose storage is reused.
