@@ -110,6 +110,31 @@ TEST_CASE("one launch summarises tensors of every dtype and size together", "[gp
     checkBatch(layout);
 }
 
+TEST_CASE("every 16-bit float pattern is classified on the device as on the CPU", "[gpu]")
+{
+    NANSCOPE_REQUIRE_DEVICE();
+    // Hopper classifies float16 and bfloat16 with the half-precision units' comparisons, other
+    // devices with integer lane arithmetic: both must agree with FloatFormat on every pattern,
+    // in the vector middle and in the scalar head and tail (eight start offsets).
+    std::vector<unsigned char> all(65536 * 2);
+    for (std::uint32_t v = 0; v < 65536; ++v) {
+        all[2 * v] = static_cast<unsigned char>(v);
+        all[2 * v + 1] = static_cast<unsigned char>(v >> 8);
+    }
+    for (const DType dtype : {DType::Float16, DType::BFloat16}) {
+        const HealthCounts expected = countHealthReference(all.data(), dtype, 65536);
+        Layout layout;
+        for (std::size_t offset = 0; offset < 8; ++offset) {
+            const std::size_t start = (layout.bytes.size() + 255) / 256 * 256 + offset * 2;
+            layout.bytes.resize(start + all.size());
+            std::memcpy(layout.bytes.data() + start, all.data(), all.size());
+            layout.tensors.push_back({dtype, 65536, start, expected});
+        }
+        INFO(dtypeName(dtype));
+        checkBatch(layout);
+    }
+}
+
 TEST_CASE("every mode's vector from the device equals the CPU summaries", "[gpu]")
 {
     NANSCOPE_REQUIRE_DEVICE();

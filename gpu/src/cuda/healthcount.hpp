@@ -213,6 +213,12 @@ struct Float16Bits
     }
 };
 
+} // namespace nanscope::gpu::detail
+
+#include "float16compare.hpp" // Float16Compare, on Hopper
+
+namespace nanscope::gpu::detail {
+
 struct Float32Bits : CountsDirectly
 {
     static constexpr std::uint32_t kBytes = 4;
@@ -460,10 +466,17 @@ NANSCOPE_HD void countChunkOfType(std::uint32_t dtype, std::uint64_t address, st
                                   std::uint64_t chunk, std::uint32_t thread, Counters& c)
 {
     switch (static_cast<DType>(dtype)) {
+#if defined(NANSCOPE_FLOAT16_COMPARE)
+    case DType::Float16:
+        return countChunk<Float16Compare<false>>(address, count, chunk, thread, c);
+    case DType::BFloat16:
+        return countChunk<Float16Compare<true>>(address, count, chunk, thread, c);
+#else
     case DType::Float16:
         return countChunk<Float16Bits<0x7c00u>>(address, count, chunk, thread, c);
     case DType::BFloat16:
         return countChunk<Float16Bits<0x7f80u>>(address, count, chunk, thread, c);
+#endif
     case DType::Float32:
         return countChunk<Float32Bits>(address, count, chunk, thread, c);
     case DType::Float64:
