@@ -60,11 +60,10 @@ std::string framed(const std::string& name)
 const std::vector<float> kValues = {1.0f, -2.0f, 0.0f, 4.0f};
 const std::vector<std::int64_t> kShape = {2, 2};
 
-// One event whose payload a host batch fills, as a device batch would; `submit` false leaves
-// the batch unsubmitted, which the queue sees as a failed device.
-Status pushSummarised(PendingEvents& pending, const std::string& name, bool submit = true)
+// A host batch of kValues that fills `payload` with tensor id `tensorId`, as a device batch
+// would; `submit` false leaves it unsubmitted, which the queue sees as a failed device.
+DeviceSummaries hostSummaries(wire::TensorProto* payload, double tensorId, bool submit)
 {
-    auto event = trace(name);
     DeviceSummaries summaries;
     summaries.mode = TensorDebugMode::ConciseHealth;
     summaries.batch = std::make_unique<gpu::SummaryBatch>(MemorySpace::Host);
@@ -72,12 +71,18 @@ Status pushSummarised(PendingEvents& pending, const std::string& name, bool subm
                                       TensorDebugMode::ConciseHealth);
     REQUIRE(index.ok());
     summaries.slots.push_back(
-        {.payload = event->mutable_graph_execution_trace()->mutable_tensor_proto(),
-         .index = *index,
-         .shape = kShape,
-         .tensorId = 9.0});
+        {.payload = payload, .index = *index, .shape = kShape, .tensorId = tensorId});
     if (submit)
         REQUIRE(summaries.batch->submit().ok());
+    return summaries;
+}
+
+// One event whose payload the batch fills.
+Status pushSummarised(PendingEvents& pending, const std::string& name, bool submit = true)
+{
+    auto event = trace(name);
+    auto summaries =
+        hostSummaries(event->mutable_graph_execution_trace()->mutable_tensor_proto(), 9.0, submit);
     std::vector<QueuedEvent> events;
     events.push_back({FileKind::GraphExecutionTraces, std::move(event)});
     return pending.push(std::move(events), std::move(summaries));
@@ -90,15 +95,7 @@ Status pushSummarisedTrace(PendingEvents& pending, const std::string& name)
     trace->wallTime = 1.5;
     trace->frame = std::make_shared<const wire::TraceFrame>(
         wire::makeTraceFrame("graph", name, 1, TensorDebugMode::ConciseHealth, "device"));
-    DeviceSummaries summaries;
-    summaries.mode = TensorDebugMode::ConciseHealth;
-    summaries.batch = std::make_unique<gpu::SummaryBatch>(MemorySpace::Host);
-    auto index = summaries.batch->add({.data = kValues.data(), .count = kValues.size()},
-                                      TensorDebugMode::ConciseHealth);
-    REQUIRE(index.ok());
-    summaries.slots.push_back(
-        {.payload = &trace->payload, .index = *index, .shape = kShape, .tensorId = 7.0});
-    REQUIRE(summaries.batch->submit().ok());
+    auto summaries = hostSummaries(&trace->payload, 7.0, true);
     std::vector<QueuedEvent> events;
     events.push_back({.kind = FileKind::GraphExecutionTraces, .trace = std::move(trace)});
     return pending.push(std::move(events), std::move(summaries));
