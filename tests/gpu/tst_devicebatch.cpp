@@ -195,7 +195,13 @@ TEST_CASE("a reused batch counts afresh as its table grows, shrinks and moves", 
     NANSCOPE_REQUIRE_DEVICE();
     // Tables in the launch's parameters (up to 96 tensors) and copied to the device (more),
     // one after the other in one batch: each launch must start from zeroed counters, wherever
-    // the last one left its arrival counter.
+    // the last one left its arrival counter. Freed memory full of ones first, so that the
+    // batch's own allocation is unlikely to start out as zeros by chance.
+    {
+        DeviceMemory poison(std::size_t{4} << 20);
+        NANSCOPE_CUDA_REQUIRE(cudaMemset(poison.data(), 0xff, std::size_t{4} << 20));
+        NANSCOPE_CUDA_REQUIRE(cudaDeviceSynchronize());
+    }
     gpu::SummaryBatch batch;
     std::uint64_t seed = 40;
     for (const int tensors : {3, 200, 1, 96, 97, 5, 1000, 2}) {

@@ -40,6 +40,7 @@ public:
     Allocation& operator=(const Allocation&) = delete;
 
     unsigned char* data() const { return m_data; }
+    std::size_t capacity() const { return m_capacity; }
     // The address the device uses.
     unsigned char* deviceData() const { return m_deviceData; }
 
@@ -208,8 +209,9 @@ struct DeviceBatch::Impl
         return {};
     }
 
-    // The buffers of a launch over `tensors` slots, the counters zeroed in stream order when
-    // they were (re)allocated.
+    // The buffers of a launch over `tensors` slots. The counters' whole allocation is zeroed in
+    // stream order when it is (re)allocated: a later launch may use more slots than this one,
+    // and find its arrival counter further on. Each launch leaves what it used zeroed again.
     Status prepare(cudaStream_t stream)
     {
         const std::size_t countBytes = tensors * sizeof(KernelCounts);
@@ -219,8 +221,9 @@ struct DeviceBatch::Impl
             return s;
         if (grew || !countersZeroed) {
             countersZeroed = false;
-            if (Status s = cudaStatus(cudaMemsetAsync(counters.data(), 0, counterBytes, stream),
-                                      "cannot zero the summary counters");
+            if (Status s =
+                    cudaStatus(cudaMemsetAsync(counters.data(), 0, counters.capacity(), stream),
+                               "cannot zero the summary counters");
                 !s.ok())
                 return s;
             countersZeroed = true;
