@@ -153,8 +153,10 @@ Status Recorder::recordTrace(const OpHandle& op, int slot, const TensorView& ten
 
 namespace {
 
-// Payloads up to this size stay in a thread's reused buffers between calls.
+// What a thread keeps of its reused payloads between calls: payloads up to this size, and this
+// many of them (a call with more traces allocates the rest, and gives them back).
 constexpr std::size_t kKeptPayloadBytes = 4096;
+constexpr std::size_t kKeptPayloads = 256;
 
 } // namespace
 
@@ -170,11 +172,16 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
     watched.clear();
     if (payloads.size() < traces.size())
         payloads.resize(traces.size());
-    // A full tensor's copy (or borrowed bytes) is not kept past the call.
+    // A full tensor's copy (or borrowed bytes) is not kept past the call, nor a large call's
+    // payloads.
     const auto release = [&](std::size_t made) {
         for (std::size_t i = 0; i < made; ++i)
             if (payloads[i].tensor_content().size() > kKeptPayloadBytes)
                 payloads[i].Clear();
+        if (payloads.size() > kKeptPayloads) {
+            payloads.resize(kKeptPayloads);
+            payloads.shrink_to_fit();
+        }
     };
     const double wallTime = detail::wallTimeSeconds(); // one clock reading for the whole call
     for (const TraceSpec& t : traces) {
