@@ -125,9 +125,10 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
 
 bool waitsForDevice(const TensorView& tensor, TensorDebugMode mode)
 {
-    return tensor.space == MemorySpace::Device &&
-           (mode == TensorDebugMode::CurtHealth || mode == TensorDebugMode::ConciseHealth ||
-            mode == TensorDebugMode::FullHealth);
+    // Only the modes that read no values, or copy them, are made on the host: a mode added
+    // later reads device memory on the device, never on the CPU.
+    return tensor.space == MemorySpace::Device && mode != TensorDebugMode::NoTensor &&
+           mode != TensorDebugMode::Shape && mode != TensorDebugMode::FullTensor;
 }
 
 Status buildTracePayload(wire::TensorProto& payload, const OpState& state, int slot,
