@@ -246,13 +246,14 @@ struct DeviceBatch::Impl
     Status launchKernel(std::uint64_t chunks, cudaStream_t stream)
     {
         HealthLaunch launch;
-        launch.tensors = static_cast<std::uint32_t>(descriptors.size());
-        launch.chunks = chunks;
-        launch.counters = reinterpret_cast<unsigned long long*>(counters.deviceData());
-        launch.arrivals =
+        HealthArguments& a = launch.arguments;
+        a.tensors = static_cast<std::uint32_t>(descriptors.size());
+        a.chunks = chunks;
+        a.counters = reinterpret_cast<unsigned long long*>(counters.deviceData());
+        a.arrivals =
             reinterpret_cast<unsigned int*>(counters.deviceData() + tensors * sizeof(KernelCounts));
-        launch.results = reinterpret_cast<unsigned long long*>(results.deviceData());
-        launch.slots = static_cast<std::uint32_t>(tensors);
+        a.results = reinterpret_cast<unsigned long long*>(results.deviceData());
+        a.slots = static_cast<std::uint32_t>(tensors);
         launch.blocks = static_cast<unsigned>(std::min<std::uint64_t>(blocks, chunks));
         launch.stream = stream;
         if (descriptors.size() > kInlineDescriptors)

@@ -72,16 +72,6 @@ __device__ __forceinline__ const KernelDescriptor* descriptorsOf(const Descripto
     return d.table;
 }
 
-struct HealthArguments
-{
-    std::uint32_t tensors;
-    std::uint64_t chunks;
-    unsigned long long* counters;
-    unsigned int* arrivals;
-    unsigned long long* results;
-    std::uint32_t slots;
-};
-
 // The last block to finish copies the totals to the host and zeroes the counters for the next
 // launch: no copy before the kernel, none after it. The fences make every block's atomic
 // additions visible before its arrival is counted.
@@ -116,24 +106,19 @@ __global__ void __launch_bounds__(kHealthThreads)
     handOverTotals(arguments);
 }
 
-HealthArguments argumentsOf(const HealthLaunch& l)
-{
-    return {l.tensors, l.chunks, l.counters, l.arrivals, l.results, l.slots};
-}
-
 } // namespace
 
 cudaError_t launchHealthKernel(const InlineDescriptors& descriptors, const HealthLaunch& launch)
 {
     healthKernel<InlineDescriptors>
-        <<<launch.blocks, kHealthThreads, 0, launch.stream>>>(descriptors, argumentsOf(launch));
+        <<<launch.blocks, kHealthThreads, 0, launch.stream>>>(descriptors, launch.arguments);
     return cudaGetLastError();
 }
 
 cudaError_t launchHealthKernel(const KernelDescriptor* descriptors, const HealthLaunch& launch)
 {
     healthKernel<DescriptorPointer><<<launch.blocks, kHealthThreads, 0, launch.stream>>>(
-        DescriptorPointer{descriptors}, argumentsOf(launch));
+        DescriptorPointer{descriptors}, launch.arguments);
     return cudaGetLastError();
 }
 

@@ -20,7 +20,8 @@ struct InlineDescriptors
     KernelDescriptor table[kInlineDescriptors];
 };
 
-struct HealthLaunch
+// What the kernel is given besides its table.
+struct HealthArguments
 {
     std::uint32_t tensors = 0; // descriptors in the table
     std::uint64_t chunks = 0;
@@ -31,6 +32,11 @@ struct HealthLaunch
     // Where the last block writes the totals of every slot: host memory mapped for the device.
     unsigned long long* results = nullptr;
     std::uint32_t slots = 0;
+};
+
+struct HealthLaunch
+{
+    HealthArguments arguments;
     unsigned blocks = 1;
     cudaStream_t stream = nullptr;
 };
