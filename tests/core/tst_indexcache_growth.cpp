@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A saved index reopened after the logdir grew: saving it again reads only what was appended (the
-// checksums of what the load checked are kept), and those kept checksums still tell a file
-// rewritten in the middle from the one that was indexed.
+// A saved index reopened after the logdir grew: the reopen compares a sample of what was indexed
+// in proportion to the growth, saving it again reads only what was appended (the checksums of
+// what the load checked are kept), and those kept checksums still tell a file rewritten in the
+// middle from the one that was indexed.
+#include "indexcacheformat.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "tempdir.hpp"
@@ -10,7 +12,10 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <numeric>
 #include <thread>
+#include <tuple>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -156,4 +161,130 @@ TEST_CASE("saving a reopened index after an append reads only what was appended"
               "not used: " + file.filename().string() + " holds other data");
         CHECK(s->alertCount() == 2); // the NaN written in, read afresh
     }
+}
+
+TEST_CASE("a reopen after an append compares a sample of what was indexed, in proportion",
+          "[indexcache]")
+{
+    // 48.5 MiB of traces (one record over and over: what is compared is bytes), past the smallest
+    // sample of pieces (kMinSampledPieces), the last piece half a piece long.
+    test::TempDir dir;
+    test::TempDir cache;
+    test::FileSetWriter set = test::runWithOneOp(dir.path());
+    const std::string record = framedTrace(1, false);
+    const std::size_t records = ((std::size_t{97} << 20) / 2) / record.size();
+    std::string traces;
+    traces.reserve(records * record.size());
+    for (std::size_t i = 0; i < records; ++i)
+        traces += record;
+    set.appendBytes("graph_execution_traces", traces);
+    const fs::path file = traceFileOf(dir.path());
+    const std::uint64_t indexedBytes = fs::file_size(file);
+    {
+        LogdirReader first(dir.path(), cachedIn(cache.path()));
+        REQUIRE(first.update()->traceCount() == records);
+        REQUIRE(first.saveIndex());
+    }
+    std::string appended;
+    for (int i = 0; i < 1000; ++i)
+        appended += framedTrace(i, i == 500);
+    const auto reopen = [&] {
+        const auto counting = std::make_shared<CountingFileSystem>();
+        LogdirReader reader(dir.path(), cachedIn(cache.path(), counting));
+        const auto snapshot = reader.update();
+        return std::tuple{reader.indexCacheStatus(), snapshot->traceCount(), snapshot->alertCount(),
+                          counting->traceBytesRead()};
+    };
+
+    SECTION("an append: a sample and what was appended are read, not the whole file")
+    {
+        test::appendBytes(file, appended);
+        letChangesAge();
+        const auto [status, count, alerts, bytesRead] = reopen();
+        CHECK(status == "used");
+        CHECK(count == records + 1000);
+        CHECK(alerts == 1);
+        const std::uint64_t sample = (indexfile::kMinSampledPieces + 1) * indexfile::kContentChunk;
+        CHECK(bytesRead >= sample / 2);
+        CHECK(bytesRead <= sample + appended.size() + 2 * indexfile::kEndWindow);
+        CHECK(bytesRead < indexedBytes / 2);
+    }
+    SECTION("the file rewritten in place from its start and longer: not used")
+    {
+        FILE* f = std::fopen(file.c_str(), "r+b");
+        REQUIRE(f != nullptr);
+        const std::string other = framedTrace(2, false); // another step, same length
+        REQUIRE(other.size() == record.size());
+        REQUIRE(std::fseek(f, static_cast<long>(indexedBytes - traces.size()), SEEK_SET) == 0);
+        REQUIRE(std::fwrite(other.data(), 1, other.size(), f) == other.size());
+        std::fclose(f);
+        test::appendBytes(file, appended);
+        const auto [status, count, alerts, bytesRead] = reopen();
+        CHECK(status == "not used: " + file.filename().string() + " holds other data");
+        CHECK(count == records + 1000);
+    }
+    SECTION("a change in the last piece, short of the end compared whole: not used")
+    {
+        // The last piece is always in the sample; the last 64 KiB are compared whole anyway.
+        const std::uint64_t at = indexedBytes - indexfile::kEndWindow - 4 * record.size();
+        const std::uint64_t recordStart =
+            at - (at - (indexedBytes - traces.size())) % record.size();
+        REQUIRE(recordStart / indexfile::kContentChunk ==
+                (indexedBytes - 1) / indexfile::kContentChunk);
+        FILE* f = std::fopen(file.c_str(), "r+b");
+        REQUIRE(f != nullptr);
+        const std::string nan = framedTrace(1, true);
+        REQUIRE(nan.size() == record.size());
+        REQUIRE(std::fseek(f, static_cast<long>(recordStart), SEEK_SET) == 0);
+        REQUIRE(std::fwrite(nan.data(), 1, nan.size(), f) == nan.size());
+        std::fclose(f);
+        test::appendBytes(file, appended);
+        const auto [status, count, alerts, bytesRead] = reopen();
+        CHECK(status == "not used: " + file.filename().string() + " holds other data");
+        CHECK(alerts == 2); // the NaN written in, read afresh
+    }
+    SECTION("truncated and written again, longer: not used")
+    {
+        const std::string head = [&] {
+            std::ifstream in(file, std::ios::binary);
+            std::string bytes(static_cast<std::size_t>(indexedBytes - traces.size()), '\0');
+            in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+            return bytes;
+        }();
+        fs::resize_file(file, 0);
+        test::appendBytes(file, head + appended + traces);
+        const auto [status, count, alerts, bytesRead] = reopen();
+        CHECK(status == "not used: " + file.filename().string() + " holds other data");
+        CHECK(count == records + 1000);
+    }
+}
+
+TEST_CASE("the sample of pieces grows with the append and reaches every piece", "[indexcache]")
+{
+    using indexfile::kContentChunk;
+    using indexfile::kMinSampledPieces;
+    using indexfile::sampledPieces;
+    // A file of few pieces is compared whole.
+    std::vector<std::size_t> all(kMinSampledPieces);
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    CHECK(sampledPieces(kMinSampledPieces, 1) == all);
+    CHECK(sampledPieces(3, 1) == std::vector<std::size_t>{0, 1, 2});
+    CHECK(sampledPieces(0, 1).empty());
+    // A large one: at least the smallest sample, more for a larger append, and the last piece.
+    for (const std::uint64_t grown : {std::uint64_t{1}, 100 * kContentChunk, 999 * kContentChunk}) {
+        const auto s = sampledPieces(1000, grown);
+        const std::size_t wanted =
+            std::max<std::size_t>(kMinSampledPieces, (grown + kContentChunk - 1) / kContentChunk);
+        CHECK(s.size() >= wanted);
+        CHECK(s.size() <= wanted + 1);
+        CHECK(std::is_sorted(s.begin(), s.end()));
+        CHECK(std::adjacent_find(s.begin(), s.end()) == s.end());
+        CHECK(s.back() == 999);
+    }
+    // Spread from a random start: over many reopens, no piece is always skipped.
+    std::vector<bool> seen(1000);
+    for (int round = 0; round < 2000; ++round)
+        for (const std::size_t k : sampledPieces(1000, 1))
+            seen[k] = true;
+    CHECK(std::count(seen.begin(), seen.end(), false) == 0);
 }

@@ -6,8 +6,9 @@
 // was read, and start and end, where it was read, with the same bytes (a checksum of up to 64 KiB
 // at each end). A file that is not provably the one indexed (the same size, modification and
 // change times, device and inode) must also hold the same bytes in every 1 MiB piece of what was
-// read (their checksums are saved): an append is then told from a rewrite, at the cost of
-// reading what was read once more. The small files (source files, stack frames, graphs) are read
+// read (their checksums are saved), but for the same file (device and inode) grown longer, which
+// is compared in a sample of those pieces as large as what was appended (sampledPieces,
+// indexcacheformat.hpp). The small files (source files, stack frames, graphs) are read
 // again up to where the index stopped, so their tables are those of the files as they are now; the
 // graphs must then come out with the same graphs and ops as saved. The big arrays (one entry per
 // trace and per execution) are mapped from the saved file, each checked against its checksum and

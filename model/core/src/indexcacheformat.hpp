@@ -111,6 +111,23 @@ std::optional<std::vector<std::uint32_t>> contentChecksums(const FileHandle& han
                                                            std::uint64_t readTo, ThreadPool& pool,
                                                            CheckedContent known = {});
 
+// A file that only grew since it was indexed (the same device and inode, longer than it was) is
+// told from one rewritten in place by its ends and by a sample of its pieces, in proportion to
+// the growth: as many pieces as were appended, at least kMinSampledPieces, spread evenly over what
+// was read from a random start, and the last one. Reading every piece again would make a reopen
+// after any append cost a first open; a follow session trusts what it read without any of this.
+inline constexpr std::size_t kMinSampledPieces = 16;
+
+// The pieces (indices among `pieces`, ascending, each once) a reopen compares after `grownBytes`
+// were appended: all of them when the sample would be as many.
+std::vector<std::size_t> sampledPieces(std::size_t pieces, std::uint64_t grownBytes);
+
+// Whether each piece `which` names of the first `readTo` bytes still has its checksum in
+// `expected` (contentChecksums of those bytes); false too when one cannot be read.
+bool piecesMatch(const FileHandle& handle, std::uint64_t readTo,
+                 const std::vector<std::uint32_t>& expected, const std::vector<std::size_t>& which,
+                 ThreadPool& pool);
+
 // A logdir file as a saved index describes it: what it was when saved, and the checksums of
 // what was read of it.
 struct FileStamp

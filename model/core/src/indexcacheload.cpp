@@ -161,8 +161,11 @@ private:
 
     // A file whose size, times, device and inode are as saved was not written since (a write
     // through the file system changes the change time, which no user can set back): its ends are
-    // compared. Any other must hold, in every piece of what was read, the bytes it held: a file
-    // rewritten in the middle and appended to differs from an append by its bytes alone.
+    // compared. The same file (device and inode) grown longer is compared by its ends and a
+    // sample of its pieces in proportion to the growth (sampledPieces): an append is what a
+    // followed run does, and reading all of it again would make the reopen cost a first open.
+    // Any other (replaced, or rewritten to the same size) must hold, in every piece of what was
+    // read, the bytes it held.
     bool stillTheSame(FileState& f, const SavedFile& saved)
     {
         const bool same = compareWithSaved(f, saved);
@@ -184,17 +187,29 @@ private:
         if (!sums.ok || sums.head != was.ends.head || sums.tail != was.ends.tail)
             return fail(name + " holds other data");
         const OpenFile::Identity identity = f.handle.identity();
-        const bool unchanged = identity.known() && was.identity.changeTime != 0 &&
-                               identity == was.identity && size == was.size &&
+        const bool sameFile = identity.known() && identity.device == was.identity.device &&
+                              identity.inode == was.identity.inode;
+        const bool unchanged = sameFile && was.identity.changeTime != 0 &&
+                               identity.changeTime == was.identity.changeTime && size == was.size &&
                                f.handle.modificationTime() == was.modified;
-        if (!unchanged) {
-            const auto content = contentChecksums(f.handle, saved.offset, m_pool);
-            if (!content || *content != was.content)
-                return fail(name + " holds other data");
-        }
+        if (!unchanged && !sameContent(f, saved, sameFile && size > was.size))
+            return fail(name + " holds other data");
         f.checkedContent = was.content;
         f.checkedBytes = saved.offset;
         return true;
+    }
+
+    // Whether what was read of `f` still holds the bytes it held: every piece of it, or a sample
+    // when the file `grew`.
+    bool sameContent(const FileState& f, const SavedFile& saved, bool grew)
+    {
+        const std::vector<std::uint32_t>& was = saved.stamp.content;
+        if (grew)
+            return piecesMatch(f.handle, saved.offset, was,
+                               sampledPieces(was.size(), f.handle.size() - saved.stamp.size),
+                               m_pool);
+        const auto content = contentChecksums(f.handle, saved.offset, m_pool);
+        return content && *content == was;
     }
 
     // The graph and code tables are rebuilt from the files as they are now, up to where the index

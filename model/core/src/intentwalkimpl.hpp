@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The intent walk's insides (intentwalk.hpp): the tables it keeps while it goes through the events
-// and the rules it applies at each. Private to intentwalk.cpp and intentwalkstate.cpp, which
-// saves and restores the tables.
+// and the rules it applies at each. Private to intentwalk.cpp.
 #pragma once
 
 #include "eventorder.hpp"
