@@ -122,3 +122,40 @@ TEST_CASE("adopted storage is used in place for whole chunks and copied for the 
     });
     CHECK(small[9] == 27);
 }
+
+TEST_CASE("storage adopted in extents of whole chunks reads as one array")
+{
+    using Big = ChunkedArray<std::uint32_t, 8>; // chunks of 256
+    // Two whole chunks in one place, then one whole and a partial one in another: a saved index
+    // appended to holds an array so.
+    auto first = std::make_shared<std::vector<std::uint32_t>>(2 * 256);
+    auto second = std::make_shared<std::vector<std::uint32_t>>(256 + 40);
+    for (std::size_t i = 0; i < first->size(); ++i)
+        (*first)[i] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < second->size(); ++i)
+        (*second)[i] = static_cast<std::uint32_t>(first->size() + i);
+    Big c;
+    c.adopt(first->data(), first->size(), first);
+    c.adopt(second->data(), second->size(), second);
+    REQUIRE(c.size() == first->size() + second->size());
+    for (std::size_t i = 0; i < c.size(); ++i)
+        REQUIRE(c[i] == i);
+    std::vector<const std::uint32_t*> runs;
+    c.forEachRun([&](const std::uint32_t* run, std::size_t) { runs.push_back(run); });
+    REQUIRE(runs.size() == 4);
+    CHECK(runs[0] == first->data()); // in place, from each
+    CHECK(runs[1] == first->data() + 256);
+    CHECK(runs[2] == second->data());
+    CHECK(runs[3] != second->data() + 256); // the partial chunk: a copy
+    // From a chunk on, as a save that appends writes an array.
+    std::vector<std::size_t> from;
+    c.forEachRun([&](const std::uint32_t* run, std::size_t n) { from.push_back(*run + n); }, false,
+                 512);
+    CHECK(from == std::vector<std::size_t>{512 + 256, 768 + 40});
+
+    Big exact; // an extent of exactly one chunk, copied, then one in place
+    exact.adopt(first->data(), 256, first);
+    exact.adopt(first->data() + 256, 256, first);
+    for (std::size_t i = 0; i < exact.size(); ++i)
+        REQUIRE(exact[i] == i);
+}

@@ -5,6 +5,7 @@
 #include "childrun.hpp"
 #include "hostlogdirs.hpp"
 #include "indexcache.hpp"
+#include "indexcachetesting.hpp"
 #include "indexcachetrust.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
@@ -22,44 +23,12 @@ using namespace nanscope;
 using namespace nanscope::core;
 namespace ev = test::events;
 namespace fs = std::filesystem;
+using test::cachedIn;
+using test::fingerprint;
+using test::onlySavedIndex;
+using test::readFresh;
 
 namespace {
-
-// Everything a reader shows of a logdir, as text: the report (counts, alerts, origin,
-// diagnostics) and every trace, execution and alert field by field.
-std::string fingerprint(const Snapshot& s)
-{
-    std::ostringstream out;
-    out << renderText(buildReport(s));
-    for (std::uint64_t i = 0; i < s.traceCount(); ++i) {
-        const TraceDigest t = s.trace(i);
-        out << 't' << t.wallTime << ' ' << t.fileIndex << ' ' << t.offset << ' ' << t.op << ' '
-            << t.outputSlot << ' ' << int(t.mode) << ' ' << int(t.health.bits) << ' ' << t.device
-            << '\n';
-    }
-    for (std::uint64_t i = 0; i < s.executionCount(); ++i) {
-        const ExecutionDigest e = s.execution(i);
-        out << 'e' << e.wallTime << ' ' << e.offset << ' ' << e.opType << ' ' << e.graphId << ' '
-            << e.modulePath << ' ' << int(e.mode) << ' ' << int(e.health.bits) << ' '
-            << e.numInputIds << ' ' << e.numOutputIds << ' ' << e.numTensorValues << '\n';
-    }
-    for (std::uint64_t k = 0; k < s.alertCount(); ++k) {
-        const Alert a = s.alert(k);
-        out << 'a' << int(a.event.source) << ' ' << a.event.index << ' ' << a.outputSlot << ' '
-            << a.nan << ' ' << a.negativeInfinity << ' ' << a.positiveInfinity << '\n';
-    }
-    for (const auto& op : s.graphs().ops())
-        out << 'o' << op.name << ' ' << op.type << ' ' << op.declared << '\n';
-    return out.str();
-}
-
-ReaderOptions cachedIn(const fs::path& cache)
-{
-    ReaderOptions options;
-    options.indexCache.directory = cache;
-    options.indexCache.minLogdirBytes = 0;
-    return options;
-}
 
 // Reads `logdir` with a reader that uses the cache and saves to it; returns its status and what
 // it shows.
@@ -79,12 +48,6 @@ CachedRead readCached(const fs::path& logdir, const fs::path& cache)
     return {reader.indexCacheStatus(), fingerprint(*s), s->traceCount()};
 }
 
-std::string readFresh(const fs::path& logdir)
-{
-    LogdirReader reader(logdir);
-    return fingerprint(*reader.update());
-}
-
 // Graph "g" with op "r" (runWithOneOp) and `count` CURT_HEALTH traces of it, at wall times 0, 1 …
 test::FileSetWriter oneOpTraces(const fs::path& dir, int count)
 {
@@ -93,16 +56,6 @@ test::FileSetWriter oneOpTraces(const fs::path& dir, int count)
         set.append("graph_execution_traces",
                    ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false)));
     return set;
-}
-
-fs::path onlySavedIndex(const fs::path& cache)
-{
-    std::vector<fs::path> found;
-    for (const auto& entry : fs::directory_iterator(cache))
-        if (entry.path().extension() == ".nsidx")
-            found.push_back(entry.path());
-    REQUIRE(found.size() == 1);
-    return found.front();
 }
 
 } // namespace

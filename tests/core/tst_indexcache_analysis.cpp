@@ -2,6 +2,7 @@
 // The analysis a saved index brings along: the propagation (hop counts, what was set aside, the
 // counts) goes with the origin, so that a reopened index answers both without a walk over every
 // event; for other expected patterns, or once data was appended, they are worked out again.
+#include "indexcacheformat.hpp"
 #include "indexstate.hpp"
 #include "logdirbuilder.hpp"
 #include "maskedlogdir.hpp"
@@ -151,4 +152,45 @@ TEST_CASE("a saved index that passes the memory limit with what was appended giv
     const auto reopened = readWithLimit();
     CHECK(reopened.first == "not used: reading past it reached the memory limit");
     CHECK(reopened.second == freshTraces);
+}
+
+TEST_CASE("hop counts are saved as the events that are not finite", "[indexcache]")
+{
+    Propagation p;
+    p.traceHops.assign(100'000, Propagation::kFinite);
+    p.traceHops[0] = 0;
+    p.traceHops[1] = 1;
+    p.traceHops[70'000] = Propagation::kIntended;
+    p.traceHops.back() = Propagation::kMaxHops;
+    p.executionHops = {Propagation::kUninitialised, Propagation::kFinite, 2};
+    p.producers = 3;
+    ArchiveWriter w;
+    indexfile::putKnownPropagation(w, &p);
+    CHECK(w.bytes().size() < 200); // not two bytes for each of 100 000 traces
+    const auto bytes = std::as_bytes(std::span(w.bytes()));
+    ArchiveReader r(bytes);
+    const auto back = indexfile::getKnownPropagation(r, 1'000'000);
+    REQUIRE(back);
+    CHECK(back->traceHops == p.traceHops);
+    CHECK(back->executionHops == p.executionHops);
+    CHECK(back->producers == 3);
+
+    SECTION("more events than the file can hold fail before anything is sized")
+    {
+        ArchiveReader small(bytes);
+        CHECK_FALSE(indexfile::getKnownPropagation(small, 99'999));
+    }
+    SECTION("an event past the end, or a finite one listed, fails")
+    {
+        for (const std::uint16_t hop : {std::uint16_t{7}, Propagation::kFinite}) {
+            ArchiveWriter forged;
+            forged.put<std::uint8_t>(1);
+            forged.count(10); // ten traces, one of them listed
+            forged.count(1);
+            forged.putVarint(hop == 7 ? 10 : 3); // the eleventh of ten; or a finite one
+            forged.put(hop);
+            ArchiveReader f(std::as_bytes(std::span(forged.bytes())));
+            CHECK_FALSE(indexfile::getKnownPropagation(f, 1000));
+        }
+    }
 }

@@ -6,6 +6,7 @@
 #include "childrun.hpp"
 #include "chunkarena.hpp"
 #include "indexcache.hpp"
+#include "indexcachetesting.hpp"
 #include "indexcachetrust.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
@@ -21,16 +22,9 @@ using namespace nanscope;
 using namespace nanscope::core;
 namespace ev = test::events;
 namespace fs = std::filesystem;
+using test::cachedIn;
 
 namespace {
-
-ReaderOptions cachedIn(const fs::path& cache)
-{
-    ReaderOptions options;
-    options.indexCache.directory = cache;
-    options.indexCache.minLogdirBytes = 0;
-    return options;
-}
 
 fs::path savedIndexOf(const fs::path& logdir, const fs::path& cache)
 {

@@ -4,6 +4,7 @@
 // what the load checked are kept), and those kept checksums still tell a file rewritten in the
 // middle from the one that was indexed.
 #include "indexcacheformat.hpp"
+#include "indexcachetesting.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "tempdir.hpp"
@@ -21,8 +22,16 @@ using namespace nanscope;
 using namespace nanscope::core;
 namespace ev = test::events;
 namespace fs = std::filesystem;
+using test::cachedIn;
+using test::letChangesAge;
+using test::traceFileOf;
 
 namespace {
+
+std::string framedTrace(int i, bool nonFinite)
+{
+    return test::framedOneOpTrace(static_cast<std::uint64_t>(i), nonFinite);
+}
 
 // The disk, counting the bytes read from files named *.graph_execution_traces.
 class CountingFileSystem : public FileSystem
@@ -69,35 +78,6 @@ private:
     std::shared_ptr<const FileSystem> m_disk = realFileSystem();
     mutable std::atomic<std::uint64_t> m_traceBytesRead{0};
 };
-
-ReaderOptions cachedIn(const fs::path& cache, std::shared_ptr<const FileSystem> files = nullptr)
-{
-    ReaderOptions options;
-    options.indexCache.directory = cache;
-    options.indexCache.minLogdirBytes = 0;
-    options.discovery.fileSystem = std::move(files);
-    return options;
-}
-
-std::string framedTrace(int i, bool nonFinite)
-{
-    return test::framed(ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, nonFinite)));
-}
-
-fs::path traceFileOf(const fs::path& logdir)
-{
-    for (const auto& e : fs::directory_iterator(logdir))
-        if (e.path().extension() == ".graph_execution_traces")
-            return e.path();
-    return {};
-}
-
-// A change within 50 ms of a save vouches for nothing (indexcachetrust.hpp): the appends below
-// are made older than that, so that what is read is what the growth needs.
-void letChangesAge()
-{
-    std::this_thread::sleep_for(std::chrono::milliseconds(120));
-}
 
 } // namespace
 

@@ -108,6 +108,33 @@ TEST_CASE("chunks adopted from a mapped file are not stored again when the array
     }
 }
 
+TEST_CASE("chunks adopted in two extents from a mapped file are not stored again", "[spill]")
+{
+    test::TempDir dir;
+    using Array = ChunkedArray<std::uint32_t, 10>; // chunks of 1024
+    constexpr std::size_t kChunk = 1024;
+    const auto saved = ChunkArena::create(dir.path());
+    REQUIRE(saved);
+    std::vector<std::uint32_t> values(3 * kChunk + 100);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<std::uint32_t>(i * 5);
+    const auto* mapped = static_cast<const std::uint32_t*>(
+        saved->store(values.data(), values.size() * sizeof(std::uint32_t)));
+    REQUIRE(mapped);
+    Array array;
+    array.adopt(mapped, kChunk, saved, true); // one chunk: copied
+    array.adopt(mapped + kChunk, values.size() - kChunk, saved, true);
+    const auto arena = ChunkArena::create(dir.path());
+    array.spillTo(arena);
+    while (array.size() < 4 * kChunk + 10)
+        array.push_back(static_cast<std::uint32_t>(array.size() * 5));
+    array.sealBelow(array.size());
+    // The copied first chunk and the one the reader finished; not the two mapped in place.
+    CHECK(arena->storedBytes() == 2 * kChunk * sizeof(std::uint32_t));
+    for (std::size_t i = 0; i < array.size(); ++i)
+        REQUIRE(array[i] == i * 5);
+}
+
 TEST_CASE("a spilled array reads back every element whether stored or not", "[spill]")
 {
     test::TempDir dir;

@@ -11,10 +11,12 @@
 
 namespace nanscope::core {
 
-int openCacheFile(const std::filesystem::path& path, int& error)
+namespace {
+
+int openRegular(const std::filesystem::path& path, int access, int& error)
 {
     // O_NONBLOCK: a FIFO opens at once (and is then refused) instead of waiting for a writer.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), access | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         error = errno;
         return -1;
@@ -27,6 +29,18 @@ int openCacheFile(const std::filesystem::path& path, int& error)
         return -1;
     }
     return fd;
+}
+
+} // namespace
+
+int openCacheFile(const std::filesystem::path& path, int& error)
+{
+    return openRegular(path, O_RDONLY, error);
+}
+
+int openCacheFileForWriting(const std::filesystem::path& path, int& error)
+{
+    return openRegular(path, O_WRONLY, error);
 }
 
 int createCacheFile(const std::filesystem::path& path)

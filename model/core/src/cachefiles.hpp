@@ -21,6 +21,8 @@ namespace nanscope::core {
 // A regular file opened for reading, or -1 with `error` (an errno) set: ELOOP for a link,
 // EINVAL (reported as "not a regular file") for anything else that is not one.
 int openCacheFile(const std::filesystem::path& path, int& error);
+// The same, open for writing in place (a save that appends to a saved index).
+int openCacheFileForWriting(const std::filesystem::path& path, int& error);
 
 // A new file, created where nothing lies (no link followed), or -1 with errno set.
 int createCacheFile(const std::filesystem::path& path);

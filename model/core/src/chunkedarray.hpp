@@ -63,13 +63,15 @@ public:
     {
         const std::size_t last = std::min(end, m_size) >> ChunkBits;
         for (; m_sealed < last && m_arena; ++m_sealed) {
+            if (m_sealed < m_stored.size() && m_stored[m_sealed])
+                continue; // adopted from a mapped file: already where it can be given back
             void* stored = m_arena->store(m_chunks[m_sealed].get(), kChunkSize * sizeof(T));
             if (!stored) {
                 m_arena.reset(); // a full disk
                 break;
             }
             m_chunks[m_sealed] = std::shared_ptr<T[]>(m_arena, static_cast<T*>(stored));
-            m_stored.resize(m_sealed + 1, false);
+            m_stored.resize(std::max(m_stored.size(), m_sealed + 1), false);
             m_stored[m_sealed] = true;
         }
     }
@@ -84,16 +86,17 @@ public:
         mutableAt(m_size - 1) = value;
     }
 
-    // Makes an empty array hold `count` elements stored elsewhere (a memory-mapped file): whole
-    // chunks are used where they lie, kept alive by `owner`, and never written (the reader only
-    // writes past the size); the last, partial chunk is copied, as later elements go there.
-    // `data` must be aligned for T. `inPageCache`: the owner is a mapped file, whose whole chunks
-    // sealBelow must not store again (a read on top of a reopened index of 10^7 traces copied
-    // all 320 MB of it into the arena).
+    // Appends `count` elements stored elsewhere (a memory-mapped file) to an array that is empty
+    // or holds whole chunks (an earlier adopt's): whole chunks are used where they lie, kept
+    // alive by `owner`, and never written (the reader only writes past the size); the last,
+    // partial chunk is copied, as later elements go there. `data` must be aligned for T.
+    // `inPageCache`: the owner is a mapped file, whose whole chunks sealBelow must not store
+    // again (a read on top of a reopened index of 10^7 traces copied all 320 MB of it into the
+    // arena).
     void adopt(const T* data, std::size_t count, const std::shared_ptr<const void>& owner,
                bool inPageCache = false)
     {
-        if (count <= kChunkSize) {
+        if (m_size == 0 && count <= kChunkSize) {
             resize(count);
             std::copy_n(data, count, m_chunks.empty() ? nullptr : m_chunks.front().get());
             return;
@@ -102,23 +105,23 @@ public:
         for (std::size_t c = 0; c < whole; ++c)
             m_chunks.push_back(std::shared_ptr<T[]>(owner, const_cast<T*>(data + c * kChunkSize)));
         m_firstCapacity = kChunkSize;
-        m_size = whole * kChunkSize;
+        m_size += whole * kChunkSize;
         if (inPageCache) {
-            m_sealed = whole;
-            m_stored.assign(whole, true);
+            m_stored.resize(m_chunks.size(), false);
+            std::fill(m_stored.end() - static_cast<std::ptrdiff_t>(whole), m_stored.end(), true);
         }
-        const std::size_t rest = count - m_size;
-        resize(count);
+        const std::size_t rest = count - whole * kChunkSize;
+        resize(m_size + rest);
         std::copy_n(data + whole * kChunkSize, rest, m_chunks.back().get());
     }
 
-    // Calls f(pointer, count) for each run of contiguous elements, in order. With `release`, a
-    // run stored in an arena leaves the resident set once f is done with it, so that one pass
-    // over the whole array (saving it) does not map all of it.
+    // Calls f(pointer, count) for each run of contiguous elements from `from` (a chunk's first
+    // element) on, in order. With `release`, a run stored in an arena leaves the resident set once
+    // f is done with it, so that one pass over the whole array (saving it) does not map all of it.
     template <typename F>
-    void forEachRun(const F& f, bool release = false) const
+    void forEachRun(const F& f, bool release = false, std::size_t from = 0) const
     {
-        for (std::size_t begin = 0; begin < m_size; begin += kChunkSize) {
+        for (std::size_t begin = from; begin < m_size; begin += kChunkSize) {
             const std::size_t c = begin >> ChunkBits;
             const std::size_t n = std::min(kChunkSize, m_size - begin);
             f(static_cast<const T*>(m_chunks[c].get()), n);

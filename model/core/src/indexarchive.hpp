@@ -37,6 +37,16 @@ public:
         m_bytes.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
     }
 
+    // An unsigned number in 7-bit groups, low first: small ones take a byte.
+    void putVarint(std::uint64_t value)
+    {
+        while (value >= 0x80) {
+            m_bytes.push_back(static_cast<char>(0x80 | (value & 0x7f)));
+            value >>= 7;
+        }
+        m_bytes.push_back(static_cast<char>(value));
+    }
+
     const std::string& bytes() const { return m_bytes; }
 
 private:
@@ -61,6 +71,19 @@ public:
             return value;
         std::memcpy(&value, m_bytes.data() + m_at - sizeof value, sizeof value);
         return value;
+    }
+    // A number written by putVarint (at most ten bytes; more fails).
+    std::uint64_t getVarint()
+    {
+        std::uint64_t value = 0;
+        for (unsigned shift = 0; shift < 70; shift += 7) {
+            const auto b = get<std::uint8_t>();
+            value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+            if ((b & 0x80) == 0)
+                return value;
+        }
+        fail();
+        return 0;
     }
     bool getBool()
     {

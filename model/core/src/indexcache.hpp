@@ -19,9 +19,13 @@
 // Layout: a 64-byte header (magic, version, byte order, where the description is and its
 // checksum), then each array (at a page boundary when it has whole chunks, which are mapped in
 // place), then the description of everything else (indexarchive.hpp encoding), which also lists
-// the arrays with a checksum per 16 MiB block.
+// the arrays' extents with a checksum per 16 MiB block. A save after an append adds, past the
+// end, one extent to each array (what it holds past the whole chunks the file has of it), a new
+// description and then the header (appendIndexCache); the file is written whole again when
+// another process changed it, or when what it no longer uses would pass half of what it uses.
 #pragma once
 
+#include "indexarchive.hpp"
 #include "readerstate.hpp"
 #include "threadpool.hpp"
 
@@ -31,8 +35,29 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <sys/stat.h>
+#include <vector>
 
 namespace nanscope::core {
+
+namespace indexfile {
+struct ColumnEntry;
+}
+
+// A saved index file as a reader last knew it (ReaderState::savedIndex): its identity and size
+// (an fstat), where its arrays lie, and whether its bytes are known good (checked whole by a
+// load, now or by its record, or written by this process). A save appends to it (a new extent
+// of each array past its whole chunks, a new description, the header last) while the file is
+// still that one; otherwise, or when what it no longer uses would grow past half of what it
+// uses, the save writes a new file whole.
+struct SavedIndexFile
+{
+    std::filesystem::path path;
+    struct stat identity
+    {};
+    std::vector<indexfile::ColumnEntry> columns; // in visitColumns order
+    bool vouched = false;
+};
 
 // What a saved index is the index of: another logdir's, or the same one read with other
 // options, is a miss.
@@ -50,19 +75,30 @@ struct IndexCacheKey
 std::filesystem::path indexCacheFile(const std::filesystem::path& directory,
                                      const IndexCacheKey& key);
 
-// Writes `state` to `file` (through a temporary file renamed over it, so that a reader that
-// maps the old one keeps a whole file). False with `error` set when it cannot. What was read of
-// each logdir file is read again, on `pool`, for its checksums (indexcacheformat.hpp).
-// `analysis`: the index's origin and propagation as its snapshot worked them out (null: not
-// known), with the expected patterns `patterns`.
+// Writes `state` to `file`: appended to the file its savedIndex names when that is `file` and
+// still as it was (`appended` then set; appendIndexCache), else whole, through a temporary file
+// renamed over it, so that a reader that copies the old one keeps a whole file. False with
+// `error` set when it cannot. state.savedIndex then names the file written. What was read of
+// each logdir file and not yet checksummed is read, on `pool`, for its checksums
+// (indexcacheformat.hpp). `analysis`: the index's origin and propagation as its snapshot worked
+// them out (null: not known), with the expected patterns `patterns`.
 struct SavedAnalysis
 {
     const std::optional<Origin>* origin = nullptr;
     const Propagation* propagation = nullptr; // only with the origin
 };
-bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
+bool saveIndexCache(ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
                     const std::vector<std::string>& patterns, const std::filesystem::path& file,
-                    ThreadPool& pool, std::string& error);
+                    ThreadPool& pool, std::string& error, bool* appended = nullptr);
+
+// Appends to `saved` what `state`'s arrays hold past the whole chunks the file has of each (one
+// extent each), then `describe` (the description but for the arrays' entries) with the entries,
+// then the header, and updates `saved`. False, with the file still holding the index it held,
+// when it cannot: the file is not exactly `saved` any more (another process saved or changed it,
+// or holds its lock), the arrays do not extend what it holds, or what the file would no longer
+// use would pass half of what it uses (a whole save compacts it).
+bool appendIndexCache(const ReaderState& state, SavedIndexFile& saved,
+                      const ArchiveWriter& describe);
 
 // Reads a saved index of the logdir at `logdir` (the path the reader was given) into `state`: a
 // reader's state before its first update, with its settings (IndexState::files and the limits).
@@ -86,6 +122,11 @@ bool loadIndexCache(std::span<const std::byte> bytes, std::shared_ptr<const void
 void checkSavedIndexCache(const std::filesystem::path& file, const IndexCacheKey& key,
                           const std::filesystem::path& logdir, const DiscoveryOptions& discovery,
                           ReaderState scratch, ThreadPool& pool);
+
+// After a save that appended to `saved`: once its times are safely past the save, notes it as
+// checked (indexcachetrust.hpp) when its bytes were known good before (SavedIndexFile::vouched):
+// what was appended was written from memory with its checksums, and the rest is as checked.
+void noteAppendedIndexCache(const SavedIndexFile& saved);
 
 // Deletes the least recently used saved indexes of `directory` beyond the newest `keepFiles`
 // (the one just written, `keep`, always stays).

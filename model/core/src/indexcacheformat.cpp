@@ -4,10 +4,6 @@
 #include "nanscope/format/crc32c.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <numeric>
-#include <random>
 
 namespace nanscope::core::indexfile {
 namespace {
@@ -41,140 +37,6 @@ std::uint64_t graphStructureHash(const GraphTable& graphs)
         h = fnv1aValue(fnv1a(fnv1aValue(fnv1aValue(h, op.graph), op.name.size()), op.name),
                        op.declared);
     return h;
-}
-
-EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo)
-{
-    EndChecksums sums;
-    std::vector<std::byte> buffer(static_cast<std::size_t>(std::min(readTo, kEndWindow)));
-    if (handle.readAt(0, buffer.data(), buffer.size()) != buffer.size())
-        return sums;
-    sums.head = format::crc32c(buffer.data(), buffer.size());
-    if (handle.readAt(readTo - buffer.size(), buffer.data(), buffer.size()) != buffer.size())
-        return sums;
-    sums.tail = format::crc32c(buffer.data(), buffer.size());
-    sums.ok = true;
-    return sums;
-}
-
-namespace {
-
-// CRC-32C of each piece `which` names of the first `readTo` bytes, into sums[k], read on `pool`'s
-// threads and this one; false when one cannot be read.
-bool checksumPieces(const FileHandle& handle, std::uint64_t readTo,
-                    const std::vector<std::size_t>& which, std::vector<std::uint32_t>& sums,
-                    ThreadPool& pool)
-{
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> bad{false};
-    const auto work = [&] {
-        std::vector<std::byte> buffer(static_cast<std::size_t>(std::min(readTo, kContentChunk)));
-        for (std::size_t i;
-             !bad.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < which.size();) {
-            const std::size_t k = which[i];
-            const std::uint64_t begin = k * kContentChunk;
-            const auto bytes = static_cast<std::size_t>(std::min(kContentChunk, readTo - begin));
-            if (handle.readAt(begin, buffer.data(), bytes) != bytes)
-                bad = true;
-            else
-                sums[k] = format::crc32c(buffer.data(), bytes);
-        }
-    };
-    const bool shared = which.size() > 1;
-    if (shared)
-        for (unsigned t = 0; t < pool.size(); ++t)
-            pool.submit(work);
-    work();
-    if (shared)
-        pool.wait();
-    return !bad;
-}
-
-std::size_t piecesOf(std::uint64_t bytes)
-{
-    return static_cast<std::size_t>((bytes + kContentChunk - 1) / kContentChunk);
-}
-
-} // namespace
-
-std::optional<std::vector<std::uint32_t>> contentChecksums(const FileHandle& handle,
-                                                           std::uint64_t readTo, ThreadPool& pool,
-                                                           CheckedContent known)
-{
-    const std::size_t chunks = piecesOf(readTo);
-    std::vector<std::uint32_t> sums(chunks);
-    // A piece known whole (not the last, partial one of what was checked) is not read again.
-    std::size_t kept = 0;
-    if (known.sums && known.bytes <= readTo && known.sums->size() == piecesOf(known.bytes)) {
-        kept = static_cast<std::size_t>(known.bytes / kContentChunk);
-        std::copy_n(known.sums->begin(), kept, sums.begin());
-    }
-    std::vector<std::size_t> rest(chunks - kept);
-    std::iota(rest.begin(), rest.end(), kept);
-    if (!checksumPieces(handle, readTo, rest, sums, pool))
-        return std::nullopt;
-    return sums;
-}
-
-std::vector<std::size_t> sampledPieces(std::size_t pieces, std::uint64_t grownBytes)
-{
-    const std::size_t wanted = std::max<std::size_t>(
-        kMinSampledPieces, static_cast<std::size_t>(std::min<std::uint64_t>(
-                               pieces, (grownBytes + kContentChunk - 1) / kContentChunk)));
-    std::vector<std::size_t> which;
-    if (wanted >= pieces) {
-        which.resize(pieces);
-        std::iota(which.begin(), which.end(), std::size_t{0});
-        return which;
-    }
-    // Random, so that no rewrite can keep to the pieces a fixed rule would skip.
-    std::random_device random;
-    const double stride = static_cast<double>(pieces) / static_cast<double>(wanted);
-    const double start = std::uniform_real_distribution<double>(0.0, stride)(random);
-    for (std::size_t i = 0; i < wanted; ++i)
-        which.push_back(std::min(
-            pieces - 1, static_cast<std::size_t>(start + stride * static_cast<double>(i))));
-    which.push_back(pieces - 1);
-    std::sort(which.begin(), which.end());
-    which.erase(std::unique(which.begin(), which.end()), which.end());
-    return which;
-}
-
-bool piecesMatch(const FileHandle& handle, std::uint64_t readTo,
-                 const std::vector<std::uint32_t>& expected, const std::vector<std::size_t>& which,
-                 ThreadPool& pool)
-{
-    if (expected.size() != piecesOf(readTo))
-        return false;
-    std::vector<std::uint32_t> sums(expected.size());
-    if (!checksumPieces(handle, readTo, which, sums, pool))
-        return false;
-    return std::all_of(which.begin(), which.end(),
-                       [&](std::size_t k) { return k < sums.size() && sums[k] == expected[k]; });
-}
-
-FileStamp stampOf(const FileHandle& handle, std::uint64_t readTo, ThreadPool& pool,
-                  CheckedContent known)
-{
-    FileStamp stamp;
-    stamp.size = handle.size();
-    stamp.modified = handle.modificationTime();
-    stamp.identity = handle.identity();
-    // A write within the tick of the file's last change would leave its times as they are (see
-    // indexcachetrust.hpp): a change time that recent vouches for nothing.
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-    const std::int64_t margin =
-        stamp.identity.changeTime % 1'000'000'000 != 0 ? 50'000'000 : 2'000'000'000;
-    if (stamp.identity.known() && now - stamp.identity.changeTime < margin)
-        stamp.identity.changeTime = 0;
-    stamp.ends = endChecksums(handle, readTo);
-    if (auto content = contentChecksums(handle, readTo, pool, known))
-        stamp.content = std::move(*content);
-    else
-        stamp.ends.ok = false;
-    return stamp;
 }
 
 void putFile(ArchiveWriter& w, const FileState& f, const FileStamp& stamp)
@@ -457,14 +319,61 @@ std::optional<SavedOrigin> getKnownOrigin(ArchiveReader& r)
     return saved;
 }
 
+namespace {
+
+// Hop counts by event, most of them kFinite: their count, then each other one as its distance
+// from the one before (a varint) and its value. A tenth of the size of every count for a logdir
+// whose traces are one in ten non-finite, and a few bytes for most.
+void putHops(ArchiveWriter& w, const std::vector<std::uint16_t>& hops)
+{
+    w.count(hops.size());
+    const auto others = static_cast<std::size_t>(
+        hops.size() -
+        static_cast<std::size_t>(std::count(hops.begin(), hops.end(), Propagation::kFinite)));
+    w.count(others);
+    std::size_t next = 0; // the index after the last one written
+    for (std::size_t i = 0; i < hops.size(); ++i) {
+        if (hops[i] == Propagation::kFinite)
+            continue;
+        w.putVarint(i - next);
+        w.put(hops[i]);
+        next = i + 1;
+    }
+}
+
+// `maxEvents`: more than the saved index can hold; a count past it fails before anything is sized.
+void getHops(ArchiveReader& r, std::vector<std::uint16_t>& hops, std::uint64_t maxEvents)
+{
+    const auto events = r.get<std::uint64_t>();
+    const std::size_t others = r.count(3);
+    if (!r.ok() || events > maxEvents || others > events) {
+        r.fail();
+        return;
+    }
+    hops.assign(static_cast<std::size_t>(events), Propagation::kFinite);
+    std::uint64_t next = 0;
+    for (std::size_t k = 0; k < others && r.ok(); ++k) {
+        const std::uint64_t gap = r.getVarint();
+        const auto value = r.get<std::uint16_t>();
+        if (gap >= events - next || value == Propagation::kFinite) {
+            r.fail();
+            return;
+        }
+        hops[static_cast<std::size_t>(next + gap)] = value;
+        next += gap + 1;
+    }
+}
+
+} // namespace
+
 void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation)
 {
     w.put<std::uint8_t>(propagation != nullptr);
     if (!propagation)
         return;
     const Propagation& p = *propagation;
-    w.putArray(std::span<const std::uint16_t>(p.traceHops));
-    w.putArray(std::span<const std::uint16_t>(p.executionHops));
+    putHops(w, p.traceHops);
+    putHops(w, p.executionHops);
     for (const std::uint64_t n :
          {p.producers, p.entries, p.propagators, p.intendedEvents, p.uninitialisedEvents,
           p.countedAlerts, p.intendedAlerts, p.uninitialisedAlerts})
@@ -485,13 +394,13 @@ void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation)
         w.put(pattern.text);
 }
 
-std::optional<Propagation> getKnownPropagation(ArchiveReader& r)
+std::optional<Propagation> getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents)
 {
     if (!r.getBool())
         return std::nullopt;
     Propagation p;
-    r.getArray(p.traceHops);
-    r.getArray(p.executionHops);
+    getHops(r, p.traceHops, maxEvents);
+    getHops(r, p.executionHops, maxEvents);
     for (std::uint64_t* n :
          {&p.producers, &p.entries, &p.propagators, &p.intendedEvents, &p.uninitialisedEvents,
           &p.countedAlerts, &p.intendedAlerts, &p.uninitialisedAlerts})
@@ -548,25 +457,40 @@ bool validOrigin(const Origin& origin, const IndexState& index)
     return true;
 }
 
+std::uint64_t ColumnEntry::count() const
+{
+    std::uint64_t n = 0;
+    for (const Extent& x : extents)
+        n += x.count;
+    return n;
+}
+
 void putColumnEntry(ArchiveWriter& w, const ColumnEntry& e)
 {
-    w.put(e.offset);
-    w.put(e.count);
     w.put(e.elementBytes);
-    w.count(e.blockChecksums.size());
-    for (const auto c : e.blockChecksums)
-        w.put(c);
+    w.count(e.extents.size());
+    for (const Extent& x : e.extents) {
+        w.put(x.offset);
+        w.put(x.count);
+        w.count(x.blockChecksums.size());
+        for (const auto c : x.blockChecksums)
+            w.put(c);
+    }
 }
 
 ColumnEntry getColumnEntry(ArchiveReader& r)
 {
     ColumnEntry e;
-    e.offset = r.get<std::uint64_t>();
-    e.count = r.get<std::uint64_t>();
     e.elementBytes = r.get<std::uint32_t>();
-    const std::size_t checksums = r.count(4);
-    for (std::size_t i = 0; i < checksums && r.ok(); ++i)
-        e.blockChecksums.push_back(r.get<std::uint32_t>());
+    const std::size_t extents = r.count(24);
+    for (std::size_t k = 0; k < extents && r.ok(); ++k) {
+        Extent& x = e.extents.emplace_back();
+        x.offset = r.get<std::uint64_t>();
+        x.count = r.get<std::uint64_t>();
+        const std::size_t checksums = r.count(4);
+        for (std::size_t i = 0; i < checksums && r.ok(); ++i)
+            x.blockChecksums.push_back(r.get<std::uint32_t>());
+    }
     return e;
 }
 

@@ -12,15 +12,17 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace nanscope::core::indexfile {
 
 inline constexpr std::array<char, 8> kMagic{'N', 'a', 'N', 's', 'c', 'I', 'd', 'x'};
-inline constexpr std::uint32_t kVersion = 5; // 2: origins set intended values aside; 3: files'
+inline constexpr std::uint32_t kVersion = 6; // 2: origins set intended values aside; 3: files'
                                              // identities and content checksums; 4: the main
                                              // host asked for; 5: loss-scaled values, collective
-                                             // origins' hint
+                                             // origins' hint; 6: arrays in extents
 inline constexpr std::uint32_t kByteOrder =
     0x01020304; // reads otherwise on a machine of the other order
 inline constexpr std::uint64_t kPage = 4096;
@@ -176,7 +178,8 @@ bool validOrigin(const Origin& origin, const IndexState& index);
 // by event, what was set aside and the counts, so that a reopened index needs no walk over every
 // event for them. Null: none saved.
 void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation);
-std::optional<Propagation> getKnownPropagation(ArchiveReader& r);
+// `maxEvents`: a bound on the events of the index (the file's size over the bytes each takes).
+std::optional<Propagation> getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents);
 // Whether it has one hop count per trace and execution of the index, and names events in it.
 bool validPropagation(const Propagation& propagation, const IndexState& index);
 
@@ -184,24 +187,59 @@ void putDiagnostic(ArchiveWriter& w, const Diagnostic& d);
 Severity getSeverity(ArchiveReader& r);
 Diagnostic getDiagnostic(ArchiveReader& r);
 
-// Where an array lies in the file, and the checksum of each of its blocks.
-struct ColumnEntry
+// A run of an array's entries in the file, and the checksum of each of its blocks.
+struct Extent
 {
     std::uint64_t offset = 0;
     std::uint64_t count = 0;
-    std::uint32_t elementBytes = 0;
     std::vector<std::uint32_t> blockChecksums;
+};
+
+// Where an array lies in the file: one extent when the file was written whole; a save that
+// appends to the file (indexcacheappend.cpp) adds one after the whole chunks of the last. Every
+// extent but the last holds whole chunks (ChunkedArray::kChunkSize entries each), so that the
+// array's chunks map in place from each.
+struct ColumnEntry
+{
+    std::uint32_t elementBytes = 0;
+    std::vector<Extent> extents;
+
+    std::uint64_t count() const;
+    std::uint64_t bytes() const { return count() * elementBytes; }
 };
 
 void putColumnEntry(ArchiveWriter& w, const ColumnEntry& e);
 ColumnEntry getColumnEntry(ArchiveReader& r);
 
-// Where an array of `count` entries starts: at a page boundary when it has whole chunks to map,
-// else where its type may lie (a small index stays small).
+// Where an extent of `count` entries starts: at a page boundary when it has whole chunks to map
+// (or follows another extent), else where its type may lie (a small index stays small).
 template <typename Array>
-std::uint64_t columnAlignment(std::uint64_t count)
+std::uint64_t extentAlignment(std::uint64_t count, bool alone)
 {
-    return count > Array::kChunkSize ? kPage : 8;
+    return count > Array::kChunkSize || !alone ? kPage : 8;
+}
+
+// Whether `e` can be the entry of an `Array` in a file of `fileBytes` bytes: its element size,
+// each extent within the file and aligned, with a checksum per block, and every extent but the
+// last of whole chunks.
+template <typename Array>
+bool extentsFit(const ColumnEntry& e, std::uint64_t fileBytes)
+{
+    using T = std::remove_cvref_t<decltype(std::declval<const Array&>()[0])>;
+    if (e.elementBytes != sizeof(T) || e.extents.empty())
+        return false;
+    for (std::size_t k = 0; k < e.extents.size(); ++k) {
+        const Extent& x = e.extents[k];
+        const bool last = k + 1 == e.extents.size();
+        const std::uint64_t room = fileBytes - std::min(fileBytes, x.offset);
+        if (x.offset < kHeaderBytes ||
+            x.offset % extentAlignment<Array>(x.count, e.extents.size() == 1) != 0 ||
+            x.count > room / sizeof(T) ||
+            x.blockChecksums.size() != (x.count * sizeof(T) + kBlockBytes - 1) / kBlockBytes ||
+            (!last && (x.count == 0 || x.count % Array::kChunkSize != 0)))
+            return false;
+    }
+    return true;
 }
 
 } // namespace nanscope::core::indexfile

@@ -320,7 +320,8 @@ private:
     bool readOrigin()
     {
         m_origin = getKnownOrigin(m_meta);
-        m_propagation = getKnownPropagation(m_meta);
+        // Each trace and execution takes at least its 8-byte wall time in the file.
+        m_propagation = getKnownPropagation(m_meta, m_bytes.size() / 8);
         return checked();
     }
 
@@ -390,27 +391,24 @@ private:
         std::vector<ColumnEntry> entries;
         bool ok = true;
         visitColumns(m_state, [&](auto& column, Bound bound) {
-            using T = std::remove_cvref_t<decltype(column[0])>;
+            using Array = std::remove_cvref_t<decltype(column)>;
             const ColumnEntry e = getColumnEntry(m_meta);
-            const std::uint64_t room =
-                m_bytes.size() - std::min<std::uint64_t>(m_bytes.size(), e.offset);
-            const std::uint64_t alignment =
-                columnAlignment<std::remove_cvref_t<decltype(column)>>(e.count);
-            if (!m_meta.ok() || e.elementBytes != sizeof(T) || e.offset % alignment != 0 ||
-                e.offset < kHeaderBytes || e.count > room / sizeof(T) ||
-                e.blockChecksums.size() != (e.count * sizeof(T) + kBlockBytes - 1) / kBlockBytes) {
+            if (!m_meta.ok() || !extentsFit<Array>(e, m_bytes.size())) {
                 ok = false;
                 return;
             }
             entries.push_back(e);
-            const std::uint64_t bytes = e.count * sizeof(T);
             if (m_checkedBefore && bound == Bound::None)
                 return; // its checksums are spared, and nothing else is checked block by block
-            for (std::size_t k = 0; k < e.blockChecksums.size(); ++k) {
-                const std::uint64_t begin = k * kBlockBytes;
-                blocks.push_back({m_bytes.data() + e.offset + begin,
-                                  static_cast<std::size_t>(std::min(kBlockBytes, bytes - begin)),
-                                  e.blockChecksums[k], sizeof(T), boundOf(bound)});
+            for (const Extent& x : e.extents) {
+                const std::uint64_t bytes = x.count * e.elementBytes;
+                for (std::size_t k = 0; k < x.blockChecksums.size(); ++k) {
+                    const std::uint64_t begin = k * kBlockBytes;
+                    blocks.push_back(
+                        {m_bytes.data() + x.offset + begin,
+                         static_cast<std::size_t>(std::min(kBlockBytes, bytes - begin)),
+                         x.blockChecksums[k], e.elementBytes, boundOf(bound)});
+                }
             }
         });
         if (!ok || !checked())
@@ -421,9 +419,10 @@ private:
         std::size_t i = 0;
         visitColumns(m_state, [&](auto& column, Bound) {
             using T = std::remove_cvref_t<decltype(column[0])>;
-            const ColumnEntry& e = entries[i++];
-            column.adopt(reinterpret_cast<const T*>(m_bytes.data() + e.offset),
-                         static_cast<std::size_t>(e.count), owner, m_mapped);
+            for (const Extent& x : entries[i].extents)
+                column.adopt(reinterpret_cast<const T*>(m_bytes.data() + x.offset),
+                             static_cast<std::size_t>(x.count), owner, m_mapped);
+            ++i;
         });
         return true;
     }
@@ -491,8 +490,9 @@ private:
     {
         if (m_mapped)
             for (const ColumnEntry& e : m_entries)
-                releaseFilePages(m_bytes.data() + e.offset,
-                                 static_cast<std::size_t>(e.count * e.elementBytes));
+                for (const Extent& x : e.extents)
+                    releaseFilePages(m_bytes.data() + x.offset,
+                                     static_cast<std::size_t>(x.count * e.elementBytes));
         return true;
     }
 
@@ -504,20 +504,23 @@ private:
         // mapping (an array's last chunk is a copy on the heap).
         const auto check = [&](const ChunkedArray<Alert, 12>& alerts, EventSource source,
                                std::uint64_t events, const ColumnEntry& entry) {
-            for (std::size_t i = 0; i < alerts.size(); ++i) {
-                const Alert& a = alerts[i];
-                if (m_mapped && i % perRelease == 0 && i > 0)
-                    releaseFilePages(m_bytes.data() + entry.offset +
-                                         (i - perRelease) * sizeof(Alert),
-                                     perRelease * sizeof(Alert));
-                std::uint8_t flag = 0; // read as a byte: a bool holding 2 may not be loaded
-                std::memcpy(&flag, &a.invalidSummary, 1);
-                if (a.event.source != source || a.event.index >= events || flag > 1 ||
-                    static_cast<std::uint8_t>(a.counts) >
-                        static_cast<std::uint8_t>(Alert::Counts::Integer))
-                    return false;
+            std::size_t i = 0;
+            for (const Extent& x : entry.extents) {
+                for (std::size_t j = 0; j < x.count; ++j, ++i) {
+                    const Alert& a = alerts[i];
+                    if (m_mapped && j % perRelease == 0 && j > 0)
+                        releaseFilePages(m_bytes.data() + x.offset +
+                                             (j - perRelease) * sizeof(Alert),
+                                         perRelease * sizeof(Alert));
+                    std::uint8_t flag = 0; // read as a byte: a bool holding 2 may not be loaded
+                    std::memcpy(&flag, &a.invalidSummary, 1);
+                    if (a.event.source != source || a.event.index >= events || flag > 1 ||
+                        static_cast<std::uint8_t>(a.counts) >
+                            static_cast<std::uint8_t>(Alert::Counts::Integer))
+                        return false;
+                }
             }
-            return true;
+            return i == alerts.size();
         };
         const IndexState& index = m_state.index;
         const std::size_t n = m_entries.size();
@@ -542,6 +545,8 @@ private:
         for (std::size_t k = 0; k < replayed.size(); ++k)
             if (m_replayedStops[k])
                 replayed[k]->tensorBoardStop = *m_replayedStops[k];
+        m_state.savedIndex = std::make_shared<SavedIndexFile>();
+        m_state.savedIndex->columns = m_entries;
         IndexState& index = m_state.index;
         if (m_origin)
             index.knownOrigin = IndexState::KnownOrigin{

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Opening a saved index file: copied whole where no other process can change it
 // (privatecopy.hpp), trusted when its record vouches for it (a checked file skips the array
-// checks), noted as used or checked after a load; and checking one just saved. What the file must
-// hold is indexcacheload.cpp's business.
+// checks), noted as used or checked after a load; and checking one just saved or appended to. What
+// the file must hold is indexcacheload.cpp's business.
 #include "cachefiles.hpp"
 #include "indexcache.hpp"
+#include "indexcacheformat.hpp"
 #include "indexcachetrust.hpp"
 #include "privatecopy.hpp"
 
@@ -59,6 +60,14 @@ bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::pa
     if (!loadIndexCache(copy->bytes(), copy, copy->fileBacked(), key, logdir, discovery, state,
                         pool, why, checksums, trusted))
         return false;
+    // The file as copied, which a save may append to while it stays so.
+    if (state.savedIndex && unchanged) {
+        state.savedIndex->path = file;
+        state.savedIndex->identity = st;
+        state.savedIndex->vouched = checksums;
+    } else {
+        state.savedIndex.reset();
+    }
     // Used: the last to be pruned. The record carries the time, so that the index file keeps
     // the times its record names.
     if (trusted)
@@ -82,6 +91,23 @@ void checkSavedIndexCache(const fs::path& file, const IndexCacheKey& key, const 
         std::this_thread::sleep_for(wait);
     std::string why;
     (void)loadIndexCache(file, key, logdir, discovery, scratch, pool, why);
+}
+
+void noteAppendedIndexCache(const SavedIndexFile& saved)
+{
+    if (!saved.vouched)
+        return;
+    const auto wait = untilOldEnough(saved.identity);
+    if (wait > std::chrono::milliseconds(100))
+        return; // times in whole seconds: the next reopen checks it whole
+    if (wait > std::chrono::nanoseconds(0))
+        std::this_thread::sleep_for(wait);
+    struct stat st
+    {};
+    if (::lstat(saved.path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_dev == saved.identity.st_dev && st.st_ino == saved.identity.st_ino &&
+        sameVersion(st, saved.identity))
+        noteChecked(saved.path, st);
 }
 
 } // namespace nanscope::core

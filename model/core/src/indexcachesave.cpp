@@ -6,6 +6,7 @@
 #include "indexcachetrust.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/crc32c.hpp"
+#include "sidecarfile.hpp"
 
 #include <algorithm>
 #include <array>
@@ -22,110 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace indexfile;
-
-// Writes the file: header space, the arrays, the description, then the header. The file is
-// created new (cachefiles.hpp): whatever already lies at its name is left alone.
-class SidecarFile
-{
-public:
-    explicit SidecarFile(const fs::path& path) : m_fd(createCacheFile(path))
-    {
-        if (m_fd < 0)
-            m_error = std::strerror(errno);
-    }
-    ~SidecarFile()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    SidecarFile(const SidecarFile&) = delete;
-    SidecarFile& operator=(const SidecarFile&) = delete;
-
-    bool created() const { return m_fd >= 0; }
-    bool ok() const { return m_error.empty(); }
-    const std::string& error() const { return m_error; }
-    std::uint64_t position() const { return m_position; }
-
-    void write(const void* data, std::size_t size)
-    {
-        if (!ok())
-            return; // the first error is the one to report
-        if (const int error = writeCacheBytes(m_fd, m_position, data, size); error != 0) {
-            m_error = std::strerror(error);
-            return;
-        }
-        m_position += size;
-    }
-
-    void padTo(std::uint64_t alignment)
-    {
-        static const std::array<char, kPage> zeros{};
-        while (m_position % alignment != 0 && ok())
-            write(zeros.data(), static_cast<std::size_t>(std::min<std::uint64_t>(
-                                    kPage, alignment - m_position % alignment)));
-    }
-
-    template <typename T, unsigned B>
-    ColumnEntry column(const ChunkedArray<T, B>& array)
-    {
-        padTo(columnAlignment<ChunkedArray<T, B>>(array.size()));
-        ColumnEntry entry;
-        entry.offset = m_position;
-        entry.count = array.size();
-        entry.elementBytes = sizeof(T);
-        std::uint32_t crc = 0;
-        std::uint64_t inBlock = 0;
-        array.forEachRun(
-            [&](const T* data, std::size_t n) {
-                const auto* p = reinterpret_cast<const char*>(data);
-                std::uint64_t bytes = n * sizeof(T);
-                write(p, static_cast<std::size_t>(bytes));
-                while (bytes > 0) {
-                    const std::uint64_t take = std::min(bytes, kBlockBytes - inBlock);
-                    crc = format::crc32cExtend(crc, p, static_cast<std::size_t>(take));
-                    p += take;
-                    bytes -= take;
-                    inBlock += take;
-                    if (inBlock == kBlockBytes) {
-                        entry.blockChecksums.push_back(crc);
-                        crc = 0;
-                        inBlock = 0;
-                    }
-                }
-            },
-            /*release=*/true); // a spilled array's pages go back to its file once written
-        if (inBlock > 0)
-            entry.blockChecksums.push_back(crc);
-        return entry;
-    }
-
-    void writeHeader(std::uint64_t describeOffset, std::uint64_t describeBytes,
-                     std::uint32_t describeChecksum)
-    {
-        ArchiveWriter h;
-        for (const char c : kMagic)
-            h.put(c);
-        h.put(kVersion);
-        h.put(kByteOrder);
-        h.put(describeOffset);
-        h.put(describeBytes);
-        h.put(describeChecksum);
-        h.put(format::crc32c(h.bytes()));
-        if (!ok())
-            return; // a failed write's error stands (an lseek of no file would replace it)
-        if (::lseek(m_fd, 0, SEEK_SET) != 0) {
-            m_error = std::strerror(errno);
-            return;
-        }
-        m_position = 0;
-        write(h.bytes().data(), h.bytes().size());
-    }
-
-private:
-    int m_fd;
-    std::uint64_t m_position = 0;
-    std::string m_error;
-};
 
 void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheKey& key,
                    ThreadPool& pool)
@@ -251,26 +148,37 @@ fs::path indexCacheFile(const fs::path& directory, const IndexCacheKey& key)
     return directory / name;
 }
 
-bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
+bool saveIndexCache(ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
                     const std::vector<std::string>& patterns, const fs::path& file,
-                    ThreadPool& pool, std::string& error)
+                    ThreadPool& pool, std::string& error, bool* appended)
 {
+    if (appended)
+        *appended = false;
+    ArchiveWriter describe;
+    describeState(describe, state, key, pool);
+    putKnownOrigin(describe, analysis.origin, patterns);
+    putKnownPropagation(describe, analysis.origin ? analysis.propagation : nullptr);
+    if (state.savedIndex && state.savedIndex->path == file &&
+        appendIndexCache(state, *state.savedIndex, describe)) {
+        if (appended)
+            *appended = true;
+        return true;
+    }
+
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     const fs::path temporary = file.string() + ".tmp" + std::to_string(::getpid());
     bool written = false;
     bool created = false;
+    auto saved = std::make_shared<SavedIndexFile>();
     {
         SidecarFile out(temporary);
         created = out.created();
         const std::array<char, kHeaderBytes> blank{}; // the header, once the rest is written
         out.write(blank.data(), blank.size());
-        ArchiveWriter describe;
-        describeState(describe, state, key, pool);
-        putKnownOrigin(describe, analysis.origin, patterns);
-        putKnownPropagation(describe, analysis.origin ? analysis.propagation : nullptr);
         visitColumns(state, [&](const auto& column, Bound) {
-            putColumnEntry(describe, out.column(column));
+            saved->columns.push_back(out.column(column));
+            putColumnEntry(describe, saved->columns.back());
         });
         out.padTo(8);
         const std::uint64_t describeOffset = out.position();
@@ -279,21 +187,30 @@ bool saveIndexCache(const ReaderState& state, const IndexCacheKey& key, SavedAna
         written = out.ok();
         if (!written)
             error = "cannot write " + temporary.string() + ": " + out.error();
-    }
-    // Renamed over a saved index only: a link, a FIFO or a directory there is not the cache's.
-    if (written && !regularOrAbsent(file)) {
-        error = "cannot write " + file.string() + ": something other than a saved index is there";
-        written = false;
-    }
-    if (written) {
-        fs::rename(temporary, file, ec);
-        if (ec) {
-            error = "cannot write " + file.string() + ": " + ec.message();
+        // Renamed over a saved index only: a link, a FIFO or a directory there is not the
+        // cache's.
+        if (written && !regularOrAbsent(file)) {
+            error =
+                "cannot write " + file.string() + ": something other than a saved index is there";
             written = false;
         }
+        if (written) {
+            fs::rename(temporary, file, ec);
+            if (ec) {
+                error = "cannot write " + file.string() + ": " + ec.message();
+                written = false;
+            }
+        }
+        // As renamed (a rename may change the change time): what the next save may append to.
+        written = written && ::fstat(out.descriptor(), &saved->identity) == 0;
     }
     if (!written && created) // what lay at the name before is not ours to remove
         removeRegularFile(temporary);
+    if (written) {
+        saved->path = file;
+        saved->vouched = true; // written by this process
+        state.savedIndex = std::move(saved);
+    }
     return written;
 }
 

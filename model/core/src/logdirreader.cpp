@@ -366,15 +366,18 @@ bool LogdirReader::saveIndex(std::string* error)
         propagation = &snapshot->propagation(); // worked out with the origin, or brought along
     }
     std::string why;
+    bool appended = false;
     if (!saveIndexCache(d, key, {origin, propagation}, patternTexts(snapshot->data().expected),
-                        file, *d.pool, why)) {
+                        file, *d.pool, why, &appended)) {
         if (error)
             *error = why;
         return false;
     }
     d.savedProgress = progress;
     pruneIndexCache(cache.directory, cache.maxFiles, file);
-    if (cache.checksums) { // so that even the first reopen need not check it
+    if (cache.checksums && appended) {
+        noteAppendedIndexCache(*d.savedIndex);
+    } else if (cache.checksums) { // so that even the first reopen need not check it
         ReaderState scratch;
         d.applySettings(scratch.index);
         checkSavedIndexCache(file, key, d.path, d.options.discovery, std::move(scratch), *d.pool);

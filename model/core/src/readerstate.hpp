@@ -6,14 +6,20 @@
 #include "indexstate.hpp"
 #include "nanscope/core/logdirlayout.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace nanscope::core {
+
+struct SavedIndexFile; // indexcache.hpp
 
 struct ReaderState
 {
     LogdirLayout layout;
     IndexState index;
+    // The saved index this state was loaded from or last written to, as it was then: the next
+    // save appends what was read since to it, while it is still exactly that file.
+    std::shared_ptr<SavedIndexFile> savedIndex;
     FileState sourceFiles, stackFrames, graphs, executions;
     std::vector<FileState> traceFiles; // one per file set, in layout order
     // The .execution files of file sets 1, 2, … (entry h - 1): read apart from `executions`, as
