@@ -235,6 +235,56 @@ TEST_CASE("a session saves the index of a finished load and starts the next open
     CHECK(session.snapshot()->traceCount() == 10); // five from the index, five read on top
 }
 
+TEST_CASE("a followed logdir's index is saved with what it gained when the session closes it",
+          "[session][follow]")
+{
+    test::TutorialLogdir logdir(1);
+    test::TempDir cache;
+    core::IndexCacheOptions options;
+    options.directory = cache.path();
+    options.minLogdirBytes = 0;
+    const auto indexBytes = [&] {
+        for (const auto& entry : std::filesystem::directory_iterator(cache.path()))
+            if (entry.path().extension() == ".nsidx")
+                return entry.file_size();
+        return std::uintmax_t{0};
+    };
+    const auto reopened = [&] {
+        core::ReaderOptions reader;
+        reader.indexCache = options;
+        core::LogdirReader again(logdir.path(), reader);
+        const auto s = again.update();
+        return std::pair{again.indexCacheStatus(), s->traceCount()};
+    };
+    std::uintmax_t savedAtLoad = 0;
+    {
+        LogdirSession session;
+        session.setIndexCache(options);
+        session.setPollInterval(50);
+        QSignalSpy finished(&session, &LogdirSession::loadingFinished);
+        session.open(QString::fromStdString(logdir.path().string()));
+        REQUIRE(finishedLoading(finished));
+        REQUIRE(waitUntil([&] { return indexBytes() > 0; })); // after the load
+        savedAtLoad = indexBytes();
+        session.setFollowing(true);
+        logdir.appendStep();
+        REQUIRE(waitUntil([&] { return session.snapshot()->traceCount() == 10; }));
+        QTest::qWait(200);
+        CHECK(indexBytes() == savedAtLoad); // not at every poll
+
+        SECTION("closed")
+        {
+            session.close();
+            CHECK(waitUntil([&] { return indexBytes() > savedAtLoad; }));
+        }
+        SECTION("the session ends") {}
+    }
+    CHECK(indexBytes() > savedAtLoad); // saved again, with the step read while following
+    const auto [status, traces] = reopened();
+    CHECK(status == "used");
+    CHECK(traces == 10);
+}
+
 TEST_CASE("a session keeps a large index's arrays in its spill directory", "[session]")
 {
     // Past one chunk of traces (65 536): a finished chunk is stored in the spill file, which the

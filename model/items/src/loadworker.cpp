@@ -29,9 +29,22 @@ qint64 logdirBytes(const core::LogdirLayout& layout)
 
 } // namespace
 
+LoadWorker::~LoadWorker()
+{
+    saveIndexOfCompleteRead();
+}
+
 void LoadWorker::reset()
 {
+    saveIndexOfCompleteRead();
     m_reader.reset();
+    m_readWhole = false;
+}
+
+void LoadWorker::saveIndexOfCompleteRead()
+{
+    if (m_reader && m_readWhole)
+        m_reader->saveIndex();
 }
 
 void LoadWorker::load(quint64 job, const QString& path, const LoadOptions& settings)
@@ -43,11 +56,13 @@ void LoadWorker::load(quint64 job, const QString& path, const LoadOptions& setti
     options.spill = settings.spill;
     options.expected = settings.expected;
     options.discovery.mainHost = settings.mainHost;
+    saveIndexOfCompleteRead(); // what following the last one read
     m_reader = std::make_unique<core::LogdirReader>(path.toStdString(), options);
     // Once the views have what they need: the next open of this logdir starts from here. Not
-    // after each update of a followed logdir, which would rewrite the index at every poll; the
-    // next open reads what came since on top of it.
-    if (readUntilComplete(job))
+    // after each update of a followed logdir, which would add to the index at every poll, but
+    // when the logdir is closed or the session ends.
+    m_readWhole = readUntilComplete(job);
+    if (m_readWhole)
         m_reader->saveIndex();
 }
 
@@ -55,7 +70,7 @@ void LoadWorker::update(quint64 job)
 {
     if (!m_reader)
         return;
-    readUntilComplete(job);
+    m_readWhole = readUntilComplete(job);
 }
 
 bool LoadWorker::readUntilComplete(quint64 job)

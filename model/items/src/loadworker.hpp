@@ -27,6 +27,9 @@ class LoadWorker : public QObject
     Q_OBJECT
 
 public:
+    // Saves what a followed logdir gained since the load's save (see reset()).
+    ~LoadWorker() override;
+
     // Asks the running load to stop at its next chunk; thread-safe.
     void requestCancel(quint64 job) { m_cancelJob = job; }
     void setChunkBytes(quint64 bytes) { m_chunkBytes = bytes > 0 ? bytes : 1; }
@@ -39,6 +42,9 @@ public Q_SLOTS:
     void load(quint64 job, const QString& path, const nanscope::items::LoadOptions& settings);
     // Reads what was appended since the last call (following a growing logdir).
     void update(quint64 job);
+    // Forgets the logdir, once its index is saved with what following it read since the load
+    // (appended to the saved index, see core::LogdirReader::saveIndex): the next open, after a
+    // restart too, reads only what came after.
     void reset();
 
 Q_SIGNALS:
@@ -51,8 +57,11 @@ Q_SIGNALS:
 private:
     // False when cancelled.
     bool readUntilComplete(quint64 job);
+    // Saves the index when the reader read the logdir whole (nothing when nothing is new).
+    void saveIndexOfCompleteRead();
 
     std::unique_ptr<core::LogdirReader> m_reader;
+    bool m_readWhole = false; // the reader's last read went to the end of the logdir
     std::atomic<quint64> m_cancelJob{0};
     // Small enough for progress several times a second and a prompt cancel, large enough that
     // chunking costs nothing measurable.
