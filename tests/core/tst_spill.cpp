@@ -91,48 +91,31 @@ TEST_CASE("chunks adopted from a mapped file are not stored again when the array
     const auto* mapped = static_cast<const std::uint32_t*>(
         saved->store(values.data(), values.size() * sizeof(std::uint32_t)));
     REQUIRE(mapped);
-    for (const bool inPageCache : {true, false}) {
-        INFO("in the page cache: " << inPageCache);
+    struct Case
+    {
+        bool inPageCache;
+        std::size_t firstExtent; // entries adopted first; the rest as a second extent
+        std::size_t chunksStored;
+    };
+    // Only the chunk the reader finished is stored; mapped ones only when not in a file; a first
+    // extent of a single chunk is copied (as a small array is), so it is stored too.
+    for (const Case c :
+         {Case{true, values.size(), 1}, Case{false, values.size(), 4}, Case{true, kChunk, 2}}) {
+        INFO("in the page cache: " << c.inPageCache << ", first extent " << c.firstExtent);
         Array array;
-        array.adopt(mapped, values.size(), saved, inPageCache);
+        array.adopt(mapped, c.firstExtent, saved, c.inPageCache);
+        if (c.firstExtent < values.size())
+            array.adopt(mapped + c.firstExtent, values.size() - c.firstExtent, saved,
+                        c.inPageCache);
         const auto arena = ChunkArena::create(dir.path());
         array.spillTo(arena);
         while (array.size() < 4 * kChunk + 10) // the partial chunk fills up
             array.push_back(static_cast<std::uint32_t>(array.size() * 5));
         array.sealBelow(array.size());
-        // Only the chunk the reader finished is stored; mapped ones only when not in a file.
-        const std::size_t chunksStored = inPageCache ? 1 : 4;
-        CHECK(arena->storedBytes() == chunksStored * kChunk * sizeof(std::uint32_t));
+        CHECK(arena->storedBytes() == c.chunksStored * kChunk * sizeof(std::uint32_t));
         for (std::size_t i = 0; i < array.size(); ++i)
             REQUIRE(array[i] == i * 5);
     }
-}
-
-TEST_CASE("chunks adopted in two extents from a mapped file are not stored again", "[spill]")
-{
-    test::TempDir dir;
-    using Array = ChunkedArray<std::uint32_t, 10>; // chunks of 1024
-    constexpr std::size_t kChunk = 1024;
-    const auto saved = ChunkArena::create(dir.path());
-    REQUIRE(saved);
-    std::vector<std::uint32_t> values(3 * kChunk + 100);
-    for (std::size_t i = 0; i < values.size(); ++i)
-        values[i] = static_cast<std::uint32_t>(i * 5);
-    const auto* mapped = static_cast<const std::uint32_t*>(
-        saved->store(values.data(), values.size() * sizeof(std::uint32_t)));
-    REQUIRE(mapped);
-    Array array;
-    array.adopt(mapped, kChunk, saved, true); // one chunk: copied
-    array.adopt(mapped + kChunk, values.size() - kChunk, saved, true);
-    const auto arena = ChunkArena::create(dir.path());
-    array.spillTo(arena);
-    while (array.size() < 4 * kChunk + 10)
-        array.push_back(static_cast<std::uint32_t>(array.size() * 5));
-    array.sealBelow(array.size());
-    // The copied first chunk and the one the reader finished; not the two mapped in place.
-    CHECK(arena->storedBytes() == 2 * kChunk * sizeof(std::uint32_t));
-    for (std::size_t i = 0; i < array.size(); ++i)
-        REQUIRE(array[i] == i * 5);
 }
 
 TEST_CASE("a spilled array reads back every element whether stored or not", "[spill]")
