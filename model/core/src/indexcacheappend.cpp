@@ -9,6 +9,7 @@
 // bounded: past half of what it uses, the save writes the file whole instead.
 #include "indexcache.hpp"
 #include "indexcacheformat.hpp"
+#include "indexcachetrust.hpp"
 #include "sidecarfile.hpp"
 
 #include <sys/file.h>
@@ -17,13 +18,6 @@ namespace nanscope::core {
 namespace {
 
 using namespace indexfile;
-
-bool sameFile(const struct stat& a, const struct stat& b)
-{
-    return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size &&
-           a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec &&
-           a.st_ctim.tv_sec == b.st_ctim.tv_sec && a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
-}
 
 // CRC-32C of the bytes [begin, end) of `array`'s entries, read where they lie in memory.
 template <typename T, unsigned B>
@@ -135,7 +129,7 @@ bool appendIndexCache(const ReaderState& state, SavedIndexFile& saved,
     // Another saver's lock, or any change since it was known (another process saved it whole,
     // or wrote it): the file is not the one `saved` describes.
     if (!out.ok() || ::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::fstat(fd, &now) != 0 ||
-        !sameFile(now, saved.identity))
+        !sameIdentity(now, saved.identity))
         return false;
 
     std::vector<ColumnEntry> columns;

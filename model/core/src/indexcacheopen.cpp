@@ -19,17 +19,6 @@ namespace nanscope::core {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-bool sameVersion(const struct stat& a, const struct stat& b)
-{
-    return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
-           a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec &&
-           a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
-}
-
-} // namespace
-
 bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::path& logdir,
                     const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
                     std::string& why, bool checksums)
@@ -52,7 +41,7 @@ bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::pa
     // noted as checked only when it is still what was looked at.
     struct stat after
     {};
-    const bool unchanged = copy && ::fstat(fd, &after) == 0 && sameVersion(st, after);
+    const bool unchanged = copy && ::fstat(fd, &after) == 0 && sameIdentity(st, after);
     ::close(fd);
     if (!copy)
         return false;
@@ -105,8 +94,7 @@ void noteAppendedIndexCache(const SavedIndexFile& saved)
     struct stat st
     {};
     if (::lstat(saved.path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_dev == saved.identity.st_dev && st.st_ino == saved.identity.st_ino &&
-        sameVersion(st, saved.identity))
+        sameIdentity(st, saved.identity))
         noteChecked(saved.path, st);
 }
 

@@ -24,6 +24,8 @@ struct Identity
     std::uint64_t size = 0;
     std::int64_t modifiedNs = 0;
     std::int64_t changedNs = 0;
+
+    friend bool operator==(const Identity&, const Identity&) = default;
 };
 
 std::int64_t nanoseconds(const timespec& t)
@@ -58,6 +60,11 @@ std::string encode(const Identity& id)
 std::filesystem::path checkedRecord(const std::filesystem::path& index)
 {
     return index.string() + ".checked";
+}
+
+bool sameIdentity(const struct stat& a, const struct stat& b)
+{
+    return identityOf(a) == identityOf(b);
 }
 
 bool checkedBefore(const std::filesystem::path& index, const struct stat& st)

@@ -24,6 +24,10 @@
 
 namespace nanscope::core {
 
+// Whether two fstats describe one file in one version: the identity a record holds (device,
+// inode, size, modification and change times).
+bool sameIdentity(const struct stat& a, const struct stat& b);
+
 // Whether the record beside `index` names the file `st` describes (an fstat of it).
 bool checkedBefore(const std::filesystem::path& index, const struct stat& st);
 
