@@ -2,6 +2,7 @@
 #include "nanscope/format/record.hpp"
 
 #include "nanscope/format/crc32c.hpp"
+#include "nanscope/unaligned.hpp"
 
 #include <cstring>
 
@@ -20,20 +21,16 @@ void putU32(char* out, std::uint32_t v)
         out[i] = static_cast<char>((v >> (8 * i)) & 0xffu);
 }
 
+// One load each (little-endian files on little-endian hosts, see unaligned.hpp): a loop over the
+// bytes, which the compiler kept, was half of the time spent finding records.
 std::uint64_t getU64(const std::byte* p)
 {
-    std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i)
-        v = (v << 8) | std::to_integer<std::uint64_t>(p[i]);
-    return v;
+    return loadUnaligned<std::uint64_t>(p);
 }
 
 std::uint32_t getU32(const std::byte* p)
 {
-    std::uint32_t v = 0;
-    for (int i = 3; i >= 0; --i)
-        v = (v << 8) | std::to_integer<std::uint32_t>(p[i]);
-    return v;
+    return loadUnaligned<std::uint32_t>(p);
 }
 
 } // namespace
@@ -160,7 +157,12 @@ RecordStarts scanStarts(std::span<const std::byte> bytes, std::uint64_t maxPaylo
             break;
         }
         starts.push_back(static_cast<std::uint32_t>(at));
-        at += kRecordOverhead + static_cast<std::size_t>(length);
+        const std::size_t step = kRecordOverhead + static_cast<std::size_t>(length);
+        // Each hop waits for the length it lands on, and a chunk just read is mostly out of the
+        // L1 and L2 caches: records of a run are of about one size, so the header six records on
+        // is asked for now (a wrong guess costs one idle load).
+        __builtin_prefetch(data + at + 6 * step);
+        at += step;
     }
     scan.consumed = at;
     return scan;

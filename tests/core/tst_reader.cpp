@@ -447,6 +447,38 @@ TEST_CASE("a recorder-written logdir reads back in the order it was written", "[
         CHECK(s->trace(i).wallTime == static_cast<double>(i));
 }
 
+TEST_CASE("each trace names its own op when the order of ops changes between steps", "[reader]")
+{
+    // The index guesses each trace's op from the one before it (a training loop repeats its ops
+    // in order) and checks the guess by graph and name: a guess that is wrong, or right by name in
+    // another graph, must never stick.
+    test::TempDir dir;
+    FileSetWriter set = test::emptyRun(dir.path());
+    set.append("graphs", ev::graph("g1", "first"));
+    set.append("graphs", ev::graph("g2", "second"));
+    set.append("graphs", ev::op("g1", "MatMul", "a", {}, {1}));
+    set.append("graphs", ev::op("g1", "Relu", "b", {}, {2}));
+    set.append("graphs", ev::op("g2", "Tanh", "b", {}, {3}));
+    set.append("graphs", ev::op("g2", "Sigmoid", "c", {}, {4}));
+    const std::vector<std::pair<std::string, std::string>> order = {
+        {"g1", "a"}, {"g1", "b"}, {"g1", "a"}, {"g2", "b"}, {"g1", "a"}, {"g1", "b"},
+        {"g2", "c"}, {"g2", "b"}, {"g2", "c"}, {"g1", "b"}, {"g1", "a"}, {"g2", "b"},
+        {"g1", "a"}, {"g1", "b"}, {"g1", "a"}, {"g1", "a"}};
+    for (std::size_t i = 0; i < order.size(); ++i)
+        set.append("graph_execution_traces",
+                   ev::trace(static_cast<double>(i), order[i].first, order[i].second, 0, 2,
+                             ev::curtHealth(1, false)));
+    LogdirReader reader(dir.path());
+    const auto s = reader.update();
+    REQUIRE(s->traceCount() == order.size());
+    for (std::uint64_t i = 0; i < order.size(); ++i) {
+        const OpInfo& op = traceOp(*s, i);
+        CHECK(s->graphs().graph(op.graph).id == order[i].first);
+        CHECK(op.name == order[i].second);
+        CHECK(op.declared);
+    }
+}
+
 // TensorFlow's reader takes graphs, executions, frames and source files from the first host
 // only, and traces from every host: the recorder's multi-host layout (README) must read back
 // whole, with every worker trace naming an op the first host declared.

@@ -94,13 +94,27 @@ public:
         }
         if (!m_graph)
             return kNoOp;
+        // A training loop runs its ops in the same order step after step: the op that followed
+        // the previous one last time is tried first, with one comparison of names and no hash.
+        OpId& predicted = m_next[m_previous & (kCacheSize - 1)];
+        if (predicted != kNoOp) {
+            const OpInfo& info = m_graphs.op(predicted);
+            if (info.graph == *m_graph && info.name == opName)
+                return m_previous = predicted;
+        }
         const std::uint64_t h = hash(opName) ^ (std::uint64_t{*m_graph} * 0x9e3779b97f4a7c15ull);
         Entry& e = m_cache[h & (kCacheSize - 1)];
-        if (e.hash == h && e.graph == *m_graph && m_graphs.op(e.op).name == opName)
-            return e.op;
-        const OpId op = m_graphs.findOp(*m_graph, opName);
+        OpId op = kNoOp;
+        if (e.hash == h && e.graph == *m_graph && m_graphs.op(e.op).name == opName) {
+            op = e.op;
+        } else {
+            op = m_graphs.findOp(*m_graph, opName);
+            if (op != kNoOp)
+                e = {h, *m_graph, op};
+        }
         if (op != kNoOp)
-            e = {h, *m_graph, op};
+            predicted = op;
+        m_previous = op;
         return op;
     }
 
@@ -136,6 +150,9 @@ private:
     std::optional<GraphIndex> m_graph;
     bool m_valid = false;
     std::vector<Entry> m_cache = std::vector<Entry>(kCacheSize);
+    // The op found last (kNoOp: none), and by its low bits the op that came after it last time.
+    OpId m_previous = kNoOp;
+    std::vector<OpId> m_next = std::vector<OpId>(kCacheSize, kNoOp);
 };
 
 std::uint16_t TraceJob::localDevice(std::string_view name)
