@@ -479,6 +479,33 @@ TEST_CASE("each trace names its own op when the order of ops changes between ste
     }
 }
 
+TEST_CASE("each trace keeps its device when later reads meet the devices in another order",
+          "[reader]")
+{
+    // Each read numbers the devices it meets in its own order, and joining it maps them to the
+    // index's numbers: here the second read meets the GPU first, the CPU the index met first.
+    test::TempDir dir;
+    FileSetWriter set = test::emptyRun(dir.path());
+    set.append("graphs", ev::graph("g", "x"));
+    set.append("graphs", ev::op("g", "Relu", "r", {}, {1}));
+    const std::vector<std::string> names = {"/device:CPU:0", "/device:GPU:0", ""};
+    auto deviceOf = [&](int i) {
+        return i < 40 ? names[0] : names[(i / 3) % 3 == 0 ? 1 : i % 3];
+    };
+    for (int i = 0; i < 200; ++i) {
+        auto event = ev::trace(i, "g", "r", 0, 2, ev::curtHealth(1, false));
+        event.mutable_graph_execution_trace()->set_device_name(deviceOf(i));
+        set.append("graph_execution_traces", event);
+    }
+    LogdirReader reader(dir.path());
+    auto s = reader.update({.maxTraceBytes = 40 * 60});
+    while (!s->complete())
+        s = reader.update({.maxTraceBytes = 1000});
+    REQUIRE(s->traceCount() == 200);
+    for (std::uint64_t i = 0; i < 200; ++i)
+        CHECK(s->traceDevices().at(s->traceDevice(i)) == deviceOf(static_cast<int>(i)));
+}
+
 // TensorFlow's reader takes graphs, executions, frames and source files from the first host
 // only, and traces from every host: the recorder's multi-host layout (README) must read back
 // whole, with every worker trace naming an op the first host declared.

@@ -306,6 +306,11 @@ public:
                 names.push_back(job.devices[local]);
             }
         }
+        bool same = true; // the usual case: the chunk met the devices in the index's order
+        for (std::size_t local = 0; local < global.size(); ++local)
+            same = same && global[local] == local;
+        if (same)
+            return;
         auto& column = m_index.traces.device;
         for (std::uint64_t j = 0; j < job.written; ++j) {
             const std::uint16_t local = column[m_next + j];
