@@ -9,6 +9,7 @@
 #include "intentwalkterms.hpp"
 #include "latesttraces.hpp"
 #include "propagationcount.hpp"
+#include "tracelabels.hpp"
 
 #include <algorithm>
 #include <memory_resource>
@@ -32,7 +33,7 @@ struct IntentWalk::Impl
     std::vector<OpTraits> graphOps;                       // by OpId
     std::unordered_map<std::uint32_t, OpTraits> eagerOps; // by op type string id
     std::vector<Group> groups;
-    std::unordered_map<std::uint64_t, Label> traceLabels; // live non-finite traces
+    TraceLabels traceLabels{latest}; // live non-finite traces
     // By tensor id: every id in the first walk, the non-finite ones in the second. Their nodes
     // come from one arena: a walk over millions of executions spent a tenth of its time freeing
     // them one by one.
@@ -329,8 +330,7 @@ struct IntentWalk::Impl
     {
         if (trace == kNoTrace || !nonFinite(d.traces.health[trace]))
             return nullptr;
-        auto it = traceLabels.find(trace);
-        return it == traceLabels.end() ? nullptr : &it->second;
+        return traceLabels.find(trace, d.traces.op[trace], d.traces.slot[trace]);
     }
 
     void visitTrace(std::uint64_t i)
@@ -360,17 +360,33 @@ struct IntentWalk::Impl
         const auto slot = t.slot[i];
         const std::uint64_t previous = latest.get(opId, slot);
         if (previous != kNoTrace && nonFinite(t.health[previous])) {
-            if (auto it = traceLabels.find(previous); it != traceLabels.end()) {
-                if (!it->second.read)
-                    escape(it->second.group);
-                traceLabels.erase(it);
+            if (const Label* live = traceLabels.find(previous, opId, slot)) {
+                if (!live->read)
+                    escape(live->group);
+                traceLabels.erase(previous, opId, slot);
             }
         }
         if (label.nonFinite()) {
-            traceLabels[i] = label;
+            traceLabels.put(i, opId, slot, label);
             window[info.graph] = i;
         }
         latest.set(opId, slot, i);
+    }
+
+    // The traces from `i` on up to the first non-finite one (returned; `end` when none), while
+    // no trace's value is live non-finite: each reads nothing non-finite and makes nothing
+    // non-finite, so visitTrace() would only note it as its op output's latest. In a tight loop:
+    // a run is finite for most of its traces, often all.
+    std::uint64_t passFiniteTraces(std::uint64_t i, std::uint64_t end)
+    {
+        const auto& t = d.traces;
+        for (; i < end; ++i) {
+            if (nonFinite(t.health[i]))
+                break;
+            if (const OpId opId = t.op[i]; opId < graphOps.size())
+                latest.set(opId, t.slot[i], i);
+        }
+        return i;
     }
 
     // The latest non-finite trace of the called graph (or one inside it) since the previous
@@ -516,11 +532,16 @@ struct IntentWalk::Impl
         EventOrder order(d);
         EventRun run;
         while (order.nextRun(run)) {
-            for (std::uint64_t i = run.begin; i < run.end; ++i) {
-                if (run.source == EventSource::Graph)
-                    visitTrace(i);
-                else
+            if (run.source == EventSource::Eager) {
+                for (std::uint64_t i = run.begin; i < run.end; ++i)
                     visitExecution(i);
+                continue;
+            }
+            for (std::uint64_t i = run.begin; i < run.end; ++i) {
+                if (traceLabels.empty())
+                    i = passFiniteTraces(i, run.end);
+                if (i < run.end)
+                    visitTrace(i);
             }
         }
     }
@@ -536,8 +557,7 @@ struct IntentWalk::Impl
             if (!label.read && label.group < escaped.size())
                 escaped[label.group] = true;
         };
-        for (const auto& [trace, label] : traceLabels)
-            unread(label);
+        traceLabels.forEach(unread);
         for (const auto& [id, state] : tensors)
             if (state.label.nonFinite())
                 unread(state.label);

@@ -41,12 +41,23 @@ public:
         m_latest.assign(m_base.back(), kNoTrace);
     }
 
+    // Where output (op, slot) is kept in the dense array: below denseOutputs(), or kNoTrace for
+    // an output kept in the map (a slot past the first ones) or an op the table does not have.
+    std::uint64_t denseIndex(OpId op, std::uint32_t slot) const
+    {
+        if (op >= m_base.size() - 1)
+            return kNoTrace;
+        const std::uint64_t at = m_base[op] + slot;
+        return at < m_base[op + 1] ? at : kNoTrace;
+    }
+    std::uint64_t denseOutputs() const { return m_latest.size(); }
+
     void set(OpId op, std::uint32_t slot, std::uint64_t trace)
     {
         if (op >= m_base.size() - 1)
             return;
-        if (m_base[op] + slot < m_base[op + 1])
-            m_latest[m_base[op] + slot] = trace;
+        if (const std::uint64_t at = denseIndex(op, slot); at != kNoTrace)
+            m_latest[at] = trace;
         else
             m_overflow[(std::uint64_t{op} << 20) ^ slot] = trace;
     }
@@ -55,8 +66,8 @@ public:
     {
         if (op >= m_base.size() - 1)
             return kNoTrace;
-        if (m_base[op] + slot < m_base[op + 1])
-            return m_latest[m_base[op] + slot];
+        if (const std::uint64_t at = denseIndex(op, slot); at != kNoTrace)
+            return m_latest[at];
         auto it = m_overflow.find((std::uint64_t{op} << 20) ^ slot);
         return it == m_overflow.end() ? kNoTrace : it->second;
     }
