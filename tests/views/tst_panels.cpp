@@ -626,8 +626,19 @@ void TestPanels::sourceShowsTheLogdirsTextWithMarks()
         return n;
     };
     QTRY_COMPARE_WITH_TIMEOUT(editors(), 1, kWait);
+    // And the file the origin's focus shows is read into it, off screen, before any focus.
+    QTRY_VERIFY_WITH_TIMEOUT(!s.panel.isBusy(), kWait);
+    const int prepared = s.panel.preparedFileIndex();
+    QVERIFY(prepared >= 0);
+    QCOMPARE(fromStd(s.snapshot->code().files().at(static_cast<std::size_t>(prepared)).filePath),
+             fromStd(PyLogdir::kTrainPy));
+    QCOMPARE(s.panel.tabs()->count(), 0);
+    QCOMPARE(s.panel.currentFileIndex(), -1);
     s.navigator.focusTrace(PyLogdir::trace(1, PyLogdir::Log));
     QCOMPARE(editors(), 1); // that one shows the file
+    QCOMPARE(s.panel.preparedFileIndex(), -1);
+    QCOMPARE(s.panel.tabs()->count(), 1);
+    QCOMPARE(s.panel.currentFileIndex(), prepared);
     QCOMPARE(s.panel.currentFilePath(), fromStd(PyLogdir::kTrainPy));
     QCOMPARE(s.panel.markedLine(), PyLogdir::kLogLine);
     QVERIFY(s.panel.lineText(PyLogdir::kLogLine).contains(QStringLiteral("tf.math.log(probs)")));

@@ -34,18 +34,17 @@ void Navigator::setFrameworkPatterns(std::vector<std::string> patterns)
     m_folding = patterns.empty() ? core::StackFolding() : core::StackFolding(std::move(patterns));
 }
 
-Focus Navigator::focusForStack(std::vector<std::string> frameIds) const
+Focus focusForStack(const core::Snapshot& snapshot, const core::StackFolding& folding,
+                    std::vector<std::string> frameIds, const std::string& stickyFile)
 {
     Focus focus;
     focus.stackFrameIds = std::move(frameIds);
-    if (!m_snapshot)
-        return focus;
-    const core::FoldedStack stack = m_folding.fold(m_snapshot->resolveStack(focus.stackFrameIds));
+    const core::FoldedStack stack = folding.fold(snapshot.resolveStack(focus.stackFrameIds));
     // The sticky file's bottom-most frame; else the stack's focus frame (the user's own, or a
     // stand-in when every frame is framework code).
     std::optional<std::size_t> chosen;
-    for (std::size_t i = stack.frames.size(); !m_stickyFile.empty() && !chosen && i-- > 0;)
-        if (stack.frames[i].frame.filePath == m_stickyFile)
+    for (std::size_t i = stack.frames.size(); !stickyFile.empty() && !chosen && i-- > 0;)
+        if (stack.frames[i].frame.filePath == stickyFile)
             chosen = i;
     if (!chosen)
         chosen = stack.focusFrame;
@@ -57,27 +56,40 @@ Focus Navigator::focusForStack(std::vector<std::string> frameIds) const
     return focus;
 }
 
+Focus focusForEvent(const core::Snapshot& snapshot, const core::StackFolding& folding,
+                    core::EventRef event, const std::string& stickyFile)
+{
+    Focus focus;
+    if (event.source == core::EventSource::Graph) {
+        if (event.index >= snapshot.traceCount())
+            return focus;
+        const core::TraceDigest trace = snapshot.trace(event.index);
+        if (trace.op != core::kNoOp)
+            focus = focusForStack(snapshot, folding, snapshot.graphs().op(trace.op).stackFrameIds,
+                                  stickyFile);
+        focus.op = trace.op;
+    } else {
+        if (event.index >= snapshot.executionCount())
+            return focus;
+        if (const auto details = snapshot.readExecution(event.index))
+            focus = focusForStack(snapshot, folding, details->stackFrameIds, stickyFile);
+    }
+    focus.event = event;
+    return focus;
+}
+
 void Navigator::focusTrace(std::uint64_t index)
 {
-    if (!m_snapshot || index >= m_snapshot->traceCount())
-        return;
-    const core::TraceDigest trace = m_snapshot->trace(index);
-    Focus focus;
-    if (trace.op != core::kNoOp)
-        focus = focusForStack(m_snapshot->graphs().op(trace.op).stackFrameIds);
-    focus.event = core::EventRef{core::EventSource::Graph, index};
-    focus.op = trace.op;
-    moveTo(focus);
+    if (m_snapshot && index < m_snapshot->traceCount())
+        moveTo(
+            focusForEvent(*m_snapshot, m_folding, {core::EventSource::Graph, index}, m_stickyFile));
 }
 
 void Navigator::focusExecution(std::uint64_t index)
 {
-    if (!m_snapshot || index >= m_snapshot->executionCount())
-        return;
-    const auto details = m_snapshot->readExecution(index);
-    Focus focus = details ? focusForStack(details->stackFrameIds) : Focus{};
-    focus.event = core::EventRef{core::EventSource::Eager, index};
-    moveTo(focus);
+    if (m_snapshot && index < m_snapshot->executionCount())
+        moveTo(
+            focusForEvent(*m_snapshot, m_folding, {core::EventSource::Eager, index}, m_stickyFile));
 }
 
 void Navigator::focusEvent(core::EventRef event)
@@ -92,7 +104,8 @@ void Navigator::focusOp(core::OpId op)
 {
     if (!m_snapshot || op >= m_snapshot->graphs().ops().size())
         return;
-    Focus focus = focusForStack(m_snapshot->graphs().op(op).stackFrameIds);
+    Focus focus = focusForStack(*m_snapshot, m_folding, m_snapshot->graphs().op(op).stackFrameIds,
+                                m_stickyFile);
     focus.op = op;
     if (m_focus.event && m_focus.event->source == core::EventSource::Graph &&
         m_snapshot->trace(m_focus.event->index).op == op)

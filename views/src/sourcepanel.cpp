@@ -40,10 +40,26 @@ QColor focusLineColor(const QPalette& palette)
     return dark ? QColor(0x6b, 0x3a, 0x0c) : QColor(0xff, 0xd8, 0xb5);
 }
 
-// Paints a page of Python source in `editor` once, off screen, and empties it again: the lexer's
-// first use, the fixed font's glyphs and the scroll bars' pixmaps are then ready for the first
-// file the user opens, whose jump otherwise paid 4-6 ms for them.
-void warmUp(QsciScintilla* editor, const QPalette& palette)
+// A source file's text as the logdir holds it, a line at a time: every line ends in a newline.
+QString joinedLines(const std::vector<std::string>& lines)
+{
+    QString text;
+    for (const std::string& line : lines) {
+        text += fromStd(line);
+        if (line.empty() || line.back() != '\n')
+            text += QLatin1Char('\n');
+    }
+    return text;
+}
+
+// A warm-up of an editor, off screen: a page of Python source given to it (beginWarmUp), painted
+// a band at a time (warmUpBand, SourcePanel::paintBands) and taken away again (endWarmUp). The
+// lexer's first use, the fixed font's glyphs and the scroll bars' pixmaps are then ready for the
+// first file the user opens, whose jump otherwise paid 4-6 ms for them. In steps, each an event of
+// its own: the page painted whole was one of 5-8 ms.
+constexpr int kWarmUpBands = 3;
+
+void beginWarmUp(QsciScintilla* editor, const QPalette& palette)
 {
     QString page;
     for (int line = 0; line < 40; ++line) {
@@ -56,14 +72,34 @@ void warmUp(QsciScintilla* editor, const QPalette& palette)
     editor->setLexer(lexer);
     editor->setText(page);
     editor->resize(700, 500);
-    QImage image(editor->size(), QImage::Format_ARGB32_Premultiplied);
-    editor->render(&image);
+}
+
+void warmUpBand(QsciScintilla* editor, int band)
+{
+    const QSize size = editor->size();
+    const int top = size.height() * band / kWarmUpBands;
+    const int bottom = size.height() * (band + 1) / kWarmUpBands;
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    editor->render(&image, {}, QRegion(0, top, size.width(), bottom - top));
+}
+
+void endWarmUp(QsciScintilla* editor)
+{
+    QsciLexer* lexer = editor->lexer();
     editor->setLexer(nullptr);
     delete lexer;
     editor->clear();
 }
 
 } // namespace
+
+// The origin's source file, read on a pool thread.
+struct SourcePanel::FirstFile
+{
+    int index = -1; // none
+    QString path;
+    QString text;
+};
 
 class SourcePanel::Jobs
 {
@@ -74,9 +110,11 @@ public:
               for (auto it = panel->m_fileOfEditor.cbegin(); it != panel->m_fileOfEditor.cend();
                    ++it)
                   panel->showMarks(it.key(), it.value());
-          })
+          }),
+          firstFile([panel](const FirstFile& file) { panel->prepareFirstFile(file); })
     {}
     SnapshotJob<LineMap> marks;
+    SnapshotJob<FirstFile> firstFile;
 };
 
 SourcePanel::SourcePanel(Navigator* navigator, QWidget* parent)
@@ -189,7 +227,7 @@ QSet<int> SourcePanel::nonFiniteLines() const
 
 bool SourcePanel::isBusy() const
 {
-    return !m_jobs->marks.idle();
+    return !m_jobs->marks.idle() || !m_jobs->firstFile.idle() || m_preparing;
 }
 
 void SourcePanel::closeAll()
@@ -200,8 +238,16 @@ void SourcePanel::closeAll()
         delete editor;
     }
     m_fileOfEditor.clear();
+    dropPreparedEditor();
     m_stack->setCurrentIndex(0);
     updateHeader();
+}
+
+void SourcePanel::dropPreparedEditor()
+{
+    delete std::exchange(m_preparedEditor, nullptr);
+    m_preparedFile = -1;
+    m_preparing = false;
 }
 
 void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
@@ -214,6 +260,7 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     m_snapshot = snapshot;
     if (!snapshot) {
         m_jobs->marks.cancel();
+        m_jobs->firstFile.cancel();
         return;
     }
     if (!snapshot->complete())
@@ -228,24 +275,100 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
                 lines[static_cast<int>(file)].insert(line);
         return lines;
     });
+    if (m_preparedEditor || !m_fileOfEditor.isEmpty())
+        return; // made ready already, or the user has opened files
+    m_jobs->firstFile.request(
+        snapshot, [folding = navigator()->folding(), sticky = navigator()->stickyFile()](
+                      const core::Snapshot& s, const std::atomic_bool&) {
+            FirstFile file;
+            // The analysis is shared: the Alerts panel's job waits on the same one.
+            const auto& origin = s.origin();
+            if (!origin)
+                return file;
+            const Focus focus = focusForEvent(s, folding, origin->event, sticky);
+            if (!focus.fileIndex || *focus.fileIndex >= s.code().files().size())
+                return file;
+            const auto lines = s.readSourceLines(*focus.fileIndex);
+            if (!lines || lines->empty())
+                return file;
+            file.index = static_cast<int>(*focus.fileIndex);
+            file.path = fromStd(s.code().files()[*focus.fileIndex].filePath);
+            file.text = joinedLines(*lines);
+            return file;
+        });
+}
+
+void SourcePanel::prepareFirstFile(const FirstFile& file)
+{
+    if (file.index < 0 || m_preparedEditor || m_fileOfEditor.key(file.index) != nullptr)
+        return;
+    m_preparing = true;
+    // In an event of its own, after the spare editor's warm-up: each stays a few milliseconds.
+    QTimer::singleShot(0, this, [this, file] {
+        if (!m_preparing)
+            return; // another logdir meanwhile
+        if (m_preparedEditor || m_fileOfEditor.key(file.index) != nullptr) {
+            m_preparing = false;
+            return;
+        }
+        m_preparedEditor = createEditor(file.path, file.text);
+        m_preparedEditor->hide();
+        m_preparedFile = file.index;
+        // Painted once at the size it will have as a tab: its first paint there is then as
+        // quick as any other.
+        const int tabBar = m_tabs->tabBar()->sizeHint().height();
+        m_preparedEditor->resize(m_stack->width(), std::max(1, m_stack->height() - tabBar));
+        paintBands(m_preparedEditor, &SourcePanel::m_preparedEditor, 0,
+                   [this] { m_preparing = false; });
+    });
+}
+
+QsciScintilla* SourcePanel::takePreparedEditor(int fileIndex)
+{
+    if (!m_preparedEditor || m_preparedFile != fileIndex)
+        return nullptr;
+    m_preparedFile = -1;
+    m_preparing = false; // its painting, if not over, stops
+    return std::exchange(m_preparedEditor, nullptr);
 }
 
 void SourcePanel::prepareSpareEditor()
 {
     if (m_spareEditor)
         return;
-    m_spareEditor = new QsciScintilla(this);
-    m_spareEditor->hide();
-    // Warmed up in an event of its own: each stays a few milliseconds.
-    QTimer::singleShot(0, this, [this] {
-        if (m_spareEditor)
-            warmUp(m_spareEditor, palette());
+    auto* editor = new QsciScintilla(this);
+    editor->hide();
+    m_spareEditor = editor;
+    QTimer::singleShot(0, this, [this, editor] {
+        if (m_spareEditor != editor)
+            return;
+        beginWarmUp(editor, palette());
+        paintBands(editor, &SourcePanel::m_spareEditor, 0, [editor] { endWarmUp(editor); });
     });
 }
 
-QsciScintilla* SourcePanel::createEditor(int fileIndex, const QString& path, const QString& text)
+// Paints band `band` of `editor` off screen in an event of its own, then the next, while the
+// editor is still the one `slot` holds (the spare or the prepared one); after the last, `then`.
+void SourcePanel::paintBands(QsciScintilla* editor, QsciScintilla* SourcePanel::*slot, int band,
+                             const std::function<void()>& then)
 {
-    auto* editor = m_spareEditor ? std::exchange(m_spareEditor, nullptr) : new QsciScintilla;
+    QTimer::singleShot(0, this, [this, editor, slot, band, then] {
+        if (this->*slot != editor)
+            return; // taken, or dropped with its logdir
+        if (band == kWarmUpBands) {
+            then();
+            return;
+        }
+        warmUpBand(editor, band);
+        paintBands(editor, slot, band + 1, then);
+    });
+}
+
+QsciScintilla* SourcePanel::createEditor(const QString& path, const QString& text)
+{
+    auto* editor = m_spareEditor ? std::exchange(m_spareEditor, nullptr) : new QsciScintilla(this);
+    if (editor->lexer())
+        endWarmUp(editor); // taken before its warm-up was over
     editor->setUtf8(true);
     const QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     const QPalette pal = palette();
@@ -292,8 +415,6 @@ QsciScintilla* SourcePanel::createEditor(int fileIndex, const QString& path, con
     editor->setMarkerBackgroundColor(healthstyle::nan(), kNonFiniteMarker);
     editor->setMarkerForegroundColor(healthstyle::nan(), kNonFiniteMarker);
 
-    m_fileOfEditor.insert(editor, fileIndex);
-    showMarks(editor, fileIndex);
     return editor;
 }
 
@@ -321,23 +442,22 @@ bool SourcePanel::openFile(int fileIndex)
     const core::SourceFileInfo& info =
         snapshot->code().files()[static_cast<std::size_t>(fileIndex)];
     const QString path = fromStd(info.filePath);
-    const auto lines = snapshot->readSourceLines(static_cast<std::size_t>(fileIndex));
-    if (!lines || lines->empty()) {
-        m_placeholder->setText(tr("The logdir holds no text for %1%2")
-                                   .arg(path, lines.error.empty()
-                                                  ? QString()
-                                                  : QStringLiteral(": ") + fromStd(lines.error)));
-        if (m_tabs->count() == 0)
-            m_stack->setCurrentIndex(0);
-        return false;
+    QsciScintilla* editor = takePreparedEditor(fileIndex);
+    if (!editor) {
+        const auto lines = snapshot->readSourceLines(static_cast<std::size_t>(fileIndex));
+        if (!lines || lines->empty()) {
+            m_placeholder->setText(
+                tr("The logdir holds no text for %1%2")
+                    .arg(path, lines.error.empty() ? QString()
+                                                   : QStringLiteral(": ") + fromStd(lines.error)));
+            if (m_tabs->count() == 0)
+                m_stack->setCurrentIndex(0);
+            return false;
+        }
+        editor = createEditor(path, joinedLines(*lines));
     }
-    QString text;
-    for (const std::string& line : *lines) {
-        text += fromStd(line);
-        if (line.empty() || line.back() != '\n')
-            text += QLatin1Char('\n');
-    }
-    QsciScintilla* editor = createEditor(fileIndex, path, text);
+    m_fileOfEditor.insert(editor, fileIndex);
+    showMarks(editor, fileIndex);
     QString title = QFileInfo(path).fileName();
     title.replace(QLatin1Char('&'), QStringLiteral("&&"));
     const int tab = m_tabs->addTab(editor, title);

@@ -26,6 +26,15 @@ struct Focus
     friend bool operator==(const Focus&, const Focus&) = default;
 };
 
+// The focus a stack gives (frame, file and line; no event): its bottom-most frame in `stickyFile`
+// when it has one, else the folded stack's focus frame. On any thread.
+Focus focusForStack(const core::Snapshot& snapshot, const core::StackFolding& folding,
+                    std::vector<std::string> frameIds, const std::string& stickyFile = {});
+// The focus Navigator::focusEvent(event) moves to, worked out on any thread (an execution's
+// stack is read from its record). No event when `event` is out of range.
+Focus focusForEvent(const core::Snapshot& snapshot, const core::StackFolding& folding,
+                    core::EventRef event, const std::string& stickyFile = {});
+
 class Navigator : public QObject
 {
     Q_OBJECT
@@ -69,7 +78,6 @@ Q_SIGNALS:
     void historyChanged();
 
 private:
-    Focus focusForStack(std::vector<std::string> frameIds) const;
     void moveTo(const Focus& focus);
     void apply(const Focus& focus);
 

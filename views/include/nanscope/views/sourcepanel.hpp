@@ -8,6 +8,7 @@
 
 #include <QHash>
 #include <QSet>
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -47,6 +48,9 @@ public:
     // Lines of the current file with a non-finite mark (1-based).
     QSet<int> nonFiniteLines() const;
     bool isBusy() const;
+    // The file made ready, off screen, for the first jump once the logdir is read: the one the
+    // origin's focus shows (an index into the logdir's source files), or -1.
+    int preparedFileIndex() const { return m_preparedEditor ? m_preparedFile : -1; }
 
 public Q_SLOTS:
     // Opens (or shows) a tab with file `fileIndex` of the logdir; false when it has no text.
@@ -58,8 +62,14 @@ protected:
 
 private:
     using LineMap = QHash<int, QSet<int>>; // file index -> 1-based lines
-    QsciScintilla* createEditor(int fileIndex, const QString& path, const QString& text);
+    struct FirstFile;
+    QsciScintilla* createEditor(const QString& path, const QString& text);
+    QsciScintilla* takePreparedEditor(int fileIndex);
     void prepareSpareEditor();
+    void paintBands(QsciScintilla* editor, QsciScintilla* SourcePanel::*slot, int band,
+                    const std::function<void()>& then);
+    void prepareFirstFile(const FirstFile& file);
+    void dropPreparedEditor();
     void closeAll();
     void showMarks(QsciScintilla* editor, int fileIndex);
     void showFocusLine();
@@ -77,6 +87,11 @@ private:
     // file opened: making one, and painting the first source, cost 5-7 ms of the user's first
     // jump.
     QsciScintilla* m_spareEditor = nullptr;
+    // And the origin's file in an editor of its own, off screen, for the first double-click on
+    // an alert (most often the first alert's or the origin's): opening it then only adds a tab.
+    QsciScintilla* m_preparedEditor = nullptr;
+    int m_preparedFile = -1;
+    bool m_preparing = false; // the file is read; its editor is made and painted in events to come
     LineMap m_nonFinite;
     items::SnapshotPtr m_snapshot;
 
