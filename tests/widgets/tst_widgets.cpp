@@ -9,6 +9,7 @@
 #include "nanscope/widgets/healthbardelegate.hpp"
 #include "nanscope/widgets/numberdelegate.hpp"
 #include "nanscope/widgets/numberformat.hpp"
+#include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/scopenamedelegate.hpp"
 #include "nanscope/widgets/startpage.hpp"
 
@@ -47,6 +48,7 @@ private Q_SLOTS:
     void findBarKeys();
     void bannerIsPlainAndDismissable();
     void elidedLabelKeepsTheWholeTextInItsTooltip();
+    void wrappedPlainLabelsMeasureWhatTheyShow();
     void startPageListsRecentItems();
     void tableCopiesSelectedRows();
     void numbersAreShortenedNeverCut();
@@ -54,6 +56,42 @@ private Q_SLOTS:
     void healthTextDropsWholeParts();
     void checkableChipToggles();
 };
+
+void TestWidgets::wrappedPlainLabelsMeasureWhatTheyShow()
+{
+    // The plain labels remember their heights per width: each answer must still be the one a
+    // fresh QLabel gives for what the label shows now.
+    const QString words = QStringLiteral("No source shown. Double-click an alert or click a stack "
+                                         "frame to show the line that created an op.");
+    QWidget parent;
+    for (const bool selectable : {false, true}) {
+        QLabel* label = selectable ? selectableLabel(words, &parent) : plainLabel(words, &parent);
+        label->setWordWrap(true);
+        const auto fresh = [&](int width) {
+            QLabel reference(label->text());
+            reference.setTextFormat(Qt::PlainText);
+            reference.setTextInteractionFlags(label->textInteractionFlags());
+            reference.setWordWrap(label->wordWrap());
+            reference.setFont(label->font());
+            reference.setMargin(label->margin());
+            return reference.heightForWidth(width);
+        };
+        for (const int width : {80, 200, 80, 600})
+            QCOMPARE(label->heightForWidth(width), fresh(width));
+        const int narrow = label->heightForWidth(120);
+        label->setText(words + QLatin1Char(' ') + words);
+        QVERIFY(label->heightForWidth(120) > narrow);
+        QCOMPARE(label->heightForWidth(120), fresh(120));
+        QFont large = label->font();
+        large.setPointSizeF(large.pointSizeF() * 2);
+        const int before = label->heightForWidth(300);
+        label->setFont(large);
+        QVERIFY(label->heightForWidth(300) > before);
+        QCOMPARE(label->heightForWidth(300), fresh(300));
+        label->setMargin(20);
+        QCOMPARE(label->heightForWidth(300), fresh(300));
+    }
+}
 
 void TestWidgets::healthBarShowsTinyCounts()
 {
