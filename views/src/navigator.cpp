@@ -80,24 +80,21 @@ Focus focusForEvent(const core::Snapshot& snapshot, const core::StackFolding& fo
 
 void Navigator::focusTrace(std::uint64_t index)
 {
-    if (m_snapshot && index < m_snapshot->traceCount())
-        moveTo(
-            focusForEvent(*m_snapshot, m_folding, {core::EventSource::Graph, index}, m_stickyFile));
+    focusEvent({core::EventSource::Graph, index});
 }
 
 void Navigator::focusExecution(std::uint64_t index)
 {
-    if (m_snapshot && index < m_snapshot->executionCount())
-        moveTo(
-            focusForEvent(*m_snapshot, m_folding, {core::EventSource::Eager, index}, m_stickyFile));
+    focusEvent({core::EventSource::Eager, index});
 }
 
 void Navigator::focusEvent(core::EventRef event)
 {
-    if (event.source == core::EventSource::Graph)
-        focusTrace(event.index);
-    else
-        focusExecution(event.index);
+    if (!m_snapshot)
+        return;
+    // No event in it: out of range, nothing to move to.
+    if (Focus focus = focusForEvent(*m_snapshot, m_folding, event, m_stickyFile); focus.event)
+        moveTo(focus);
 }
 
 void Navigator::focusOp(core::OpId op)

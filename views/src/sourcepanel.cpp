@@ -53,11 +53,11 @@ QString joinedLines(const std::vector<std::string>& lines)
 }
 
 // A warm-up of an editor, off screen: a page of Python source given to it (beginWarmUp), painted
-// a band at a time (warmUpBand, SourcePanel::paintBands) and taken away again (endWarmUp). The
+// a band at a time (paintBand, SourcePanel::paintBands) and taken away again (endWarmUp). The
 // lexer's first use, the fixed font's glyphs and the scroll bars' pixmaps are then ready for the
 // first file the user opens, whose jump otherwise paid 4-6 ms for them. In steps, each an event of
 // its own: the page painted whole was one of 5-8 ms.
-constexpr int kWarmUpBands = 3;
+constexpr int kOffScreenBands = 3;
 
 void beginWarmUp(QsciScintilla* editor, const QPalette& palette)
 {
@@ -74,11 +74,12 @@ void beginWarmUp(QsciScintilla* editor, const QPalette& palette)
     editor->resize(700, 500);
 }
 
-void warmUpBand(QsciScintilla* editor, int band)
+// Band `band` of kOffScreenBands, painted into an image that is thrown away.
+void paintBand(QsciScintilla* editor, int band)
 {
     const QSize size = editor->size();
-    const int top = size.height() * band / kWarmUpBands;
-    const int bottom = size.height() * (band + 1) / kWarmUpBands;
+    const int top = size.height() * band / kOffScreenBands;
+    const int bottom = size.height() * (band + 1) / kOffScreenBands;
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     editor->render(&image, {}, QRegion(0, top, size.width(), bottom - top));
 }
@@ -245,6 +246,7 @@ void SourcePanel::closeAll()
 
 void SourcePanel::dropPreparedEditor()
 {
+    m_jobs->firstFile.cancel();
     delete std::exchange(m_preparedEditor, nullptr);
     m_preparedFile = -1;
     m_preparing = false;
@@ -300,13 +302,14 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
 
 void SourcePanel::prepareFirstFile(const FirstFile& file)
 {
-    if (file.index < 0 || m_preparedEditor || m_fileOfEditor.key(file.index) != nullptr)
+    if (file.index < 0 || m_preparing || m_preparedEditor ||
+        m_fileOfEditor.key(file.index) != nullptr)
         return;
     m_preparing = true;
-    // In an event of its own, after the spare editor's warm-up: each stays a few milliseconds.
-    QTimer::singleShot(0, this, [this, file] {
-        if (!m_preparing)
-            return; // another logdir meanwhile
+    // In an event of its own: each of the panel's idle steps stays a few milliseconds.
+    QTimer::singleShot(0, this, [this, file, logdir = m_snapshot] {
+        if (!items::sameLogdir(m_snapshot, logdir))
+            return; // another logdir meanwhile (whose closing reset m_preparing)
         if (m_preparedEditor || m_fileOfEditor.key(file.index) != nullptr) {
             m_preparing = false;
             return;
@@ -355,11 +358,11 @@ void SourcePanel::paintBands(QsciScintilla* editor, QsciScintilla* SourcePanel::
     QTimer::singleShot(0, this, [this, editor, slot, band, then] {
         if (this->*slot != editor)
             return; // taken, or dropped with its logdir
-        if (band == kWarmUpBands) {
+        if (band == kOffScreenBands) {
             then();
             return;
         }
-        warmUpBand(editor, band);
+        paintBand(editor, band);
         paintBands(editor, slot, band + 1, then);
     });
 }
