@@ -3,7 +3,10 @@
 // and the rules it applies at each. Private to intentwalk.cpp.
 #pragma once
 
+#include "backgroundtask.hpp"
+#include "callwindow.hpp"
 #include "eventorder.hpp"
+#include "filepages.hpp"
 #include "graphnesting.hpp"
 #include "intentwalk.hpp"
 #include "intentwalkterms.hpp"
@@ -13,6 +16,7 @@
 
 #include <algorithm>
 #include <memory_resource>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -45,7 +49,7 @@ struct IntentWalk::Impl
     std::unordered_map<std::uint32_t, std::vector<std::optional<TensorSource>>> rootInputs;
     // A function call's outputs were computed last by its graph's traces since the previous
     // execution: per graph, its latest non-finite trace there.
-    std::unordered_map<GraphIndex, std::uint64_t> window;
+    CallWindow window;
     std::vector<Label*> inputs;      // of the event being visited, reused
     const OpInfo* traceOp = nullptr; // of the graph trace being visited (none: an execution)
     // Loss scaling: the scale tensors (what the scaler's updates read first); whether the loss
@@ -67,7 +71,8 @@ struct IntentWalk::Impl
     std::pair<std::uint32_t, const OpTraits*> lastAbsorbed{kNoGroup, nullptr};
 
     Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p, std::size_t budget)
-        : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs), logBudget(budget)
+        : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs),
+          window(data.graphs->graphs().size()), logBudget(budget)
     {
         const auto& ops = data.graphs->ops();
         graphOps.reserve(ops.size());
@@ -368,7 +373,7 @@ struct IntentWalk::Impl
         }
         if (label.nonFinite()) {
             traceLabels.put(i, opId, slot, label);
-            window[info.graph] = i;
+            window.set(info.graph, i);
         }
         latest.set(opId, slot, i);
     }
@@ -399,9 +404,10 @@ struct IntentWalk::Impl
         if (!called)
             return kNoTrace;
         std::uint64_t found = kNoTrace;
-        for (const auto& [graph, trace] : window)
+        window.forEach([&](GraphIndex graph, std::uint64_t trace) {
             if (nesting.within(graph, *called) && (found == kNoTrace || trace > found))
                 found = trace;
+        });
         return found;
     }
 
@@ -518,11 +524,16 @@ struct IntentWalk::Impl
 
     void run()
     {
+        std::optional<BackgroundTask> logPages;
         if (!second()) {
             // A step per non-finite event, about: growing the log step by step would copy it
-            // and touch fresh pages a dozen times.
+            // and touch fresh pages a dozen times. Its pages are faulted in on the other core
+            // while this one walks (a quarter of the walk's time was spent in those faults).
             const std::size_t alerts = d.traceAlerts.size() + d.executionAlerts.size();
             steps.reserve(std::min(alerts + alerts / 8, logBudget / sizeof(Step)));
+            const std::size_t logBytes = steps.capacity() * sizeof(Step);
+            logPages.emplace([data = steps.data(), logBytes] { populatePages(data, logBytes); },
+                             logBytes >= kBackgroundAboveBytes);
             // Every id an execution outputs, at most: growing the table step by step rehashed
             // it a dozen times on a million executions. Capped, as a hostile file may claim more.
             constexpr std::size_t kMaxReserved = std::size_t{1} << 24;
