@@ -11,6 +11,7 @@
 #include "tutoriallogdir.hpp"
 
 #include <catch2/catch.hpp>
+#include <thread>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -169,16 +170,23 @@ TEST_CASE("hop counts are saved as the events that are not finite", "[indexcache
     CHECK(w.bytes().size() < 200); // not two bytes for each of 100 000 traces
     const auto bytes = std::as_bytes(std::span(w.bytes()));
     ArchiveReader r(bytes);
-    const auto back = indexfile::getKnownPropagation(r, 1'000'000);
+    const auto back = indexfile::getKnownPropagation(r, 1'000'000, nullptr);
     REQUIRE(back);
-    CHECK(back->traceHops == p.traceHops);
-    CHECK(back->executionHops == p.executionHops);
-    CHECK(back->producers == 3);
+    CHECK(r.atEnd()); // what follows the hop counts is read where it lies
+    // Their sizes are known before they are decoded, at the first get(), from any thread.
+    CHECK(back->traceEvents() == p.traceHops.size());
+    CHECK(back->executionEvents() == p.executionHops.size());
+    const Propagation* decodedElsewhere = nullptr;
+    std::thread([&] { decodedElsewhere = &back->get(); }).join();
+    CHECK(decodedElsewhere == &back->get());
+    CHECK(back->get().traceHops == p.traceHops);
+    CHECK(back->get().executionHops == p.executionHops);
+    CHECK(back->get().producers == 3);
 
     SECTION("more events than the file can hold fail before anything is sized")
     {
         ArchiveReader small(bytes);
-        CHECK_FALSE(indexfile::getKnownPropagation(small, 99'999));
+        CHECK_FALSE(indexfile::getKnownPropagation(small, 99'999, nullptr));
     }
     SECTION("an event past the end, or a finite one listed, fails")
     {
@@ -190,7 +198,7 @@ TEST_CASE("hop counts are saved as the events that are not finite", "[indexcache
             forged.putVarint(hop == 7 ? 10 : 3); // the eleventh of ten; or a finite one
             forged.put(hop);
             ArchiveReader f(std::as_bytes(std::span(forged.bytes())));
-            CHECK_FALSE(indexfile::getKnownPropagation(f, 1000));
+            CHECK_FALSE(indexfile::getKnownPropagation(f, 1000, nullptr));
         }
     }
 }

@@ -60,6 +60,13 @@ public:
 
     bool ok() const { return !m_failed; }
     bool atEnd() const { return m_at == m_bytes.size(); }
+    // Where the next read starts, and the bytes read since such a place: what a caller keeps to
+    // read again later.
+    std::size_t position() const { return m_at; }
+    std::span<const std::byte> readSince(std::size_t from) const
+    {
+        return from <= m_at ? m_bytes.subspan(from, m_at - from) : std::span<const std::byte>{};
+    }
     // Marks the archive as bad (a value read was impossible); every later read returns zero.
     void fail() { m_failed = true; }
 

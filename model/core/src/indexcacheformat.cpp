@@ -341,27 +341,39 @@ void putHops(ArchiveWriter& w, const std::vector<std::uint16_t>& hops)
     }
 }
 
-// `maxEvents`: more than the saved index can hold; a count past it fails before anything is sized.
-void getHops(ArchiveReader& r, std::vector<std::uint16_t>& hops, std::uint64_t maxEvents)
+// Each hop count of `hops` that is not kFinite: f(event, hop), in order of events; false (and `r`
+// failed) at the first that lies past the events or claims kFinite.
+template <typename F>
+bool forEachHop(ArchiveReader& r, std::uint64_t events, std::size_t others, const F& f)
 {
-    const auto events = r.get<std::uint64_t>();
-    const std::size_t others = r.count(3);
-    if (!r.ok() || events > maxEvents || others > events) {
-        r.fail();
-        return;
-    }
-    hops.assign(static_cast<std::size_t>(events), Propagation::kFinite);
     std::uint64_t next = 0;
     for (std::size_t k = 0; k < others && r.ok(); ++k) {
         const std::uint64_t gap = r.getVarint();
         const auto value = r.get<std::uint16_t>();
         if (gap >= events - next || value == Propagation::kFinite) {
             r.fail();
-            return;
+            return false;
         }
-        hops[static_cast<std::size_t>(next + gap)] = value;
+        f(next + gap, value);
         next += gap + 1;
     }
+    return r.ok();
+}
+
+// `maxEvents`: more than the saved index can hold; a count past it fails before anything is sized.
+EncodedHops getEncodedHops(ArchiveReader& r, std::uint64_t maxEvents)
+{
+    EncodedHops hops;
+    hops.events = r.get<std::uint64_t>();
+    hops.others = r.count(3);
+    if (!r.ok() || hops.events > maxEvents || hops.others > hops.events) {
+        r.fail();
+        return {};
+    }
+    const std::size_t from = r.position();
+    forEachHop(r, hops.events, hops.others, [](std::uint64_t, std::uint16_t) {});
+    hops.entries = r.readSince(from);
+    return hops;
 }
 
 } // namespace
@@ -394,13 +406,23 @@ void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation)
         w.put(pattern.text);
 }
 
-std::optional<Propagation> getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents)
+std::vector<std::uint16_t> decodeHops(const EncodedHops& hops)
+{
+    std::vector<std::uint16_t> out(static_cast<std::size_t>(hops.events), Propagation::kFinite);
+    ArchiveReader r(hops.entries);
+    forEachHop(r, hops.events, hops.others,
+               [&](std::uint64_t event, std::uint16_t hop) { out[event] = hop; });
+    return out;
+}
+
+std::shared_ptr<const KnownPropagation>
+getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents, std::shared_ptr<const void> owner)
 {
     if (!r.getBool())
-        return std::nullopt;
+        return nullptr;
     Propagation p;
-    getHops(r, p.traceHops, maxEvents);
-    getHops(r, p.executionHops, maxEvents);
+    const EncodedHops traces = getEncodedHops(r, maxEvents);
+    const EncodedHops executions = getEncodedHops(r, maxEvents);
     for (std::uint64_t* n :
          {&p.producers, &p.entries, &p.propagators, &p.intendedEvents, &p.uninitialisedEvents,
           &p.countedAlerts, &p.intendedAlerts, &p.uninitialisedAlerts})
@@ -428,16 +450,16 @@ std::optional<Propagation> getKnownPropagation(ArchiveReader& r, std::uint64_t m
             r.fail(); // it was written from a parsed pattern
     }
     if (!r.ok())
-        return std::nullopt;
-    return p;
+        return nullptr;
+    return std::make_shared<const KnownPropagation>(std::move(p), traces, executions,
+                                                    std::move(owner));
 }
 
-bool validPropagation(const Propagation& p, const IndexState& index)
+bool validPropagation(const KnownPropagation& p, const IndexState& index)
 {
-    if (p.traceHops.size() != index.traces.size() ||
-        p.executionHops.size() != index.executions.size())
+    if (p.traceEvents() != index.traces.size() || p.executionEvents() != index.executions.size())
         return false;
-    return std::all_of(p.setAside.begin(), p.setAside.end(), [&](const SetAside& g) {
+    return std::all_of(p.setAside().begin(), p.setAside().end(), [&](const SetAside& g) {
         return g.first.index < (g.first.source == EventSource::Graph ? index.traces.size()
                                                                      : index.executions.size());
     });

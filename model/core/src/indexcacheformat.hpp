@@ -6,6 +6,7 @@
 
 #include "indexarchive.hpp"
 #include "indexcache.hpp"
+#include "knownpropagation.hpp"
 #include "threadpool.hpp"
 
 #include <array>
@@ -179,9 +180,14 @@ bool validOrigin(const Origin& origin, const IndexState& index);
 // event for them. Null: none saved.
 void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation);
 // `maxEvents`: a bound on the events of the index (the file's size over the bytes each takes).
-std::optional<Propagation> getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents);
+// The hop counts are checked here and decoded when first asked for, from the bytes `owner` keeps
+// (knownpropagation.hpp). Null: none saved, or the archive failed.
+std::shared_ptr<const KnownPropagation>
+getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents, std::shared_ptr<const void> owner);
+// The hop counts `hops` holds, as getKnownPropagation checked them.
+std::vector<std::uint16_t> decodeHops(const EncodedHops& hops);
 // Whether it has one hop count per trace and execution of the index, and names events in it.
-bool validPropagation(const Propagation& propagation, const IndexState& index);
+bool validPropagation(const KnownPropagation& propagation, const IndexState& index);
 
 void putDiagnostic(ArchiveWriter& w, const Diagnostic& d);
 Severity getSeverity(ArchiveReader& r);

@@ -44,8 +44,8 @@ public:
         // an index out of range would be read out of bounds.
         const bool ok = readHeader() && readKey() && readLayout() && readFiles() &&
                         replaySmallFiles() && readGraphPlaceholders() && readIndexTables() &&
-                        readOrigin() && readColumns(owner) && checkExecutions() && checkAlerts() &&
-                        releaseChecked() && checkOrigin() && finish();
+                        readOrigin(owner) && readColumns(owner) && checkExecutions() &&
+                        checkAlerts() && releaseChecked() && checkOrigin() && finish();
         if (!ok)
             why = m_why.empty() ? "it is damaged (an impossible value)" : m_why;
         return ok;
@@ -317,11 +317,11 @@ private:
         return checked();
     }
 
-    bool readOrigin()
+    bool readOrigin(const std::shared_ptr<const void>& owner)
     {
         m_origin = getKnownOrigin(m_meta);
         // Each trace and execution takes at least its 8-byte wall time in the file.
-        m_propagation = getKnownPropagation(m_meta, m_bytes.size() / 8);
+        m_propagation = getKnownPropagation(m_meta, m_bytes.size() / 8, owner);
         return checked();
     }
 
@@ -549,14 +549,10 @@ private:
         m_state.savedIndex->columns = m_entries;
         IndexState& index = m_state.index;
         if (m_origin)
-            index.knownOrigin = IndexState::KnownOrigin{
-                index.traces.size(),
-                index.executions.size(),
-                m_state.graphs.offset,
-                std::move(m_origin->origin),
-                std::move(m_origin->patterns),
-                m_propagation ? std::make_shared<const Propagation>(std::move(*m_propagation))
-                              : nullptr};
+            index.knownOrigin =
+                IndexState::KnownOrigin{index.traces.size(),           index.executions.size(),
+                                        m_state.graphs.offset,         std::move(m_origin->origin),
+                                        std::move(m_origin->patterns), std::move(m_propagation)};
         return true;
     }
 
@@ -573,7 +569,7 @@ private:
     std::vector<SavedFile> m_files;
     std::vector<ColumnEntry> m_entries;  // the arrays, once read
     std::optional<SavedOrigin> m_origin; // nullopt: not saved
-    std::optional<Propagation> m_propagation;
+    std::shared_ptr<const KnownPropagation> m_propagation;
     // TensorBoard's stops in the source-file, stack-frame and graph files as read again (outer
     // nullopt: not read again).
     std::array<std::optional<std::optional<std::uint64_t>>, 3> m_replayedStops;

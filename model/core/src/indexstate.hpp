@@ -6,6 +6,7 @@
 #include "chunkedarray.hpp"
 #include "diagnosticlist.hpp"
 #include "filehandle.hpp"
+#include "knownpropagation.hpp"
 #include "nanscope/core/codetable.hpp"
 #include "nanscope/core/digests.hpp"
 #include "nanscope/core/graphtable.hpp"
@@ -227,7 +228,7 @@ struct Snapshot::Data
     // The origin and propagation a saved index brought along for this index and these patterns
     // (see IndexState::knownOrigin): origin() and propagation() answer them without the analysis.
     std::optional<std::optional<Origin>> knownOrigin;
-    std::shared_ptr<const Propagation> knownPropagation;
+    std::shared_ptr<const KnownPropagation> knownPropagation;
 
     // Computed on first use.
     mutable std::once_flag analysisOnce;
@@ -292,7 +293,7 @@ struct IndexState
         std::uint64_t graphsRead = 0;
         std::optional<Origin> origin;
         std::vector<std::string> patterns;
-        std::shared_ptr<const Propagation> propagation; // null: not saved with it
+        std::shared_ptr<const KnownPropagation> propagation; // null: not saved with it
     };
     std::optional<KnownOrigin> knownOrigin;
 

@@ -381,7 +381,7 @@ const std::optional<Origin>& Snapshot::origin() const
 const Propagation& Snapshot::propagation() const
 {
     if (m_data->knownOrigin && m_data->knownPropagation)
-        return *m_data->knownPropagation;
+        return m_data->knownPropagation->get();
     analyse();
     return m_data->propagation;
 }

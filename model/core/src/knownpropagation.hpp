@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The propagation a saved index brought along (IndexState::knownOrigin). Its counts and what was
+// set aside are read with the index; its hop counts by event are checked then but decoded only
+// when first asked for. They take 2 bytes an event (20 MB at 10^7 traces) to size and fill: a
+// fifth of a reopen that shows the counts, the alerts and the origin and never looks at them,
+// and wasted when the logdir grew since the save (the analysis then runs again).
+#pragma once
+
+#include "nanscope/core/origin.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace nanscope::core {
+
+// Hop counts by event as a saved index holds them (indexcacheformat.hpp: putKnownPropagation).
+struct EncodedHops
+{
+    std::uint64_t events = 0;
+    std::size_t others = 0;             // entries that are not Propagation::kFinite
+    std::span<const std::byte> entries; // each: its distance from the one before, its value
+};
+
+class KnownPropagation
+{
+public:
+    // `withoutHops`: all but the hop arrays, which `traces` and `executions` hold (checked as
+    // getKnownPropagation checks them), in bytes that `owner` keeps.
+    KnownPropagation(Propagation withoutHops, EncodedHops traces, EncodedHops executions,
+                     std::shared_ptr<const void> owner);
+    KnownPropagation(const KnownPropagation&) = delete;
+    KnownPropagation& operator=(const KnownPropagation&) = delete;
+
+    std::uint64_t traceEvents() const { return m_traces.events; }
+    std::uint64_t executionEvents() const { return m_executions.events; }
+    const std::vector<SetAside>& setAside() const { return m_propagation.setAside; }
+
+    // The propagation, its hop counts decoded at the first call (from any thread).
+    const Propagation& get() const;
+
+private:
+    mutable Propagation m_propagation;
+    EncodedHops m_traces;
+    EncodedHops m_executions;
+    std::shared_ptr<const void> m_owner;
+    mutable std::once_flag m_decoded;
+};
+
+} // namespace nanscope::core
