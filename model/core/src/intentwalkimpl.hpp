@@ -527,11 +527,12 @@ struct IntentWalk::Impl
         std::optional<BackgroundTask> logPages;
         if (!second()) {
             // A step per non-finite event, about: growing the log step by step would copy it
-            // and touch fresh pages a dozen times. Its pages are faulted in on the other core
-            // while this one walks (a quarter of the walk's time was spent in those faults).
+            // and touch fresh pages a dozen times. The pages of one step per non-finite event
+            // are faulted in on the other core while this one walks (a quarter of the walk's
+            // time was spent in those faults); the spare eighth is left to be touched if used.
             const std::size_t alerts = d.traceAlerts.size() + d.executionAlerts.size();
             steps.reserve(std::min(alerts + alerts / 8, logBudget / sizeof(Step)));
-            const std::size_t logBytes = steps.capacity() * sizeof(Step);
+            const std::size_t logBytes = std::min(alerts, steps.capacity()) * sizeof(Step);
             logPages.emplace([data = steps.data(), logBytes] { populatePages(data, logBytes); },
                              logBytes >= kBackgroundAboveBytes);
             // Every id an execution outputs, at most: growing the table step by step rehashed
