@@ -3,10 +3,8 @@
 // and the rules it applies at each. Private to intentwalk.cpp.
 #pragma once
 
-#include "backgroundtask.hpp"
 #include "callwindow.hpp"
 #include "eventorder.hpp"
-#include "filepages.hpp"
 #include "graphnesting.hpp"
 #include "intentwalk.hpp"
 #include "intentwalkterms.hpp"
@@ -16,7 +14,6 @@
 
 #include <algorithm>
 #include <memory_resource>
-#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -524,17 +521,11 @@ struct IntentWalk::Impl
 
     void run()
     {
-        std::optional<BackgroundTask> logPages;
         if (!second()) {
             // A step per non-finite event, about: growing the log step by step would copy it
-            // and touch fresh pages a dozen times. The pages of one step per non-finite event
-            // are faulted in on the other core while this one walks (a quarter of the walk's
-            // time was spent in those faults); the spare eighth is left to be touched if used.
+            // and touch fresh pages a dozen times.
             const std::size_t alerts = d.traceAlerts.size() + d.executionAlerts.size();
             steps.reserve(std::min(alerts + alerts / 8, logBudget / sizeof(Step)));
-            const std::size_t logBytes = std::min(alerts, steps.capacity()) * sizeof(Step);
-            logPages.emplace([data = steps.data(), logBytes] { populatePages(data, logBytes); },
-                             logBytes >= kBackgroundAboveBytes);
             // Every id an execution outputs, at most: growing the table step by step rehashed
             // it a dozen times on a million executions. Capped, as a hostile file may claim more.
             constexpr std::size_t kMaxReserved = std::size_t{1} << 24;

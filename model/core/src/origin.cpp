@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "backgroundtask.hpp"
 #include "intentwalk.hpp"
 #include "latesttraces.hpp"
 #include "nanscope/core/hints.hpp"
 #include "originanalysis.hpp"
-#include "propagationcount.hpp"
 #include "torchhints.hpp"
 
 #include <algorithm>
@@ -146,18 +144,14 @@ NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
                                    std::size_t logBudgetBytes)
 {
     const auto& d = snapshot.data();
-    NonFiniteAnalysis a;
-    // Every event's hop count, finite until the count says otherwise: 2 bytes an event to fault
-    // in and fill, on the other core while this one walks.
-    const std::size_t hopBytes = (d.traces.size() + d.executions.size()) * sizeof(std::uint16_t);
-    BackgroundTask finiteHops([&] { intentwalk::fillFiniteHops(a.propagation, d); },
-                              hopBytes >= kBackgroundAboveBytes);
     IntentWalk walk(d, patterns, logBudgetBytes);
     walk.run();
     const IntentWalk::Judgement judgement = walk.judgement();
-    finiteHops.wait();
 
+    NonFiniteAnalysis a;
     if (!judgement.sawNonFinite) {
+        a.propagation.traceHops.assign(d.traces.size(), Propagation::kFinite);
+        a.propagation.executionHops.assign(d.executions.size(), Propagation::kFinite);
         a.propagation.expectedPatterns = patterns;
         countAlerts(snapshot, a.propagation);
         return a;

@@ -5,12 +5,6 @@
 
 namespace nanscope::core::intentwalk {
 
-void fillFiniteHops(Propagation& out, const Snapshot::Data& data)
-{
-    out.traceHops.assign(data.traces.size(), kFinite);
-    out.executionHops.assign(data.executions.size(), kFinite);
-}
-
 PropagationCount::PropagationCount(const Snapshot::Data& data,
                                    const std::vector<ExpectedPattern>& patterns,
                                    const IntentWalk::Judgement& judgement,
@@ -19,6 +13,8 @@ PropagationCount::PropagationCount(const Snapshot::Data& data,
     : m_data(data), m_patterns(patterns), m_judged(judgement), m_groups(groups), m_out(out),
       m_atOrigin(std::move(atOrigin)), m_groupSetAside(judgement.verdicts.size(), UINT32_MAX)
 {
+    out.traceHops.assign(data.traces.size(), kFinite);
+    out.executionHops.assign(data.executions.size(), kFinite);
     out.expectedPatterns = patterns;
 }
 

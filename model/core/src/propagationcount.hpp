@@ -14,15 +14,10 @@
 
 namespace nanscope::core::intentwalk {
 
-// Sizes `out`'s hop arrays to the snapshot's events, every entry Propagation::kFinite: what
-// PropagationCount expects to find.
-void fillFiniteHops(Propagation& out, const Snapshot::Data& data);
-
 class PropagationCount
 {
 public:
-    // `groups`: the walk's groups by id, as far as the events fed so far made them. `out`'s hop
-    // arrays are filled already (fillFiniteHops).
+    // `groups`: the walk's groups by id, as far as the events fed so far made them.
     PropagationCount(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns,
                      const IntentWalk::Judgement& judgement, const std::vector<Group>& groups,
                      Propagation& out, IntentWalk::OriginVisitor atOrigin);
