@@ -188,15 +188,33 @@ TEST_CASE("hop counts are saved as the events that are not finite", "[indexcache
         ArchiveReader small(bytes);
         CHECK_FALSE(indexfile::getKnownPropagation(small, 99'999, nullptr));
     }
-    SECTION("an event past the end, or a finite one listed, fails")
+    SECTION("an event past the end, or a finite one listed, fails where all else is whole")
     {
-        for (const std::uint16_t hop : {std::uint16_t{7}, Propagation::kFinite}) {
-            ArchiveWriter forged;
-            forged.put<std::uint8_t>(1);
-            forged.count(10); // ten traces, one of them listed
-            forged.count(1);
-            forged.putVarint(hop == 7 ? 10 : 3); // the eleventh of ten; or a finite one
-            forged.put(hop);
+        // Ten traces, one of them listed at `gap`; no executions; the counts; nothing set aside.
+        const auto propagationWith = [](std::uint64_t gap, std::uint16_t hop) {
+            ArchiveWriter out;
+            out.put<std::uint8_t>(1);
+            out.count(10);
+            out.count(1);
+            out.putVarint(gap);
+            out.put(hop);
+            out.count(0);
+            out.count(0);
+            for (int k = 0; k < 8; ++k)
+                out.put<std::uint64_t>(0);
+            out.count(0); // set aside
+            out.count(0); // patterns
+            return out;
+        };
+        const ArchiveWriter valid = propagationWith(3, 7);
+        ArchiveReader v(std::as_bytes(std::span(valid.bytes())));
+        const auto loaded = indexfile::getKnownPropagation(v, 1000, nullptr);
+        REQUIRE(loaded);
+        CHECK(v.atEnd());
+        CHECK(loaded->get().traceHops[3] == 7);
+        for (const auto& [gap, hop] : {std::pair<std::uint64_t, std::uint16_t>{10, 7}, // 11th of 10
+                                       {3, Propagation::kFinite}}) {
+            const ArchiveWriter forged = propagationWith(gap, hop);
             ArchiveReader f(std::as_bytes(std::span(forged.bytes())));
             CHECK_FALSE(indexfile::getKnownPropagation(f, 1000, nullptr));
         }
