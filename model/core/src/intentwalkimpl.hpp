@@ -3,7 +3,6 @@
 // and the rules it applies at each. Private to intentwalk.cpp.
 #pragma once
 
-#include "callwindow.hpp"
 #include "eventorder.hpp"
 #include "graphnesting.hpp"
 #include "intentwalk.hpp"
@@ -46,7 +45,7 @@ struct IntentWalk::Impl
     std::unordered_map<std::uint32_t, std::vector<std::optional<TensorSource>>> rootInputs;
     // A function call's outputs were computed last by its graph's traces since the previous
     // execution: per graph, its latest non-finite trace there.
-    CallWindow window;
+    std::unordered_map<GraphIndex, std::uint64_t> window;
     std::vector<Label*> inputs;      // of the event being visited, reused
     const OpInfo* traceOp = nullptr; // of the graph trace being visited (none: an execution)
     // Loss scaling: the scale tensors (what the scaler's updates read first); whether the loss
@@ -68,8 +67,7 @@ struct IntentWalk::Impl
     std::pair<std::uint32_t, const OpTraits*> lastAbsorbed{kNoGroup, nullptr};
 
     Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p, std::size_t budget)
-        : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs),
-          window(data.graphs->graphs().size()), logBudget(budget)
+        : d(data), patterns(p), latest(*data.graphs), nesting(*data.graphs), logBudget(budget)
     {
         const auto& ops = data.graphs->ops();
         graphOps.reserve(ops.size());
@@ -370,7 +368,7 @@ struct IntentWalk::Impl
         }
         if (label.nonFinite()) {
             traceLabels.put(i, opId, slot, label);
-            window.set(info.graph, i);
+            window[info.graph] = i;
         }
         latest.set(opId, slot, i);
     }
@@ -401,10 +399,9 @@ struct IntentWalk::Impl
         if (!called)
             return kNoTrace;
         std::uint64_t found = kNoTrace;
-        window.forEach([&](GraphIndex graph, std::uint64_t trace) {
+        for (const auto& [graph, trace] : window)
             if (nesting.within(graph, *called) && (found == kNoTrace || trace > found))
                 found = trace;
-        });
         return found;
     }
 
