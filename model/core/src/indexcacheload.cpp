@@ -549,10 +549,12 @@ private:
         m_state.savedIndex->columns = m_entries;
         IndexState& index = m_state.index;
         if (m_origin)
-            index.knownOrigin =
-                IndexState::KnownOrigin{index.traces.size(),           index.executions.size(),
-                                        m_state.graphs.offset,         std::move(m_origin->origin),
-                                        std::move(m_origin->patterns), std::move(m_propagation)};
+            index.knownOrigin = IndexState::KnownOrigin{.traces = index.traces.size(),
+                                                        .executions = index.executions.size(),
+                                                        .graphsRead = m_state.graphs.offset,
+                                                        .origin = std::move(m_origin->origin),
+                                                        .patterns = std::move(m_origin->patterns),
+                                                        .propagation = std::move(m_propagation)};
         return true;
     }
 
