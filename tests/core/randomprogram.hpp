@@ -5,6 +5,7 @@
 #pragma once
 
 #include "logdirbuilder.hpp"
+#include "nanscope/core/intent.hpp"
 
 #include <filesystem>
 #include <random>
@@ -34,5 +35,16 @@ private:
     int m_events = 0;
     std::vector<std::int64_t> m_ids;
 };
+
+// The user's patterns a random program's analysis is run with: for one seed in three, two that
+// its ops can match.
+inline std::vector<core::ExpectedPattern> randomPatterns(unsigned seed)
+{
+    std::vector<core::ExpectedPattern> patterns;
+    if (seed % 3 == 0)
+        for (const char* text : {"aten::log:-inf", "Exp:inf"})
+            patterns.push_back(*core::ExpectedPattern::parse(text, nullptr));
+    return patterns;
+}
 
 } // namespace nanscope::test

@@ -22,8 +22,8 @@ inline void requireSameAnalysis(const core::NonFiniteAnalysis& a, const core::No
         }
         CHECK(a.origin->hint.rule == b.origin->hint.rule);
     }
-    const core::Propagation& p = a.propagation;
-    const core::Propagation& q = b.propagation;
+    const core::Propagation& p = a.result();
+    const core::Propagation& q = b.result();
     CHECK(p.traceHops == q.traceHops);
     CHECK(p.executionHops == q.executionHops);
     CHECK(p.producers == q.producers);

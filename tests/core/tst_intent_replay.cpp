@@ -13,19 +13,6 @@
 using namespace nanscope;
 using namespace nanscope::core;
 
-namespace {
-
-std::vector<ExpectedPattern> patternsFor(unsigned seed)
-{
-    std::vector<ExpectedPattern> patterns;
-    if (seed % 3 == 0)
-        for (const char* text : {"aten::log:-inf", "Exp:inf"})
-            patterns.push_back(*ExpectedPattern::parse(text, nullptr));
-    return patterns;
-}
-
-} // namespace
-
 TEST_CASE("the count replaying the walk's log gives what a second walk gives", "[intent]")
 {
     int origins = 0;
@@ -37,7 +24,7 @@ TEST_CASE("the count replaying the walk's log gives what a second walk gives", "
         test::RandomProgram(seed, dir.path()).addEvents();
         LogdirReader reader(dir.path());
         const auto snapshot = reader.update();
-        const auto patterns = patternsFor(seed);
+        const auto patterns = test::randomPatterns(seed);
 
         IntentWalk walk(snapshot->data(), patterns);
         walk.run();

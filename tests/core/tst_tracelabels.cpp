@@ -38,7 +38,7 @@ Label groupLabel(std::uint32_t group)
 std::vector<std::uint32_t> groupsOf(const TraceLabels& labels)
 {
     std::vector<std::uint32_t> groups;
-    labels.forEach([&](const Label& l) { groups.push_back(l.group); });
+    labels.forEach([&](std::uint64_t, const Label& l) { groups.push_back(l.group); });
     std::sort(groups.begin(), groups.end());
     return groups;
 }

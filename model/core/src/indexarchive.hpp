@@ -106,6 +106,14 @@ public:
             return {};
         return std::string(reinterpret_cast<const char*>(m_bytes.data() + m_at - size), size);
     }
+    // Bytes written as a string, where they lie (empty, and failed, when they are not whole).
+    std::span<const std::byte> getBytes()
+    {
+        const auto size = get<std::uint64_t>();
+        if (!take(size))
+            return {};
+        return m_bytes.subspan(m_at - size, size);
+    }
     // Numbers written by putArray, into `values`; false (and failed) when the bytes left cannot
     // hold the count claimed.
     template <typename T>

@@ -86,19 +86,20 @@ struct SavedAnalysis
 {
     const std::optional<Origin>* origin = nullptr;
     const Propagation* propagation = nullptr; // only with the origin
+    std::span<const std::byte> walk;          // its walk's state (intentwalkstate.hpp), or none
 };
 bool saveIndexCache(ReaderState& state, const IndexCacheKey& key, SavedAnalysis analysis,
                     const std::vector<std::string>& patterns, const std::filesystem::path& file,
                     ThreadPool& pool, std::string& error, bool* appended = nullptr);
 
 // Appends to `saved` what `state`'s arrays hold past the whole chunks the file has of each (one
-// extent each), then `describe` (the description but for the arrays' entries) with the entries,
-// then the header, and updates `saved`. False, with the file still holding the index it held,
-// when it cannot: the file is not exactly `saved` any more (another process saved or changed it,
-// or holds its lock), the arrays do not extend what it holds, or what the file would no longer
-// use would pass half of what it uses (a whole save compacts it).
+// extent each), then `describe` (the description but for the arrays' entries) with the entries
+// and `walk` (SavedAnalysis::walk), then the header, and updates `saved`. False, with the file
+// still holding the index it held, when it cannot: the file is not exactly `saved` any more
+// (another process saved or changed it, or holds its lock), the arrays do not extend what it holds,
+// or what the file would no longer use would pass half of what it uses (a whole save compacts it).
 bool appendIndexCache(const ReaderState& state, SavedIndexFile& saved,
-                      const ArchiveWriter& describe);
+                      const ArchiveWriter& describe, std::span<const std::byte> walk);
 
 // Reads a saved index of the logdir at `logdir` (the path the reader was given) into `state`: a
 // reader's state before its first update, with its settings (IndexState::files and the limits).

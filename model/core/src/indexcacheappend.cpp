@@ -107,7 +107,7 @@ std::optional<Plan> planAppend(const ReaderState& state, const SavedIndexFile& s
 } // namespace
 
 bool appendIndexCache(const ReaderState& state, SavedIndexFile& saved,
-                      const ArchiveWriter& describe)
+                      const ArchiveWriter& describe, std::span<const std::byte> walk)
 {
     const auto plan = planAppend(state, saved);
     if (!plan)
@@ -147,6 +147,7 @@ bool appendIndexCache(const ReaderState& state, SavedIndexFile& saved,
         columns.push_back(std::move(e));
         ++i;
     });
+    putSavedWalk(entries, walk);
     out.padTo(8);
     const std::uint64_t describeOffset = out.position();
     out.write(describe.bytes().data(), describe.bytes().size());

@@ -455,6 +455,20 @@ getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents, std::shared_ptr<c
                                                     std::move(owner));
 }
 
+void putSavedWalk(ArchiveWriter& w, std::span<const std::byte> state)
+{
+    w.put(std::string_view(reinterpret_cast<const char*>(state.data()), state.size()));
+}
+
+std::shared_ptr<const intentwalk::SavedWalkState> getSavedWalk(ArchiveReader& r,
+                                                               std::shared_ptr<const void> owner)
+{
+    const std::span<const std::byte> bytes = r.getBytes();
+    if (!r.ok() || bytes.empty())
+        return nullptr;
+    return std::make_shared<const intentwalk::SavedWalkState>(bytes, std::move(owner));
+}
+
 bool validPropagation(const KnownPropagation& p, const IndexState& index)
 {
     if (p.traceEvents() != index.traces.size() || p.executionEvents() != index.executions.size())

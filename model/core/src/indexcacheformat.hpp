@@ -6,6 +6,7 @@
 
 #include "indexarchive.hpp"
 #include "indexcache.hpp"
+#include "intentwalkstate.hpp"
 #include "knownpropagation.hpp"
 #include "threadpool.hpp"
 
@@ -184,6 +185,13 @@ void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation);
 // (knownpropagation.hpp). Null: none saved, or the archive failed.
 std::shared_ptr<const KnownPropagation>
 getKnownPropagation(ArchiveReader& r, std::uint64_t maxEvents, std::shared_ptr<const void> owner);
+// The analysis's walk where it stopped (intentwalkstate.hpp), as bytes; none when empty. The
+// description's last part, after the arrays' entries: an index saved without it (by a version
+// before it) ends there and is read as one without a walk. Read back where they lie, kept by
+// `owner`, and checked only when a walk resumes from them.
+void putSavedWalk(ArchiveWriter& w, std::span<const std::byte> state);
+std::shared_ptr<const intentwalk::SavedWalkState> getSavedWalk(ArchiveReader& r,
+                                                               std::shared_ptr<const void> owner);
 // The hop counts `hops` holds, as getKnownPropagation checked them.
 std::vector<std::uint16_t> decodeHops(const EncodedHops& hops);
 // Whether it has one hop count per trace and execution of the index, and names events in it.

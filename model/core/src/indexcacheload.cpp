@@ -411,6 +411,8 @@ private:
                 }
             }
         });
+        // The walk follows the entries when saved with them (indexcacheformat.hpp).
+        m_walk = ok && !m_meta.atEnd() ? getSavedWalk(m_meta, owner) : nullptr;
         if (!ok || !checked())
             return damaged();
         if (!checkBlocks(blocks))
@@ -554,7 +556,8 @@ private:
                                                         .graphsRead = m_state.graphs.offset,
                                                         .origin = std::move(m_origin->origin),
                                                         .patterns = std::move(m_origin->patterns),
-                                                        .propagation = std::move(m_propagation)};
+                                                        .propagation = std::move(m_propagation),
+                                                        .walk = std::move(m_walk)};
         return true;
     }
 
@@ -572,6 +575,7 @@ private:
     std::vector<ColumnEntry> m_entries;  // the arrays, once read
     std::optional<SavedOrigin> m_origin; // nullopt: not saved
     std::shared_ptr<const KnownPropagation> m_propagation;
+    std::shared_ptr<const intentwalk::SavedWalkState> m_walk;
     // TensorBoard's stops in the source-file, stack-frame and graph files as read again (outer
     // nullopt: not read again).
     std::array<std::optional<std::optional<std::uint64_t>>, 3> m_replayedStops;

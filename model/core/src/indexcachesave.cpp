@@ -158,8 +158,10 @@ bool saveIndexCache(ReaderState& state, const IndexCacheKey& key, SavedAnalysis 
     describeState(describe, state, key, pool);
     putKnownOrigin(describe, analysis.origin, patterns);
     putKnownPropagation(describe, analysis.origin ? analysis.propagation : nullptr);
+    const std::span<const std::byte> walk =
+        analysis.origin && analysis.propagation ? analysis.walk : std::span<const std::byte>{};
     if (state.savedIndex && state.savedIndex->path == file &&
-        appendIndexCache(state, *state.savedIndex, describe)) {
+        appendIndexCache(state, *state.savedIndex, describe, walk)) {
         if (appended)
             *appended = true;
         return true;
@@ -180,6 +182,7 @@ bool saveIndexCache(ReaderState& state, const IndexCacheKey& key, SavedAnalysis 
             saved->columns.push_back(out.column(column));
             putColumnEntry(describe, saved->columns.back());
         });
+        putSavedWalk(describe, walk);
         out.padTo(8);
         const std::uint64_t describeOffset = out.position();
         out.write(describe.bytes().data(), describe.bytes().size());

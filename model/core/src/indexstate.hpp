@@ -22,6 +22,11 @@
 
 namespace nanscope::core {
 
+namespace intentwalk {
+struct WalkState;
+class SavedWalkState;
+} // namespace intentwalk
+
 // Every column of a struct of columns, so that growing, counting, spilling and releasing never
 // miss one: `Derived` lists its columns in a static eachColumnOf(self, f).
 template <typename Derived>
@@ -229,11 +234,20 @@ struct Snapshot::Data
     // (see IndexState::knownOrigin): origin() and propagation() answer them without the analysis.
     std::optional<std::optional<Origin>> knownOrigin;
     std::shared_ptr<const KnownPropagation> knownPropagation;
+    // For an index that holds more events than when it was saved: the saved index's analysis,
+    // which the analysis goes on from (originanalysis.hpp).
+    std::optional<std::optional<Origin>> priorOrigin;
+    std::shared_ptr<const KnownPropagation> priorPropagation;
+    // The analysis's walk where it stopped, saved with the known or the prior analysis.
+    std::shared_ptr<const intentwalk::SavedWalkState> savedWalk;
+    bool keepWalk = false; // the analysis keeps its walk's state, to be saved (a reader saves)
 
     // Computed on first use.
     mutable std::once_flag analysisOnce;
     mutable std::optional<Origin> origin;
     mutable Propagation propagation;
+    mutable std::shared_ptr<const KnownPropagation> extendedPropagation; // gone on from prior
+    mutable std::shared_ptr<const intentwalk::WalkState> walk;           // with keepWalk
     mutable std::once_flag alertsByTimeOnce;
     mutable std::vector<std::uint64_t> alertsByTime;
 };
@@ -293,7 +307,8 @@ struct IndexState
         std::uint64_t graphsRead = 0;
         std::optional<Origin> origin;
         std::vector<std::string> patterns;
-        std::shared_ptr<const KnownPropagation> propagation; // null: not saved with it
+        std::shared_ptr<const KnownPropagation> propagation;    // null: not saved with it
+        std::shared_ptr<const intentwalk::SavedWalkState> walk; // null: not saved with it
     };
     std::optional<KnownOrigin> knownOrigin;
 

@@ -2,6 +2,7 @@
 #include "intentwalk.hpp"
 
 #include "intentwalkimpl.hpp"
+#include "intentwalkstate.hpp"
 
 namespace nanscope::core {
 
@@ -51,7 +52,7 @@ void IntentWalk::count(const Judgement& judgement, Propagation& out, OriginVisit
     Impl& first = *m_impl;
     if (first.logging) {
         PropagationCount counting(first.d, first.patterns, judgement, first.groups, out,
-                                  std::move(atOrigin));
+                                  std::move(atOrigin), first.walked);
         counting.replay(first.steps, first.carried, first.rootTraceInputs,
                         [&](const Step& step) -> const OpTraits& { return first.opOf(step); });
         return;
@@ -68,6 +69,129 @@ void IntentWalk::count(const Judgement& judgement, Propagation& out, OriginVisit
 bool IntentWalk::logged() const
 {
     return m_impl->logging;
+}
+
+bool IntentWalk::resume(const WalkState& state)
+{
+    Impl& d = *m_impl;
+    if (d.appendedRuns || !d.groups.empty() || d.second())
+        return false; // walked already
+    // Whether the scales are those the state knew, but for new ones that no multiplication it
+    // walked read.
+    const auto sameScales = [&d, &state] {
+        d.collectScales();
+        const std::unordered_set<std::int64_t> known(state.scaleIds.begin(), state.scaleIds.end());
+        std::unordered_set<std::int64_t> added;
+        for (const std::int64_t id : d.scaleIds)
+            if (!known.count(id))
+                added.insert(id);
+        if (known.size() + added.size() != d.scaleIds.size())
+            return false; // one is gone: not the executions it walked
+        const auto& x = d.d.executions;
+        for (std::uint64_t e = 0; e < state.executions && !added.empty(); ++e)
+            if (d.eagerTraits(x.opType[e]).scaling)
+                for (std::uint32_t j = 0; j < x.inputCount[e]; ++j)
+                    if (added.count(x.tensorIds[x.idsBegin[e] + j]))
+                        return false;
+        return true;
+    };
+    auto appended = appendedRuns(state, d.d);
+    if (!appended || !fits(state, d.d, d.patterns, d.latest.denseOutputs()) || !sameScales()) {
+        d.scaleIds.clear();
+        return false;
+    }
+    d.groups = state.groups;
+    d.restoredVerdicts = state.verdicts;
+    d.rootAnyKnown.assign(state.groups.size(), false); // counted then
+    // Each live value goes on from a Restored step that holds its hop.
+    const auto restored = [&](Label label) {
+        if (label.nonFinite()) {
+            Step step;
+            step.kind = Step::Kind::Restored;
+            step.group = label.group;
+            step.begin = label.hop;
+            label.step = d.log(step);
+        }
+        label.hop = kFinite;
+        return label;
+    };
+    for (const auto& [trace, label] : state.traceLabels)
+        d.traceLabels.put(trace, d.d.traces.op[trace], d.d.traces.slot[trace], restored(label));
+    d.tensors.reserve(state.tensors.size());
+    for (const auto& [id, tensor] : state.tensors)
+        d.tensors[id] = {tensor.source, restored(tensor.label)};
+    d.window = {state.window.begin(), state.window.end()};
+    d.latest.restore(state.latest, {state.latestOverflow.begin(), state.latestOverflow.end()});
+    d.scaling = state.scaling;
+    d.checks = state.checks;
+    d.lastCleanCheck = state.lastCleanCheck;
+    d.checkCaught = state.checkCaught;
+    d.sawNonFinite = state.sawNonFinite;
+    d.walked = {state.traces, state.executions};
+    d.appendedRuns = std::move(*appended);
+    return true;
+}
+
+bool IntentWalk::verdictsHold(const Judgement& judgement) const
+{
+    const Impl& d = *m_impl;
+    return judgement.verdicts.size() >= d.restoredVerdicts.size() &&
+           std::equal(d.restoredVerdicts.begin(), d.restoredVerdicts.end(),
+                      judgement.verdicts.begin());
+}
+
+EventCounts IntentWalk::resumedAt() const
+{
+    return m_impl->walked;
+}
+
+std::optional<WalkState> IntentWalk::state(const Propagation& counted) const
+{
+    const Impl& d = *m_impl;
+    if (!d.logging || d.second() || d.tensors.size() > kMaxStateTensors)
+        return std::nullopt;
+    const Judgement j = judgement();
+    WalkState s;
+    s.traces = d.d.traces.size();
+    s.executions = d.d.executions.size();
+    s.graphs = d.d.graphs->graphs().size();
+    s.ops = d.d.graphs->ops().size();
+    for (const auto& p : d.patterns)
+        s.patterns.push_back(p.text);
+    s.groups = d.groups;
+    s.verdicts = j.verdicts;
+    // A live value's hop: its step's, as the count gave it (a Restored step holds it).
+    const auto withHop = [&](Label label) {
+        if (label.nonFinite() && label.step < d.steps.size()) {
+            const Step& step = d.steps[label.step];
+            if (step.kind == Step::Kind::Restored) {
+                label.hop = static_cast<Hop>(step.begin);
+            } else {
+                const auto& hops = step.event.source == EventSource::Graph ? counted.traceHops
+                                                                           : counted.executionHops;
+                const std::uint64_t at = step.event.index - d.walked.of(step.event.source);
+                label.hop = at < hops.size() ? hops[at] : kFinite;
+            }
+        }
+        label.step = kNoStep;
+        return label;
+    };
+    d.traceLabels.forEach([&](std::uint64_t trace, const Label& label) {
+        s.traceLabels.emplace_back(trace, withHop(label));
+    });
+    s.tensors.reserve(d.tensors.size());
+    for (const auto& [id, tensor] : d.tensors)
+        s.tensors.emplace_back(id, TensorState{tensor.source, withHop(tensor.label)});
+    s.window.assign(d.window.begin(), d.window.end());
+    s.latest = d.latest.dense();
+    s.latestOverflow.assign(d.latest.overflow().begin(), d.latest.overflow().end());
+    s.scaleIds.assign(d.scaleIds.begin(), d.scaleIds.end());
+    s.scaling = d.scaling;
+    s.checks = d.checks;
+    s.lastCleanCheck = d.lastCleanCheck;
+    s.checkCaught = d.checkCaught;
+    s.sawNonFinite = d.sawNonFinite;
+    return s;
 }
 
 } // namespace nanscope::core

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <memory_resource>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -64,6 +65,11 @@ struct IntentWalk::Impl
     std::vector<std::uint64_t> rootTraceInputs;
     std::size_t logBudget = 0;
     bool logging = true;
+    // A walk resumed from a saved state (IntentWalk::resume): the events it had walked and its
+    // groups then, and the runs of events after them, which are all it walks.
+    EventCounts walked;
+    std::vector<Intent> restoredVerdicts; // by group
+    std::optional<std::vector<EventRun>> appendedRuns;
     std::pair<std::uint32_t, const OpTraits*> lastAbsorbed{kNoGroup, nullptr};
 
     Impl(const Snapshot::Data& data, const std::vector<ExpectedPattern>& p, std::size_t budget)
@@ -516,8 +522,28 @@ struct IntentWalk::Impl
         }
     }
 
+    void walkRun(const EventRun& run)
+    {
+        if (run.source == EventSource::Eager) {
+            for (std::uint64_t i = run.begin; i < run.end; ++i)
+                visitExecution(i);
+            return;
+        }
+        for (std::uint64_t i = run.begin; i < run.end; ++i) {
+            if (traceLabels.empty())
+                i = passFiniteTraces(i, run.end);
+            if (i < run.end)
+                visitTrace(i);
+        }
+    }
+
     void run()
     {
+        if (appendedRuns) { // resumed: the scales were collected then
+            for (const EventRun& r : *appendedRuns)
+                walkRun(r);
+            return;
+        }
         if (!second()) {
             // A step per non-finite event, about: growing the log step by step would copy it
             // and touch fresh pages a dozen times.
@@ -531,19 +557,8 @@ struct IntentWalk::Impl
         collectScales();
         EventOrder order(d);
         EventRun run;
-        while (order.nextRun(run)) {
-            if (run.source == EventSource::Eager) {
-                for (std::uint64_t i = run.begin; i < run.end; ++i)
-                    visitExecution(i);
-                continue;
-            }
-            for (std::uint64_t i = run.begin; i < run.end; ++i) {
-                if (traceLabels.empty())
-                    i = passFiniteTraces(i, run.end);
-                if (i < run.end)
-                    visitTrace(i);
-            }
-        }
+        while (order.nextRun(run))
+            walkRun(run);
     }
 
     // Each group's escape as the end of the walk decides it: what no op read by then was not
@@ -557,7 +572,7 @@ struct IntentWalk::Impl
             if (!label.read && label.group < escaped.size())
                 escaped[label.group] = true;
         };
-        traceLabels.forEach(unread);
+        traceLabels.forEach([&](std::uint64_t, const Label& label) { unread(label); });
         for (const auto& [id, state] : tensors)
             if (state.label.nonFinite())
                 unread(state.label);

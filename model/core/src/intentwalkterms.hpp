@@ -34,6 +34,18 @@ inline std::uint8_t kindsOf(std::uint8_t bits)
     return kinds;
 }
 
+// A number of traces and of executions: the first ones of the index.
+struct EventCounts
+{
+    std::uint64_t traces = 0;
+    std::uint64_t executions = 0;
+
+    std::uint64_t of(EventSource source) const
+    {
+        return source == EventSource::Graph ? traces : executions;
+    }
+};
+
 inline constexpr std::uint32_t kNoStep = UINT32_MAX;
 inline constexpr std::uint32_t kNoModule = UINT32_MAX;
 
@@ -93,15 +105,18 @@ inline OpTraits traitsOf(std::uint32_t id, bool eager, std::string_view type, st
 
 // What the counting pass must see of one event, logged by the first walk in execution order
 // (intentwalk.hpp): a group's first event, an event that carried non-finite values on, one that
-// made uninitialised ones, or a finite value made of a group's values.
+// made uninitialised ones, or a finite value made of a group's values. A walk resumed from a
+// saved state (intentwalkstate.hpp) begins its log with a Restored step for each live value it
+// took up, whose hop the count already gave: `begin` holds it.
 struct Step
 {
-    enum class Kind : std::uint8_t { Root, Carry, Uninitialised, Absorbed };
+    enum class Kind : std::uint8_t { Root, Carry, Uninitialised, Absorbed, Restored };
     EventRef event;          // Absorbed: none
     std::uint32_t op = 0;    // Root, Uninitialised, Absorbed: OpTraits::id
     std::uint32_t group = 0; // Root, Carry, Absorbed
     std::uint32_t module = kNoModule;
-    std::uint32_t begin = 0; // Carry: its inputs' steps; Root: its graph inputs' traces
+    std::uint32_t begin = 0; // Carry: its inputs' steps; Root: its graph inputs' traces;
+                             // Restored: its hop
     std::uint32_t count = 0;
     Kind kind = Kind::Root;
     std::uint8_t kinds = 0;

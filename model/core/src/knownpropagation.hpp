@@ -32,12 +32,17 @@ public:
     // getKnownPropagation checks them), in bytes that `owner` keeps.
     KnownPropagation(Propagation withoutHops, EncodedHops traces, EncodedHops executions,
                      std::shared_ptr<const void> owner);
+    // `before` gone on over the events after its own: `counted` holds the counts of all and
+    // the hop counts of those events alone (a resumed analysis's, origin.cpp).
+    KnownPropagation(const KnownPropagation& before, const Propagation& counted);
     KnownPropagation(const KnownPropagation&) = delete;
     KnownPropagation& operator=(const KnownPropagation&) = delete;
 
-    std::uint64_t traceEvents() const { return m_traces.events; }
-    std::uint64_t executionEvents() const { return m_executions.events; }
+    std::uint64_t traceEvents() const { return m_traces.events + m_traceTail.size(); }
+    std::uint64_t executionEvents() const { return m_executions.events + m_executionTail.size(); }
     const std::vector<SetAside>& setAside() const { return m_propagation.setAside; }
+    // Everything but the hop counts.
+    Propagation counts() const;
 
     // The propagation, its hop counts decoded at the first call (from any thread).
     const Propagation& get() const;
@@ -46,6 +51,8 @@ private:
     mutable Propagation m_propagation;
     EncodedHops m_traces;
     EncodedHops m_executions;
+    std::vector<std::uint16_t> m_traceTail; // the hops of the events after the encoded ones
+    std::vector<std::uint16_t> m_executionTail;
     std::shared_ptr<const void> m_owner;
     mutable std::once_flag m_decoded;
 };

@@ -72,6 +72,20 @@ public:
         return it == m_overflow.end() ? kNoTrace : it->second;
     }
 
+    // The tables as they stand, and putting them back (a walk's saved state): false when
+    // `dense` is not of this graph table's size.
+    const std::vector<std::uint64_t>& dense() const { return m_latest; }
+    const std::unordered_map<std::uint64_t, std::uint64_t>& overflow() const { return m_overflow; }
+    bool restore(std::vector<std::uint64_t> dense,
+                 std::unordered_map<std::uint64_t, std::uint64_t> overflow)
+    {
+        if (dense.size() != m_latest.size())
+            return false;
+        m_latest = std::move(dense);
+        m_overflow = std::move(overflow);
+        return true;
+    }
+
     // The trace that last computed input `input` of an op, following pass-through ops.
     std::uint64_t source(const OpInput& input) const
     {

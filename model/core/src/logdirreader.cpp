@@ -4,6 +4,7 @@
 #include "expectedfile.hpp"
 #include "indexcache.hpp"
 #include "indexstate.hpp"
+#include "intentwalkstate.hpp"
 #include "loaders.hpp"
 #include "nanscope/core/plaintext.hpp"
 #include "readerdiagnostics.hpp"
@@ -245,12 +246,19 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->expected = options.expected;
     if (!layout.fileSets.empty())
         readExpectedFile(*index.files, layout.directory, data->expected, data->diagnostics);
+    data->keepWalk = !options.indexCache.directory.empty();
     const auto& known = index.knownOrigin;
-    if (known && known->traces == index.traces.size() &&
-        known->executions == index.executions.size() && known->graphsRead == graphs.offset &&
+    if (known && known->graphsRead == graphs.offset &&
         known->patterns == patternTexts(data->expected)) {
-        data->knownOrigin = known->origin;
-        data->knownPropagation = known->propagation;
+        if (known->traces == index.traces.size() && known->executions == index.executions.size()) {
+            data->knownOrigin = known->origin;
+            data->knownPropagation = known->propagation;
+            data->savedWalk = known->walk;
+        } else if (known->walk && known->propagation) { // more since: the analysis goes on
+            data->priorOrigin = known->origin;
+            data->priorPropagation = known->propagation;
+            data->savedWalk = known->walk;
+        }
     }
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
@@ -360,15 +368,24 @@ bool LogdirReader::saveIndex(std::string* error)
     const auto snapshot = latest();
     const std::optional<Origin>* origin = nullptr;
     const Propagation* propagation = nullptr;
+    ArchiveWriter walk; // the analysis's walk where it stopped, worked out or brought along
+    std::span<const std::byte> walkBytes;
     if (snapshot->traceCount() == d.index.traces.size() &&
         snapshot->executionCount() == d.index.executions.size()) {
         origin = &snapshot->origin();
         propagation = &snapshot->propagation(); // worked out with the origin, or brought along
+        const Snapshot::Data& data = snapshot->data();
+        if (data.walk) {
+            intentwalk::putWalkState(walk, *data.walk);
+            walkBytes = std::as_bytes(std::span(walk.bytes()));
+        } else if (data.knownOrigin && data.savedWalk) {
+            walkBytes = data.savedWalk->bytes();
+        }
     }
     std::string why;
     bool appended = false;
-    if (!saveIndexCache(d, key, {origin, propagation}, patternTexts(snapshot->data().expected),
-                        file, *d.pool, why, &appended)) {
+    if (!saveIndexCache(d, key, {origin, propagation, walkBytes},
+                        patternTexts(snapshot->data().expected), file, *d.pool, why, &appended)) {
         if (error)
             *error = why;
         return false;

@@ -124,45 +124,110 @@ Origin describeExecution(const Snapshot& snapshot, std::uint64_t e,
     return o;
 }
 
-void countAlerts(const Snapshot& snapshot, Propagation& p)
+// Counts the alerts of the events from `from` on, whose hop counts `p` holds from there on (the
+// alerts of the events before were counted before).
+void countAlerts(const Snapshot& snapshot, Propagation& p, intentwalk::EventCounts from = {})
 {
-    for (std::uint64_t k = 0; k < snapshot.alertCount(); ++k) {
-        const EventRef event = snapshot.alert(k).event;
-        if (p.intended(event))
-            ++p.intendedAlerts;
-        else if (p.uninitialised(event))
-            ++p.uninitialisedAlerts;
-        else
-            ++p.countedAlerts;
-    }
+    const auto& d = snapshot.data();
+    const auto count = [&](const auto& alerts, const std::vector<std::uint16_t>& hops,
+                           std::uint64_t first) {
+        // Alerts are in event order: the first to count is found by halving.
+        std::uint64_t lo = 0;
+        std::uint64_t hi = alerts.size();
+        while (lo < hi) {
+            const std::uint64_t mid = lo + (hi - lo) / 2;
+            if (alerts[mid].event.index < first)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (std::uint64_t k = lo; k < alerts.size(); ++k) {
+            if (alerts[k].event.index < first)
+                continue; // out of order: not the reader's (a forged index)
+            const std::uint64_t at = alerts[k].event.index - first;
+            const std::uint16_t hop = at < hops.size() ? hops[at] : Propagation::kFinite;
+            if (hop == Propagation::kIntended)
+                ++p.intendedAlerts;
+            else if (hop == Propagation::kUninitialised)
+                ++p.uninitialisedAlerts;
+            else
+                ++p.countedAlerts;
+        }
+    };
+    count(d.traceAlerts, p.traceHops, from.traces);
+    count(d.executionAlerts, p.executionHops, from.executions);
+}
+
+// The analysis going on from `prior` over the events after those it walked; nullopt when it
+// cannot (the state does not fit, or the appended events changed a verdict it gave).
+std::optional<NonFiniteAnalysis> resumed(const Snapshot& snapshot,
+                                         const std::vector<ExpectedPattern>& patterns,
+                                         const AnalysisOptions& options)
+{
+    const PriorAnalysis& prior = *options.prior;
+    if (!prior.walk || !prior.propagation || !prior.origin ||
+        prior.propagation->traceEvents() != prior.walk->traces ||
+        prior.propagation->executionEvents() != prior.walk->executions)
+        return std::nullopt;
+    IntentWalk walk(snapshot.data(), patterns, options.logBudgetBytes);
+    if (!walk.resume(*prior.walk))
+        return std::nullopt;
+    walk.run();
+    const IntentWalk::Judgement judgement = walk.judgement();
+    // The origin a saved analysis named is the first group it judged counted: it must be so
+    // still (a forged state could say otherwise).
+    const bool priorOrigin = judgement.origin < prior.walk->groups.size();
+    if (!walk.logged() || !walk.verdictsHold(judgement) || priorOrigin != prior.origin->has_value())
+        return std::nullopt;
+    NonFiniteAnalysis a;
+    if (priorOrigin)
+        a.origin = *prior.origin;
+    Propagation counted = prior.propagation->counts();
+    walk.count(judgement, counted, [&](EventRef event, std::span<const std::uint64_t> traceInputs) {
+        a.origin = event.source == EventSource::Graph
+                       ? describeTrace(snapshot, event.index, traceInputs)
+                       : describeExecution(snapshot, event.index, judgement.originInputs);
+    });
+    countAlerts(snapshot, counted, walk.resumedAt());
+    if (options.keepWalk)
+        if (auto state = walk.state(counted))
+            a.walk = std::make_shared<const intentwalk::WalkState>(std::move(*state));
+    a.extended = std::make_shared<const KnownPropagation>(*prior.propagation, counted);
+    return a;
 }
 
 } // namespace
 
 NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
                                    const std::vector<ExpectedPattern>& patterns,
-                                   std::size_t logBudgetBytes)
+                                   const AnalysisOptions& options)
 {
+    if (options.prior)
+        if (auto a = resumed(snapshot, patterns, options))
+            return std::move(*a);
     const auto& d = snapshot.data();
-    IntentWalk walk(d, patterns, logBudgetBytes);
+    IntentWalk walk(d, patterns, options.logBudgetBytes);
     walk.run();
     const IntentWalk::Judgement judgement = walk.judgement();
 
     NonFiniteAnalysis a;
-    if (!judgement.sawNonFinite) {
+    if (!judgement.sawNonFinite) { // nothing to count
         a.propagation.traceHops.assign(d.traces.size(), Propagation::kFinite);
         a.propagation.executionHops.assign(d.executions.size(), Propagation::kFinite);
         a.propagation.expectedPatterns = patterns;
-        countAlerts(snapshot, a.propagation);
-        return a;
+    } else {
+        walk.count(judgement, a.propagation,
+                   [&](EventRef event, std::span<const std::uint64_t> traceInputs) {
+                       a.origin =
+                           event.source == EventSource::Graph
+                               ? describeTrace(snapshot, event.index, traceInputs)
+                               : describeExecution(snapshot, event.index, judgement.originInputs);
+                   });
     }
-    walk.count(
-        judgement, a.propagation, [&](EventRef event, std::span<const std::uint64_t> traceInputs) {
-            a.origin = event.source == EventSource::Graph
-                           ? describeTrace(snapshot, event.index, traceInputs)
-                           : describeExecution(snapshot, event.index, judgement.originInputs);
-        });
     countAlerts(snapshot, a.propagation);
+    if (options.keepWalk)
+        if (auto state = walk.state(a.propagation))
+            a.walk = std::make_shared<const intentwalk::WalkState>(std::move(*state));
     return a;
 }
 

@@ -4,18 +4,35 @@
 #include <algorithm>
 
 namespace nanscope::core::intentwalk {
+namespace {
+
+std::string setAsideKey(Intent intent, std::string_view type, std::string_view name,
+                        std::string_view module)
+{
+    return std::string(toString(intent)) + '\n' + std::string(type) + '\n' + std::string(name) +
+           '\n' + std::string(module);
+}
+
+} // namespace
 
 PropagationCount::PropagationCount(const Snapshot::Data& data,
                                    const std::vector<ExpectedPattern>& patterns,
                                    const IntentWalk::Judgement& judgement,
                                    const std::vector<Group>& groups, Propagation& out,
-                                   IntentWalk::OriginVisitor atOrigin)
+                                   IntentWalk::OriginVisitor atOrigin, EventCounts from)
     : m_data(data), m_patterns(patterns), m_judged(judgement), m_groups(groups), m_out(out),
-      m_atOrigin(std::move(atOrigin)), m_groupSetAside(judgement.verdicts.size(), UINT32_MAX)
+      m_atOrigin(std::move(atOrigin)), m_from(from),
+      m_groupSetAside(judgement.verdicts.size(), UINT32_MAX)
 {
-    out.traceHops.assign(data.traces.size(), kFinite);
-    out.executionHops.assign(data.executions.size(), kFinite);
+    out.traceHops.assign(data.traces.size() - std::min(from.traces, data.traces.size()), kFinite);
+    out.executionHops.assign(
+        data.executions.size() - std::min(from.executions, data.executions.size()), kFinite);
     out.expectedPatterns = patterns;
+    for (std::size_t k = 0; k < out.setAside.size(); ++k) {
+        const SetAside& s = out.setAside[k];
+        m_setAsideByKey.emplace(setAsideKey(s.intent, s.opType, s.opName, s.modulePath),
+                                static_cast<std::uint32_t>(k));
+    }
 }
 
 Intent PropagationCount::verdictOf(std::uint32_t g) const
@@ -31,13 +48,13 @@ std::string_view PropagationCount::moduleText(std::uint32_t module) const
 void PropagationCount::setHop(EventRef event, Hop hop)
 {
     auto& hops = event.source == EventSource::Graph ? m_out.traceHops : m_out.executionHops;
-    hops[event.index] = hop;
+    hops[event.index - m_from.of(event.source)] = hop;
 }
 
 Hop PropagationCount::hopOf(EventRef event) const
 {
     const auto& hops = event.source == EventSource::Graph ? m_out.traceHops : m_out.executionHops;
-    return hops[event.index];
+    return hops[event.index - m_from.of(event.source)];
 }
 
 // The SetAside entry of values set aside for `intent` by this op in this module.
@@ -45,9 +62,8 @@ SetAside& PropagationCount::setAsideEntry(Intent intent, EventRef first, const O
                                           std::uint32_t module, int pattern)
 {
     const std::string_view moduleView = moduleText(module);
-    std::string key = std::string(toString(intent)) + '\n' + std::string(op.type) + '\n' +
-                      std::string(op.name) + '\n' + std::string(moduleView);
-    auto [it, added] = m_setAsideByKey.emplace(std::move(key), m_out.setAside.size());
+    auto [it, added] = m_setAsideByKey.emplace(setAsideKey(intent, op.type, op.name, moduleView),
+                                               m_out.setAside.size());
     if (added) {
         SetAside s;
         s.intent = intent;
@@ -60,6 +76,26 @@ SetAside& PropagationCount::setAsideEntry(Intent intent, EventRef first, const O
         m_out.setAside.push_back(std::move(s));
     }
     return m_out.setAside[it->second];
+}
+
+SetAside& PropagationCount::setAsideOf(std::uint32_t g)
+{
+    if (m_groupSetAside[g] == UINT32_MAX) { // begun before the count began: its root's entry
+        const EventRef root = m_groups[g].root;
+        OpTraits op;
+        std::uint32_t module = kNoModule;
+        if (root.source == EventSource::Graph) {
+            const OpInfo& info = m_data.graphs->op(m_data.traces.op[root.index]);
+            op.type = info.type;
+            op.name = info.name;
+        } else {
+            op.type = m_data.strings[m_data.executions.opType[root.index]];
+            module = m_data.executions.module[root.index];
+        }
+        const SetAside& s = setAsideEntry(verdictOf(g), root, op, module, m_groups[g].pattern);
+        m_groupSetAside[g] = static_cast<std::uint32_t>(&s - m_out.setAside.data());
+    }
+    return m_out.setAside[m_groupSetAside[g]];
 }
 
 Hop PropagationCount::root(EventRef event, std::uint32_t g, const OpTraits& op,
@@ -126,7 +162,9 @@ Hop PropagationCount::nearestHop(const std::vector<Step>& steps,
 {
     Hop nearest = kFinite;
     for (std::uint32_t k = step.begin; k < step.begin + step.count; ++k) {
-        const Hop hop = hopOf(steps[carried[k]].event);
+        const Step& from = steps[carried[k]];
+        const Hop hop =
+            from.kind == Step::Kind::Restored ? static_cast<Hop>(from.begin) : hopOf(from.event);
         if (hop <= Propagation::kMaxHops)
             nearest = std::min(nearest, hop);
     }

@@ -17,10 +17,12 @@ namespace nanscope::core::intentwalk {
 class PropagationCount
 {
 public:
-    // `groups`: the walk's groups by id, as far as the events fed so far made them.
+    // `groups`: the walk's groups by id, as far as the events fed so far made them. `from`: the
+    // first trace and execution counted; `out` then holds the count of the events before them
+    // (a saved propagation's, hop arrays aside), and gets the hops of the events from there on.
     PropagationCount(const Snapshot::Data& data, const std::vector<ExpectedPattern>& patterns,
                      const IntentWalk::Judgement& judgement, const std::vector<Group>& groups,
-                     Propagation& out, IntentWalk::OriginVisitor atOrigin);
+                     Propagation& out, IntentWalk::OriginVisitor atOrigin, EventCounts from = {});
 
     // Group `g` began at `event`: returns the hop its values carry. `traceInputs`: for a graph
     // event, the trace that made each of its op's inputs (for the origin's description).
@@ -54,6 +56,8 @@ public:
             case Step::Kind::Absorbed:
                 absorbed(s.group, opOf(s).type);
                 break;
+            case Step::Kind::Restored: // counted before
+                break;
             }
         }
     }
@@ -66,7 +70,8 @@ private:
     // The smallest hop among the values a Carry step's inputs carried (kFinite: none counted).
     Hop nearestHop(const std::vector<Step>& steps, const std::vector<std::uint32_t>& carried,
                    const Step& step) const;
-    SetAside& setAsideOf(std::uint32_t g) { return m_out.setAside[m_groupSetAside[g]]; }
+    // Group `g`'s entry; for a group counted before (a resumed walk's), found by its root's op.
+    SetAside& setAsideOf(std::uint32_t g);
     SetAside& setAsideEntry(Intent intent, EventRef first, const OpTraits& op, std::uint32_t module,
                             int pattern);
 
@@ -76,6 +81,7 @@ private:
     const std::vector<Group>& m_groups;
     Propagation& m_out;
     IntentWalk::OriginVisitor m_atOrigin;
+    EventCounts m_from;
     std::vector<std::uint32_t> m_groupSetAside; // by group: its SetAside entry
     std::unordered_map<std::string, std::uint32_t> m_setAsideByKey;
 };

@@ -364,9 +364,21 @@ std::uint64_t Snapshot::tensorBoardAlertCount() const
 void Snapshot::analyse() const
 {
     std::call_once(m_data->analysisOnce, [this] {
-        NonFiniteAnalysis a = analyseNonFinite(*this, m_data->expected);
+        AnalysisOptions options;
+        options.keepWalk = m_data->keepWalk;
+        PriorAnalysis prior;
+        std::optional<intentwalk::WalkState> state;
+        if (m_data->priorOrigin && m_data->savedWalk)
+            state = m_data->savedWalk->read();
+        if (state) {
+            prior = {&*m_data->priorOrigin, m_data->priorPropagation, &*state};
+            options.prior = &prior;
+        }
+        NonFiniteAnalysis a = analyseNonFinite(*this, m_data->expected, options);
         m_data->origin = std::move(a.origin);
         m_data->propagation = std::move(a.propagation);
+        m_data->extendedPropagation = std::move(a.extended);
+        m_data->walk = std::move(a.walk);
     });
 }
 
@@ -383,7 +395,7 @@ const Propagation& Snapshot::propagation() const
     if (m_data->knownOrigin && m_data->knownPropagation)
         return m_data->knownPropagation->get();
     analyse();
-    return m_data->propagation;
+    return m_data->extendedPropagation ? m_data->extendedPropagation->get() : m_data->propagation;
 }
 
 ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index,

@@ -60,14 +60,15 @@ public:
         }
     }
 
+    // f(trace, label) for each live label.
     template <typename F>
     void forEach(const F& f) const
     {
         for (std::uint64_t at = 0; at < m_trace.size(); ++at)
             if (m_trace[at] != kNoTrace)
-                f(m_label[at]);
+                f(m_trace[at], m_label[at]);
         for (const auto& [trace, label] : m_overflow)
-            f(label);
+            f(trace, label);
     }
 
 private:
