@@ -299,7 +299,8 @@ struct IndexState
     // event up to the first non-finite one, so a reopened index brings it along. Valid while the
     // index holds exactly these many traces and executions and no more of the graphs file was
     // read (ops declared later change what the origin says of its inputs), and for the same
-    // expected patterns (another list sets other values aside).
+    // expected patterns (another list sets other values aside). With more events and the rest
+    // the same, the analysis goes on from it and its walk (Snapshot::Data::priorOrigin).
     struct KnownOrigin
     {
         std::uint64_t traces = 0;

@@ -2,8 +2,9 @@
 // The propagation a saved index brought along (IndexState::knownOrigin). Its counts and what was
 // set aside are read with the index; its hop counts by event are checked then but decoded only
 // when first asked for. They take 2 bytes an event (20 MB at 10^7 traces) to size and fill: a
-// fifth of a reopen that shows the counts, the alerts and the origin and never looks at them,
-// and wasted when the logdir grew since the save (the analysis then runs again).
+// fifth of a reopen that shows the counts, the alerts and the origin and never looks at them.
+// After an append, an analysis that goes on from the saved one (originanalysis.hpp) extends it:
+// the saved hop counts, still encoded, followed by those of the appended events.
 #pragma once
 
 #include "nanscope/core/origin.hpp"
