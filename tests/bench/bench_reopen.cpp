@@ -278,7 +278,7 @@ int main(int argc, char** argv)
         std::printf("%-52s %9.3f s  (%s; %llu traces)\n", "reopen after 1 % more traces",
                     appended.readSeconds, appended.status.c_str(),
                     static_cast<unsigned long long>(appended.traces));
-        std::printf("%-52s %9.3f s  (the walk over every event after the first non-finite)\n",
+        std::printf("%-52s %9.3f s  (the walk and count of what was appended, or of every event)\n",
                     "reopen after 1 % more: of it, the origin's analysis",
                     appended.analysisSeconds);
         std::printf("%-52s %9.3f s  (saved index now %.1f MiB)\n",

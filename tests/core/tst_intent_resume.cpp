@@ -325,3 +325,24 @@ TEST_CASE("a saved index reopened after an append goes on from its analysis's wa
     }
     CHECK(counted > 5);
 }
+
+TEST_CASE("a walk that knows too many tensor ids keeps no state", "[intent]")
+{
+    test::TempDir dir;
+    test::FileSetWriter set = test::emptyRun(dir.path());
+    const auto outputs = [](std::int64_t first, std::size_t n) {
+        std::vector<std::int64_t> ids(n);
+        for (std::size_t k = 0; k < n; ++k)
+            ids[k] = first + static_cast<std::int64_t>(k);
+        return ids;
+    };
+    set.append("execution", ev::execution(1, "aten::split", {}, outputs(1, 1000), 1, {}));
+    CHECK(analysed(*read(dir.path())).walk.tensors.size() == 1000);
+    set.append("execution", ev::execution(2, "aten::split", {},
+                                          outputs(2000, intentwalk::kMaxStateTensors), 1, {}));
+    const auto many = read(dir.path());
+    REQUIRE(many->data().executions.tensorIds.size() > intentwalk::kMaxStateTensors);
+    AnalysisOptions options;
+    options.keepWalk = true;
+    CHECK_FALSE(analyseNonFinite(*many, {}, options).walk);
+}

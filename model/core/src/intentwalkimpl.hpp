@@ -65,8 +65,8 @@ struct IntentWalk::Impl
     std::vector<std::uint64_t> rootTraceInputs;
     std::size_t logBudget = 0;
     bool logging = true;
-    // A walk resumed from a saved state (IntentWalk::resume): the events it had walked and its
-    // groups then, and the runs of events after them, which are all it walks.
+    // A walk resumed from a saved state (IntentWalk::resume): the events it had walked, the
+    // verdicts its groups had then, and the runs of events after them, which are all it walks.
     EventCounts walked;
     std::vector<Intent> restoredVerdicts; // by group
     std::optional<std::vector<EventRun>> appendedRuns;

@@ -158,6 +158,28 @@ void countAlerts(const Snapshot& snapshot, Propagation& p, intentwalk::EventCoun
     count(d.executionAlerts, p.executionHops, from.executions);
 }
 
+// The count's visitor at the origin's event: describes it into `a`.
+IntentWalk::OriginVisitor describingOrigin(const Snapshot& snapshot,
+                                           const IntentWalk::Judgement& judgement,
+                                           NonFiniteAnalysis& a)
+{
+    return [&snapshot, &judgement, &a](EventRef event, std::span<const std::uint64_t> traceInputs) {
+        a.origin = event.source == EventSource::Graph
+                       ? describeTrace(snapshot, event.index, traceInputs)
+                       : describeExecution(snapshot, event.index, judgement.originInputs);
+    };
+}
+
+// Where `walk` stopped, into `a`, when asked for and it can be kept.
+void keepWalk(const IntentWalk& walk, const Propagation& counted, const AnalysisOptions& options,
+              NonFiniteAnalysis& a)
+{
+    if (!options.keepWalk)
+        return;
+    if (auto state = walk.state(counted))
+        a.walk = std::make_shared<const intentwalk::WalkState>(std::move(*state));
+}
+
 // The analysis going on from `prior` over the events after those it walked; nullopt when it
 // cannot (the state does not fit, or the appended events changed a verdict it gave).
 std::optional<NonFiniteAnalysis> resumed(const Snapshot& snapshot,
@@ -183,15 +205,9 @@ std::optional<NonFiniteAnalysis> resumed(const Snapshot& snapshot,
     if (priorOrigin)
         a.origin = *prior.origin;
     Propagation counted = prior.propagation->counts();
-    walk.count(judgement, counted, [&](EventRef event, std::span<const std::uint64_t> traceInputs) {
-        a.origin = event.source == EventSource::Graph
-                       ? describeTrace(snapshot, event.index, traceInputs)
-                       : describeExecution(snapshot, event.index, judgement.originInputs);
-    });
+    walk.count(judgement, counted, describingOrigin(snapshot, judgement, a));
     countAlerts(snapshot, counted, walk.resumedAt());
-    if (options.keepWalk)
-        if (auto state = walk.state(counted))
-            a.walk = std::make_shared<const intentwalk::WalkState>(std::move(*state));
+    keepWalk(walk, counted, options, a);
     a.extended = std::make_shared<const KnownPropagation>(*prior.propagation, counted);
     return a;
 }
@@ -216,18 +232,10 @@ NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
         a.propagation.executionHops.assign(d.executions.size(), Propagation::kFinite);
         a.propagation.expectedPatterns = patterns;
     } else {
-        walk.count(judgement, a.propagation,
-                   [&](EventRef event, std::span<const std::uint64_t> traceInputs) {
-                       a.origin =
-                           event.source == EventSource::Graph
-                               ? describeTrace(snapshot, event.index, traceInputs)
-                               : describeExecution(snapshot, event.index, judgement.originInputs);
-                   });
+        walk.count(judgement, a.propagation, describingOrigin(snapshot, judgement, a));
     }
     countAlerts(snapshot, a.propagation);
-    if (options.keepWalk)
-        if (auto state = walk.state(a.propagation))
-            a.walk = std::make_shared<const intentwalk::WalkState>(std::move(*state));
+    keepWalk(walk, a.propagation, options, a);
     return a;
 }
 
