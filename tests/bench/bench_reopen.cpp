@@ -6,7 +6,9 @@
 // whole and notes that it did, see indexcachetrust.hpp), five reopens from the saved index
 // (counts, alerts and the origin shown), a reopen after 1 % more traces were
 // appended (read on top of the index) and its save (appended to the saved index), a reopen of
-// that, and nanscope-report on the reopened logdir as a user runs it. Each goal is printed beside
+// that, nanscope-report on the reopened logdir as a user runs it, and a reader that follows the
+// logdir as the app does while it grows by 1 % three times, opened from the saved index and
+// opened without one. Each goal is printed beside
 // its figure with the ratio figure / goal (at most 1 meets it).
 //
 // Usage: nanscope_bench_reopen [--traces N] [--logdir DIR] [--keep] [--index-cache DIR]
@@ -41,6 +43,7 @@ namespace {
 constexpr double kGoalReopenSeconds = 0.1;
 constexpr double kGoalPeakGiB = 2.0; // at 10^8 traces
 constexpr int kReopens = 5;
+constexpr int kFollowRounds = 3;
 
 double seconds(Clock::time_point a, Clock::time_point b)
 {
@@ -170,6 +173,48 @@ bool appendTraces(const fs::path& logdir, std::uint64_t count)
     return static_cast<bool>(out);
 }
 
+// In the child: the app following the logdir, opened from its saved index, as it grows by 1 %
+// `rounds` times; prints the seconds each new snapshot took to read and analyse.
+int followChild(const fs::path& logdir, const fs::path& cache, int rounds)
+{
+    core::ReaderOptions options;
+    options.indexCache.directory = cache;
+    options.spill.directory = cache;
+    core::LogdirReader reader(logdir, options);
+    auto snapshot = reader.update();
+    snapshot->origin();
+    const std::uint64_t extra = snapshot->traceCount() / 100;
+    for (int round = 0; round < rounds; ++round) {
+        if (!appendTraces(logdir, extra))
+            return 1;
+        const auto t0 = Clock::now();
+        snapshot = reader.update();
+        snapshot->origin();
+        snapshot->alertCount();
+        std::printf("%.6f\n", seconds(t0, Clock::now()));
+    }
+    return 0;
+}
+
+// Runs followChild in a child process: the seconds of each round.
+std::vector<double> measureFollow(const fs::path& logdir, const fs::path& cache, int rounds)
+{
+    const std::string command = "/proc/" + std::to_string(::getpid()) + "/exe --follow-child '" +
+                                logdir.string() + "' '" + cache.string() + "' " +
+                                std::to_string(rounds);
+    std::fflush(nullptr);
+    std::vector<double> out;
+    if (FILE* pipe = ::popen(command.c_str(), "r")) {
+        double s = 0;
+        while (std::fscanf(pipe, "%lf", &s) == 1)
+            out.push_back(s);
+        ::pclose(pipe);
+    }
+    if (out.size() != static_cast<std::size_t>(rounds))
+        std::fprintf(stderr, "the following process failed\n");
+    return out;
+}
+
 void printGoal(const char* what, double value, double goal, const char* unit)
 {
     std::printf("%-52s %9.3f %s %8.3f %s %6.2f %s\n", what, value, unit, goal, unit, value / goal,
@@ -182,6 +227,8 @@ int main(int argc, char** argv)
 {
     if (argc == 4 && std::strcmp(argv[1], "--child") == 0)
         return child(argv[2], argv[3]);
+    if (argc == 5 && std::strcmp(argv[1], "--follow-child") == 0)
+        return followChild(argv[2], argv[3], std::atoi(argv[4]));
     std::uint64_t traces = 10'000'000;
     fs::path logdir;
     bool keep = false;
@@ -249,6 +296,15 @@ int main(int argc, char** argv)
             appendedSidecarBytes += e.file_size();
         reopenedAppended = measure(logdir, cache);
     }
+    // Following, opened from the saved index, and opened first (a saved index in no cache).
+    std::vector<double> followed;
+    std::vector<double> followedFirst;
+    if (appended.traces > 0) {
+        followed = measureFollow(logdir, cache, kFollowRounds);
+        const fs::path none = cache / "empty";
+        fs::create_directories(none);
+        followedFirst = measureFollow(logdir, none, kFollowRounds);
+    }
 
     const double logdirGiB = [&] {
         std::uint64_t bytes = 0;
@@ -287,6 +343,14 @@ int main(int argc, char** argv)
         std::printf("%-52s %9.3f s  (%s)\n", "reopen of the index saved again",
                     reopenedAppended.readSeconds, reopenedAppended.status.c_str());
     }
+    for (const auto& [rounds, how] :
+         {std::pair{&followed, "saved index"}, std::pair{&followedFirst, "opened first"}})
+        for (std::size_t round = 0; round < rounds->size(); ++round)
+            std::printf("%-52s %9.3f s\n",
+                        ("following (" + std::string(how) + "): 1 % more, read, analysed (" +
+                         std::to_string(round + 1) + ")")
+                            .c_str(),
+                        (*rounds)[round]);
     std::printf("%-52s %9.1f x\n", "first open / reopen",
                 first.readSeconds / std::max(1e-9, median(reopenSeconds)));
 
@@ -295,6 +359,13 @@ int main(int argc, char** argv)
               "s");
     if (appended.traces > 0) // in proportion to what was appended
         printGoal("reopen after 1 % more traces", appended.readSeconds, kGoalReopenSeconds, "s");
+    // Each in proportion to what arrived since the snapshot before.
+    for (const auto& [rounds, what] :
+         {std::pair{&followed, "following (saved index): 1 % more, slowest"},
+          std::pair{&followedFirst, "following (opened first): 1 % more, slowest"}})
+        if (!rounds->empty())
+            printGoal(what, *std::max_element(rounds->begin(), rounds->end()), kGoalReopenSeconds,
+                      "s");
     const double scale = first.traces ? 1e8 / static_cast<double>(first.traces) : 0;
     printGoal("reopen: peak RSS per 10^8 traces", median(reopenPeak) * scale / 1024, kGoalPeakGiB,
               "GiB");

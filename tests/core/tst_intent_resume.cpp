@@ -16,6 +16,7 @@
 #include "tempdir.hpp"
 
 #include <catch2/catch.hpp>
+#include <fstream>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -319,11 +320,80 @@ TEST_CASE("a saved index reopened after an append goes on from its analysis's wa
             REQUIRE(fresh->traceCount() == s->traceCount());
             test::requireSameAnalysis({s->origin(), s->propagation(), nullptr, nullptr},
                                       analyseNonFinite(*fresh, {}));
-            counted += s->data().extendedPropagation ? 1 : 0;
+            counted += s->data().wentOn ? 1 : 0;
             REQUIRE(reopened.saveIndex());
         }
     }
     CHECK(counted > 5);
+}
+
+TEST_CASE("a followed logdir is analysed from where the last analysed snapshot stopped",
+          "[indexcache][intent]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    int wentOn = 0; // snapshots whose analysis counted only what arrived since
+    for (unsigned seed = 31; seed < 51; ++seed) {
+        INFO("seed " << seed);
+        const auto logdir = dir.path() / std::to_string(seed);
+        std::filesystem::create_directories(logdir);
+        test::RandomProgram program(seed, logdir);
+        ReaderOptions options;
+        options.indexCache.directory = cache.path(); // a reader that saves keeps the walk
+        options.expected = test::randomPatterns(seed);
+        LogdirReader reader(logdir, options);
+        program.addEvents(100);
+        auto analysed = reader.update();
+        analysed->origin();
+        for (int round = 0; round < 4; ++round) {
+            INFO("round " << round);
+            program.addEvents();
+            const auto s = reader.update();
+            const Snapshot::Data& d = s->data();
+            // The last analysed snapshot's analysis, not the first's: round 1's snapshot is left
+            // unanalysed, so round 2 goes on from round 0's.
+            REQUIRE(d.priorOrigin);
+            CHECK(d.priorPropagation->traceEvents() == analysed->traceCount());
+            CHECK(d.priorPropagation->executionEvents() == analysed->executionCount());
+            if (round == 1)
+                continue;
+            ReaderOptions fresh;
+            fresh.expected = options.expected;
+            const auto whole = LogdirReader(logdir, fresh).update();
+            REQUIRE(whole->traceCount() == s->traceCount());
+            test::requireSameAnalysis({s->origin(), s->propagation(), nullptr, nullptr},
+                                      analyseNonFinite(*whole, options.expected));
+            wentOn += d.wentOn ? 1 : 0;
+            analysed = s;
+        }
+        // A torn record at the end, and no new event: the analysis handed on is this one.
+        for (const auto& entry : std::filesystem::directory_iterator(logdir))
+            if (entry.path().extension() == ".execution")
+                std::ofstream(entry.path(), std::ios::app | std::ios::binary).put('\x20');
+        const auto torn = reader.update();
+        REQUIRE(torn->generation() > analysed->generation());
+        REQUIRE(torn->traceCount() == analysed->traceCount());
+        REQUIRE(torn->data().knownOrigin);
+        CHECK(torn->data().knownPropagation == analysed->data().propagation); // shared, as it is
+        test::requireSameAnalysis({torn->origin(), torn->propagation(), nullptr, nullptr},
+                                  {analysed->origin(), analysed->propagation(), nullptr, nullptr});
+    }
+    CHECK(wentOn > 10);
+}
+
+TEST_CASE("a reader that keeps no walk analyses each snapshot from the beginning", "[intent]")
+{
+    test::TempDir dir;
+    test::RandomProgram program(5, dir.path());
+    LogdirReader reader(dir.path());
+    program.addEvents(100);
+    reader.update()->origin();
+    program.addEvents(50);
+    const auto s = reader.update();
+    CHECK_FALSE(s->data().priorOrigin);
+    CHECK_FALSE(s->data().knownOrigin);
+    s->origin();
+    CHECK_FALSE(s->data().wentOn);
 }
 
 TEST_CASE("a walk that knows too many tensor ids keeps no state", "[intent]")

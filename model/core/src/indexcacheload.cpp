@@ -551,13 +551,14 @@ private:
         m_state.savedIndex->columns = m_entries;
         IndexState& index = m_state.index;
         if (m_origin)
-            index.knownOrigin = IndexState::KnownOrigin{.traces = index.traces.size(),
-                                                        .executions = index.executions.size(),
-                                                        .graphsRead = m_state.graphs.offset,
-                                                        .origin = std::move(m_origin->origin),
-                                                        .patterns = std::move(m_origin->patterns),
-                                                        .propagation = std::move(m_propagation),
-                                                        .walk = std::move(m_walk)};
+            index.knownAnalysis = std::make_shared<const KnownAnalysis>(
+                KnownAnalysis{.traces = index.traces.size(),
+                              .executions = index.executions.size(),
+                              .graphsRead = m_state.graphs.offset,
+                              .origin = std::move(m_origin->origin),
+                              .patterns = std::move(m_origin->patterns),
+                              .propagation = std::move(m_propagation),
+                              .walk = std::move(m_walk)});
         return true;
     }
 

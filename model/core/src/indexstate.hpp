@@ -188,6 +188,59 @@ struct FileState : FileProgress
     bool ensureOpen(const FileSystem& files);
 };
 
+// An analysis of an index's first events (origin.hpp): the origin, the propagation and, when
+// kept, where the walk stopped. Valid while the index holds exactly these many traces and
+// executions and no more of the graphs file was read (ops declared later change what the origin
+// says of its inputs), and for the same expected patterns (another list sets other values aside).
+// With more events and the rest the same, the analysis goes on from it and its walk
+// (Snapshot::Data::priorOrigin).
+struct KnownAnalysis
+{
+    std::uint64_t traces = 0;
+    std::uint64_t executions = 0;
+    std::uint64_t graphsRead = 0;
+    std::optional<Origin> origin;
+    std::vector<std::string> patterns;
+    std::shared_ptr<const KnownPropagation> propagation;    // null: not saved with it
+    std::shared_ptr<const intentwalk::SavedWalkState> walk; // null: not kept with it
+
+    // Whether it can be of the first events of an index of `indexTraces` traces and
+    // `indexExecutions` executions that read `indexGraphsRead` bytes of the graphs file, for
+    // `indexPatterns`.
+    bool fits(std::uint64_t indexTraces, std::uint64_t indexExecutions,
+              std::uint64_t indexGraphsRead, const std::vector<std::string>& indexPatterns) const
+    {
+        return traces <= indexTraces && executions <= indexExecutions &&
+               graphsRead == indexGraphsRead && patterns == indexPatterns;
+    }
+};
+
+// The last analysis of a reader's snapshots that kept its walk, handed to the snapshots the
+// reader publishes after it: a logdir that is followed as it grows is analysed over what arrived
+// since the last analysis, not since it was opened. Offered from the thread that analysed,
+// taken by the reader's; a reader that starts over from nothing takes a new one.
+class AnalysisRelay
+{
+public:
+    // Kept when it walked more events than the one held.
+    void offer(std::shared_ptr<const KnownAnalysis> analysis)
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_latest ||
+            analysis->traces + analysis->executions > m_latest->traces + m_latest->executions)
+            m_latest = std::move(analysis);
+    }
+    std::shared_ptr<const KnownAnalysis> latest() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_latest;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::shared_ptr<const KnownAnalysis> m_latest;
+};
+
 struct Snapshot::Data
 {
     std::shared_ptr<const LogdirLayout> layout;
@@ -230,24 +283,29 @@ struct Snapshot::Data
     // root's kExpectedFileName).
     std::vector<ExpectedPattern> expected;
 
-    // The origin and propagation a saved index brought along for this index and these patterns
-    // (see IndexState::knownOrigin): origin() and propagation() answer them without the analysis.
+    // The origin and propagation of this index and these patterns that a saved index brought
+    // along or an earlier snapshot's analysis handed on (KnownAnalysis): origin() and
+    // propagation() answer them without the analysis.
     std::optional<std::optional<Origin>> knownOrigin;
     std::shared_ptr<const KnownPropagation> knownPropagation;
-    // For an index that holds more events than when it was saved: the saved index's analysis,
-    // which the analysis goes on from (originanalysis.hpp).
+    // For an index that holds more events than that analysis walked: the analysis goes on from
+    // it (originanalysis.hpp).
     std::optional<std::optional<Origin>> priorOrigin;
     std::shared_ptr<const KnownPropagation> priorPropagation;
-    // The analysis's walk where it stopped, saved with the known or the prior analysis.
+    // The analysis's walk where it stopped, kept with the known or the prior analysis.
     std::shared_ptr<const intentwalk::SavedWalkState> savedWalk;
-    bool keepWalk = false; // the analysis keeps its walk's state, to be saved (a reader saves)
+    // The analysis keeps its walk's state, to be saved and handed on to `relay` (a reader that
+    // saves its index sets it), with the size of the graphs file it read.
+    bool keepWalk = false;
+    std::shared_ptr<AnalysisRelay> relay;
+    std::uint64_t graphsRead = 0;
 
     // Computed on first use.
     mutable std::once_flag analysisOnce;
     mutable std::optional<Origin> origin;
-    mutable Propagation propagation;
-    mutable std::shared_ptr<const KnownPropagation> extendedPropagation; // gone on from prior
-    mutable std::shared_ptr<const intentwalk::WalkState> walk;           // with keepWalk
+    mutable std::shared_ptr<const KnownPropagation> propagation;
+    mutable bool wentOn = false; // the analysis went on from the prior one
+    mutable std::shared_ptr<const intentwalk::WalkState> walk; // with keepWalk
     mutable std::once_flag alertsByTimeOnce;
     mutable std::vector<std::uint64_t> alertsByTime;
 };
@@ -295,23 +353,9 @@ struct IndexState
     Unknowns opsWithUnknownFrames;         // recounted when graphs or frames change
     void countOpsWithUnknownFrames();
 
-    // The origin of the index as a saved index found it (origin.hpp): it takes a walk over every
-    // event up to the first non-finite one, so a reopened index brings it along. Valid while the
-    // index holds exactly these many traces and executions and no more of the graphs file was
-    // read (ops declared later change what the origin says of its inputs), and for the same
-    // expected patterns (another list sets other values aside). With more events and the rest
-    // the same, the analysis goes on from it and its walk (Snapshot::Data::priorOrigin).
-    struct KnownOrigin
-    {
-        std::uint64_t traces = 0;
-        std::uint64_t executions = 0;
-        std::uint64_t graphsRead = 0;
-        std::optional<Origin> origin;
-        std::vector<std::string> patterns;
-        std::shared_ptr<const KnownPropagation> propagation;    // null: not saved with it
-        std::shared_ptr<const intentwalk::SavedWalkState> walk; // null: not saved with it
-    };
-    std::optional<KnownOrigin> knownOrigin;
+    // The analysis a saved index brought along (KnownAnalysis): it takes a walk over every event
+    // up to the first non-finite one, so a reopened index brings it along.
+    std::shared_ptr<const KnownAnalysis> knownAnalysis;
 
     std::shared_ptr<const GraphTable> publishedGraphs;
     std::shared_ptr<const CodeTable> publishedCode;

@@ -297,12 +297,22 @@ WalkState getWalkState(ArchiveReader& r)
     return s;
 }
 
-std::optional<WalkState> SavedWalkState::read() const
+std::span<const std::byte> SavedWalkState::bytes(ArchiveWriter& scratch) const
 {
+    if (!m_state)
+        return m_bytes;
+    putWalkState(scratch, *m_state);
+    return std::as_bytes(std::span(scratch.bytes()));
+}
+
+std::shared_ptr<const WalkState> SavedWalkState::read() const
+{
+    if (m_state)
+        return m_state;
     ArchiveReader r(m_bytes);
-    WalkState state = getWalkState(r);
+    auto state = std::make_shared<WalkState>(getWalkState(r));
     if (!r.ok() || !r.atEnd())
-        return std::nullopt;
+        return nullptr;
     return state;
 }
 

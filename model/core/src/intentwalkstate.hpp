@@ -67,8 +67,9 @@ void putWalkState(ArchiveWriter& w, const WalkState& state);
 // The archive fails when the bytes are not a state's.
 WalkState getWalkState(ArchiveReader& r);
 
-// A state as a saved index holds it: its bytes stay where they lie until a walk resumes from
-// it, as most reopens never do (the logdir did not grow).
+// A state as a saved index holds it, or as the last analysis of a growing logdir kept it. The
+// bytes of a saved one stay where they lie until a walk resumes from it, as most reopens never
+// do (the logdir did not grow).
 class SavedWalkState
 {
 public:
@@ -76,14 +77,18 @@ public:
     SavedWalkState(std::span<const std::byte> bytes, std::shared_ptr<const void> owner)
         : m_bytes(bytes), m_owner(std::move(owner))
     {}
+    // Kept as it is, in memory.
+    explicit SavedWalkState(std::shared_ptr<const WalkState> state) : m_state(std::move(state)) {}
 
-    std::span<const std::byte> bytes() const { return m_bytes; }
-    // The state; nullopt when the bytes are not one.
-    std::optional<WalkState> read() const;
+    // Its bytes as putWalkState writes them: those it was saved in, or `scratch`'s, written now.
+    std::span<const std::byte> bytes(ArchiveWriter& scratch) const;
+    // The state; null when the bytes are not one.
+    std::shared_ptr<const WalkState> read() const;
 
 private:
     std::span<const std::byte> m_bytes;
     std::shared_ptr<const void> m_owner;
+    std::shared_ptr<const WalkState> m_state;
 };
 
 } // namespace nanscope::core::intentwalk

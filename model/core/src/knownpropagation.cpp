@@ -22,30 +22,58 @@ Propagation withoutHops(const Propagation& p)
     return copy;
 }
 
-std::vector<std::uint16_t> joined(const std::vector<std::uint16_t>& a,
-                                  const std::vector<std::uint16_t>& b)
-{
-    std::vector<std::uint16_t> out;
-    out.reserve(a.size() + b.size());
-    out.insert(out.end(), a.begin(), a.end());
-    out.insert(out.end(), b.begin(), b.end());
-    return out;
-}
-
 } // namespace
 
 KnownPropagation::KnownPropagation(Propagation withoutHops, EncodedHops traces,
                                    EncodedHops executions, std::shared_ptr<const void> owner)
-    : m_propagation(std::move(withoutHops)), m_traces(traces), m_executions(executions),
-      m_owner(std::move(owner))
+    : m_propagation(std::move(withoutHops)), m_traces{traces, {}, traces.events},
+      m_executions{executions, {}, executions.events}, m_owner(std::move(owner))
 {}
 
-KnownPropagation::KnownPropagation(const KnownPropagation& before, const Propagation& counted)
-    : m_propagation(withoutHops(counted)), m_traces(before.m_traces),
-      m_executions(before.m_executions), m_traceTail(joined(before.m_traceTail, counted.traceHops)),
-      m_executionTail(joined(before.m_executionTail, counted.executionHops)),
-      m_owner(before.m_owner)
+KnownPropagation::KnownPropagation(Propagation complete)
+    : m_propagation(std::move(complete)), m_complete(true)
+{
+    m_traces.events = m_propagation.traceHops.size();
+    m_executions.events = m_propagation.executionHops.size();
+}
+
+KnownPropagation::KnownPropagation(std::shared_ptr<const KnownPropagation> before,
+                                   const Propagation& counted)
+    : m_propagation(withoutHops(counted)),
+      m_traces(
+          extended(before, before->m_traces, before->m_propagation.traceHops, counted.traceHops)),
+      m_executions(extended(before, before->m_executions, before->m_propagation.executionHops,
+                            counted.executionHops)),
+      m_owner(before->m_owner)
 {}
+
+KnownPropagation::Parts
+KnownPropagation::extended(const std::shared_ptr<const KnownPropagation>& before,
+                           const Parts& parts, const Hops& hops, const Hops& tail)
+{
+    Parts out;
+    if (before->m_complete) {
+        // Its hop counts never change: shared as they are, `before` kept alive with them.
+        out.tails.push_back(std::shared_ptr<const Hops>(before, &hops));
+    } else {
+        // Its own decoded copy may not exist yet: the parts it decodes from are shared instead.
+        out.encoded = parts.encoded;
+        out.tails = parts.tails;
+    }
+    if (!tail.empty())
+        out.tails.push_back(std::make_shared<const Hops>(tail));
+    out.events = parts.events + tail.size();
+    return out;
+}
+
+KnownPropagation::Hops KnownPropagation::decoded(const Parts& parts)
+{
+    Hops hops = indexfile::decodeHops(parts.encoded);
+    hops.reserve(parts.events);
+    for (const auto& tail : parts.tails)
+        hops.insert(hops.end(), tail->begin(), tail->end());
+    return hops;
+}
 
 Propagation KnownPropagation::counts() const
 {
@@ -54,13 +82,11 @@ Propagation KnownPropagation::counts() const
 
 const Propagation& KnownPropagation::get() const
 {
+    if (m_complete)
+        return m_propagation;
     std::call_once(m_decoded, [this] {
-        m_propagation.traceHops = indexfile::decodeHops(m_traces);
-        m_propagation.traceHops.insert(m_propagation.traceHops.end(), m_traceTail.begin(),
-                                       m_traceTail.end());
-        m_propagation.executionHops = indexfile::decodeHops(m_executions);
-        m_propagation.executionHops.insert(m_propagation.executionHops.end(),
-                                           m_executionTail.begin(), m_executionTail.end());
+        m_propagation.traceHops = decoded(m_traces);
+        m_propagation.executionHops = decoded(m_executions);
     });
     return m_propagation;
 }

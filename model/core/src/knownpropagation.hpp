@@ -4,7 +4,10 @@
 // when first asked for. They take 2 bytes an event (20 MB at 10^7 traces) to size and fill: a
 // fifth of a reopen that shows the counts, the alerts and the origin and never looks at them.
 // After an append, an analysis that goes on from the saved one (originanalysis.hpp) extends it:
-// the saved hop counts, still encoded, followed by those of the appended events.
+// the saved hop counts, still encoded, followed by those of the appended events. An analysis's
+// own propagation is one too (complete), so that the next snapshot's analysis, which goes on from
+// it, extends it the same way: the hop counts of each step are shared, never copied, along a
+// chain of snapshots of a growing logdir.
 #pragma once
 
 #include "nanscope/core/origin.hpp"
@@ -33,14 +36,16 @@ public:
     // getKnownPropagation checks them), in bytes that `owner` keeps.
     KnownPropagation(Propagation withoutHops, EncodedHops traces, EncodedHops executions,
                      std::shared_ptr<const void> owner);
+    // An analysis's propagation, hop counts and all.
+    explicit KnownPropagation(Propagation complete);
     // `before` gone on over the events after its own: `counted` holds the counts of all and
     // the hop counts of those events alone (a resumed analysis's, origin.cpp).
-    KnownPropagation(const KnownPropagation& before, const Propagation& counted);
+    KnownPropagation(std::shared_ptr<const KnownPropagation> before, const Propagation& counted);
     KnownPropagation(const KnownPropagation&) = delete;
     KnownPropagation& operator=(const KnownPropagation&) = delete;
 
-    std::uint64_t traceEvents() const { return m_traces.events + m_traceTail.size(); }
-    std::uint64_t executionEvents() const { return m_executions.events + m_executionTail.size(); }
+    std::uint64_t traceEvents() const { return m_traces.events; }
+    std::uint64_t executionEvents() const { return m_executions.events; }
     const std::vector<SetAside>& setAside() const { return m_propagation.setAside; }
     // Everything but the hop counts.
     Propagation counts() const;
@@ -49,12 +54,24 @@ public:
     const Propagation& get() const;
 
 private:
-    mutable Propagation m_propagation;
-    EncodedHops m_traces;
-    EncodedHops m_executions;
-    std::vector<std::uint16_t> m_traceTail; // the hops of the events after the encoded ones
-    std::vector<std::uint16_t> m_executionTail;
-    std::shared_ptr<const void> m_owner;
+    using Hops = std::vector<std::uint16_t>;
+    // The hop counts of one source's events: those encoded, then the tails in order.
+    struct Parts
+    {
+        EncodedHops encoded;
+        std::vector<std::shared_ptr<const Hops>> tails;
+        std::uint64_t events = 0; // of all
+    };
+    // `before`'s parts of one source (`hops` in a complete one), then `tail`.
+    static Parts extended(const std::shared_ptr<const KnownPropagation>& before, const Parts& parts,
+                          const Hops& hops, const Hops& tail);
+    static Hops decoded(const Parts& parts);
+
+    mutable Propagation m_propagation; // with its hop counts when complete, or once decoded
+    bool m_complete = false;
+    Parts m_traces;
+    Parts m_executions;
+    std::shared_ptr<const void> m_owner; // of the encoded bytes
     mutable std::once_flag m_decoded;
 };
 

@@ -48,6 +48,10 @@ struct LogdirReader::Impl : ReaderState
     std::uint64_t bytesRead() const;
     bool refreshLayout();
     std::shared_ptr<const Snapshot> publish(bool complete);
+    // Of the analyses a saved index brought and the last snapshot's analysis handed on, the one
+    // of the most events that fits the index as it stands; null if none.
+    std::shared_ptr<const KnownAnalysis> latestAnalysis(const std::vector<std::string>& patterns);
+    std::shared_ptr<AnalysisRelay> relay = std::make_shared<AnalysisRelay>();
     std::vector<Diagnostic> diagnostics() const;
 };
 
@@ -140,8 +144,25 @@ void LogdirReader::Impl::forgetIndexCache(const std::string& why)
     applySettings(fresh.index);
     static_cast<ReaderState&>(*this) = std::move(fresh);
     publishedLayout.reset();
+    relay = std::make_shared<AnalysisRelay>(); // its analyses are of the index set aside
     indexCacheStatus = "not used: " + why;
     savedProgress = UINT64_MAX;
+}
+
+std::shared_ptr<const KnownAnalysis>
+LogdirReader::Impl::latestAnalysis(const std::vector<std::string>& patterns)
+{
+    const auto fits = [&](const std::shared_ptr<const KnownAnalysis>& a) {
+        return a && a->fits(index.traces.size(), index.executions.size(), graphs.offset, patterns);
+    };
+    const auto events = [](const KnownAnalysis& a) {
+        return a.traces + a.executions;
+    };
+    auto handed = relay->latest();
+    const auto& saved = index.knownAnalysis;
+    if (!fits(handed))
+        return fits(saved) ? saved : nullptr;
+    return fits(saved) && events(*saved) >= events(*handed) ? saved : handed;
 }
 
 bool LogdirReader::Impl::memoryLimited() const
@@ -247,9 +268,10 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     if (!layout.fileSets.empty())
         readExpectedFile(*index.files, layout.directory, data->expected, data->diagnostics);
     data->keepWalk = !options.indexCache.directory.empty();
-    const auto& known = index.knownOrigin;
-    if (known && known->graphsRead == graphs.offset &&
-        known->patterns == patternTexts(data->expected)) {
+    data->graphsRead = graphs.offset;
+    if (data->keepWalk)
+        data->relay = relay;
+    if (const auto known = latestAnalysis(patternTexts(data->expected))) {
         if (known->traces == index.traces.size() && known->executions == index.executions.size()) {
             data->knownOrigin = known->origin;
             data->knownPropagation = known->propagation;
@@ -379,7 +401,7 @@ bool LogdirReader::saveIndex(std::string* error)
             intentwalk::putWalkState(walk, *data.walk);
             walkBytes = std::as_bytes(std::span(walk.bytes()));
         } else if (data.knownOrigin && data.savedWalk) {
-            walkBytes = data.savedWalk->bytes();
+            walkBytes = data.savedWalk->bytes(walk);
         }
     }
     std::string why;

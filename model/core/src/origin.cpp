@@ -208,7 +208,7 @@ std::optional<NonFiniteAnalysis> resumed(const Snapshot& snapshot,
     walk.count(judgement, counted, describingOrigin(snapshot, judgement, a));
     countAlerts(snapshot, counted, walk.resumedAt());
     keepWalk(walk, counted, options, a);
-    a.extended = std::make_shared<const KnownPropagation>(*prior.propagation, counted);
+    a.extended = std::make_shared<const KnownPropagation>(prior.propagation, counted);
     return a;
 }
 

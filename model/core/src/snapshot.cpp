@@ -2,6 +2,7 @@
 #include "nanscope/core/snapshot.hpp"
 
 #include "eventparse.hpp"
+#include "expectedfile.hpp"
 #include "healthrules.hpp"
 #include "indexstate.hpp"
 #include "loaders.hpp"
@@ -364,21 +365,33 @@ std::uint64_t Snapshot::tensorBoardAlertCount() const
 void Snapshot::analyse() const
 {
     std::call_once(m_data->analysisOnce, [this] {
+        Data& d = *m_data;
         AnalysisOptions options;
-        options.keepWalk = m_data->keepWalk;
+        options.keepWalk = d.keepWalk;
         PriorAnalysis prior;
-        std::optional<intentwalk::WalkState> state;
-        if (m_data->priorOrigin && m_data->savedWalk)
-            state = m_data->savedWalk->read();
+        std::shared_ptr<const intentwalk::WalkState> state;
+        if (d.priorOrigin && d.savedWalk)
+            state = d.savedWalk->read();
         if (state) {
-            prior = {&*m_data->priorOrigin, m_data->priorPropagation, &*state};
+            prior = {&*d.priorOrigin, d.priorPropagation, state.get()};
             options.prior = &prior;
         }
-        NonFiniteAnalysis a = analyseNonFinite(*this, m_data->expected, options);
-        m_data->origin = std::move(a.origin);
-        m_data->propagation = std::move(a.propagation);
-        m_data->extendedPropagation = std::move(a.extended);
-        m_data->walk = std::move(a.walk);
+        NonFiniteAnalysis a = analyseNonFinite(*this, d.expected, options);
+        d.origin = std::move(a.origin);
+        d.wentOn = a.extended != nullptr;
+        d.propagation = a.extended
+                            ? std::move(a.extended)
+                            : std::make_shared<const KnownPropagation>(std::move(a.propagation));
+        d.walk = std::move(a.walk);
+        if (d.relay && d.walk)
+            d.relay->offer(std::make_shared<const KnownAnalysis>(
+                KnownAnalysis{.traces = d.traces.size(),
+                              .executions = d.executions.size(),
+                              .graphsRead = d.graphsRead,
+                              .origin = d.origin,
+                              .patterns = patternTexts(d.expected),
+                              .propagation = d.propagation,
+                              .walk = std::make_shared<const intentwalk::SavedWalkState>(d.walk)}));
     });
 }
 
@@ -395,7 +408,7 @@ const Propagation& Snapshot::propagation() const
     if (m_data->knownOrigin && m_data->knownPropagation)
         return m_data->knownPropagation->get();
     analyse();
-    return m_data->extendedPropagation ? m_data->extendedPropagation->get() : m_data->propagation;
+    return m_data->propagation->get();
 }
 
 ReadResult<TraceDetails> Snapshot::readTrace(std::uint64_t index,
