@@ -3,19 +3,23 @@
 // is the one an analysis from the beginning gives, counted only over the appended events when
 // they leave every earlier verdict as it was, and worked out from the beginning when they change
 // one. A state that no longer fits the logdir (events appended out of order, other patterns, new
-// ops, a new loss scale, a forged id) is refused; a reopened saved index brings its walk along.
+// ops, a new loss scale, a forged id) is refused; a reopened saved index brings its walk along,
+// one saved without a walk answers as saved, and a followed reader's snapshots go on from the last
+// analysed one.
 #include "indexcacheformat.hpp"
 #include "indexstate.hpp"
 #include "intentwalk.hpp"
 #include "intentwalkstate.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "nanscope/format/crc32c.hpp"
 #include "originanalysis.hpp"
 #include "randomprogram.hpp"
 #include "sameanalysis.hpp"
 #include "tempdir.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <fstream>
 
 using namespace nanscope;
@@ -393,6 +397,86 @@ TEST_CASE("a reader that keeps no walk analyses each snapshot from the beginning
     CHECK_FALSE(s->data().priorOrigin);
     CHECK_FALSE(s->data().knownOrigin);
     s->origin();
+    CHECK_FALSE(s->data().wentOn);
+}
+
+namespace {
+
+// Rewrites the saved index in `cache` as one saved before walks were kept: without the walk that
+// ends its description (`walk`: the bytes putWalkState wrote), its checksums made good again.
+void dropSavedWalk(const std::filesystem::path& cache, const std::string& walk)
+{
+    for (const auto& entry : std::filesystem::directory_iterator(cache)) {
+        std::fstream file(entry.path(), std::ios::in | std::ios::out | std::ios::binary);
+        std::string header(indexfile::kHeaderBytes, '\0');
+        file.read(header.data(), static_cast<std::streamsize>(header.size()));
+        if (!file || header.compare(0, 8, "NaNscIdx") != 0)
+            continue;
+        std::uint64_t offset = 0;
+        std::uint64_t bytes = 0;
+        std::memcpy(&offset, header.data() + 16, 8);
+        std::memcpy(&bytes, header.data() + 24, 8);
+        std::string describe(bytes, '\0');
+        file.seekg(static_cast<std::streamoff>(offset));
+        file.read(describe.data(), static_cast<std::streamsize>(bytes));
+        REQUIRE(file);
+        // The walk is the last field: its length, then its bytes.
+        REQUIRE(bytes >= walk.size() + 8);
+        REQUIRE(describe.compare(bytes - walk.size(), walk.size(), walk) == 0);
+        bytes -= walk.size() + 8;
+        const std::uint32_t checksum = format::crc32c(describe.data(), bytes);
+        std::memcpy(header.data() + 24, &bytes, 8);
+        std::memcpy(header.data() + 32, &checksum, 4);
+        const std::uint32_t headerChecksum = format::crc32c(header.data(), 36);
+        std::memcpy(header.data() + 36, &headerChecksum, 4);
+        file.seekp(0);
+        file.write(header.data(), static_cast<std::streamsize>(header.size()));
+        REQUIRE(file);
+        return;
+    }
+    FAIL("no saved index in " << cache);
+}
+
+} // namespace
+
+TEST_CASE("an index saved without a walk answers as saved and goes on from the beginning",
+          "[indexcache][intent]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    ReaderOptions options;
+    options.indexCache.directory = cache.path();
+    options.indexCache.minLogdirBytes = 0;
+    test::RandomProgram program(23, dir.path());
+    program.addEvents(200);
+    std::string walk;
+    {
+        LogdirReader first(dir.path(), options);
+        const auto s = first.update();
+        s->origin();
+        REQUIRE(s->data().walk);
+        ArchiveWriter w;
+        intentwalk::putWalkState(w, *s->data().walk);
+        walk = w.bytes();
+        REQUIRE(first.saveIndex());
+    }
+    dropSavedWalk(cache.path(), walk);
+    {
+        LogdirReader reopened(dir.path(), options);
+        const auto s = reopened.update();
+        REQUIRE(reopened.indexCacheStatus() == "used");
+        CHECK_FALSE(s->data().savedWalk);
+        REQUIRE(s->data().knownOrigin); // what it saved, as saved
+        test::requireSameAnalysis({s->origin(), s->propagation(), nullptr, nullptr},
+                                  analyseNonFinite(*read(dir.path()), {}));
+    }
+    program.addEvents(50);
+    LogdirReader grown(dir.path(), options);
+    const auto s = grown.update();
+    REQUIRE(grown.indexCacheStatus() == "used");
+    CHECK_FALSE(s->data().priorOrigin); // nothing to go on from
+    test::requireSameAnalysis({s->origin(), s->propagation(), nullptr, nullptr},
+                              analyseNonFinite(*read(dir.path()), {}));
     CHECK_FALSE(s->data().wentOn);
 }
 
