@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The propagation a saved index brought along (IndexState::knownOrigin). Its counts and what was
+// The propagation a saved index brought along (IndexState::knownAnalysis). Its counts and what was
 // set aside are read with the index; its hop counts by event are checked then but decoded only
 // when first asked for. They take 2 bytes an event (20 MB at 10^7 traces) to size and fill: a
 // fifth of a reopen that shows the counts, the alerts and the origin and never looks at them.
 // After an append, an analysis that goes on from the saved one (originanalysis.hpp) extends it:
 // the saved hop counts, still encoded, followed by those of the appended events. An analysis's
-// own propagation is one too (complete), so that the next snapshot's analysis, which goes on from
-// it, extends it the same way: the hop counts of each step are shared, never copied, along a
-// chain of snapshots of a growing logdir.
+// own propagation is one too (whole from the start), so that the next snapshot's analysis, which
+// goes on from it, extends it the same way. Along the snapshots of a followed logdir the hop
+// counts are shared, not copied: a propagation that is whole (made so, or decoded) lends its
+// array to the next, and one decoded lets go of the parts it was decoded from, so that what a
+// long follow keeps is about the hop counts of the snapshots still in use.
 #pragma once
 
 #include "nanscope/core/origin.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,15 +40,15 @@ public:
     KnownPropagation(Propagation withoutHops, EncodedHops traces, EncodedHops executions,
                      std::shared_ptr<const void> owner);
     // An analysis's propagation, hop counts and all.
-    explicit KnownPropagation(Propagation complete);
+    explicit KnownPropagation(Propagation whole);
     // `before` gone on over the events after its own: `counted` holds the counts of all and
     // the hop counts of those events alone (a resumed analysis's, origin.cpp).
     KnownPropagation(std::shared_ptr<const KnownPropagation> before, const Propagation& counted);
     KnownPropagation(const KnownPropagation&) = delete;
     KnownPropagation& operator=(const KnownPropagation&) = delete;
 
-    std::uint64_t traceEvents() const { return m_traces.events; }
-    std::uint64_t executionEvents() const { return m_executions.events; }
+    std::uint64_t traceEvents() const { return m_traceEvents; }
+    std::uint64_t executionEvents() const { return m_executionEvents; }
     const std::vector<SetAside>& setAside() const { return m_propagation.setAside; }
     // Everything but the hop counts.
     Propagation counts() const;
@@ -60,19 +63,22 @@ private:
     {
         EncodedHops encoded;
         std::vector<std::shared_ptr<const Hops>> tails;
-        std::uint64_t events = 0; // of all
     };
-    // `before`'s parts of one source (`hops` in a complete one), then `tail`.
-    static Parts extended(const std::shared_ptr<const KnownPropagation>& before, const Parts& parts,
-                          const Hops& hops, const Hops& tail);
-    static Hops decoded(const Parts& parts);
+    // `before`'s hop counts of one source (`hops` when whole, else `parts`), then `tail`.
+    static Parts extended(const std::shared_ptr<const KnownPropagation>& before, const Hops& hops,
+                          const Parts& parts, const Hops& tail);
+    static Hops decoded(const Parts& parts, std::uint64_t events);
 
-    mutable Propagation m_propagation; // with its hop counts when complete, or once decoded
-    bool m_complete = false;
-    Parts m_traces;
-    Parts m_executions;
-    std::shared_ptr<const void> m_owner; // of the encoded bytes
-    mutable std::once_flag m_decoded;
+    mutable Propagation m_propagation; // its hop counts only once whole
+    std::uint64_t m_traceEvents = 0;
+    std::uint64_t m_executionEvents = 0;
+    // Guards what follows, and m_propagation's hop counts until whole; from then on they never
+    // change and are read without it.
+    mutable std::mutex m_mutex;
+    mutable std::atomic<bool> m_whole = false;
+    mutable Parts m_traces; // let go of once decoded
+    mutable Parts m_executions;
+    mutable std::shared_ptr<const void> m_owner; // of the encoded bytes
 };
 
 } // namespace nanscope::core
