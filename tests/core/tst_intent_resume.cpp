@@ -16,6 +16,7 @@
 #include "originanalysis.hpp"
 #include "randomprogram.hpp"
 #include "sameanalysis.hpp"
+#include "savedpropagation.hpp"
 #include "tempdir.hpp"
 
 #include <catch2/catch.hpp>
@@ -42,21 +43,10 @@ struct Saved
     std::shared_ptr<const KnownPropagation> propagation;
 };
 
-std::shared_ptr<const KnownPropagation> asSaved(const Propagation& p)
-{
-    ArchiveWriter w;
-    indexfile::putKnownPropagation(w, &p);
-    const auto bytes = std::make_shared<const std::string>(w.bytes());
-    ArchiveReader r(std::as_bytes(std::span(*bytes)));
-    auto known = indexfile::getKnownPropagation(r, UINT32_MAX, bytes);
-    REQUIRE(known);
-    return known;
-}
-
 Saved saved(const NonFiniteAnalysis& a)
 {
     REQUIRE(a.walk);
-    return {a, *a.walk, asSaved(a.result())};
+    return {a, *a.walk, test::savedPropagation(a.result())};
 }
 
 Saved analysed(const Snapshot& s, const std::vector<ExpectedPattern>& patterns = {})
@@ -75,6 +65,16 @@ NonFiniteAnalysis goneOn(const Snapshot& s, const Saved& prior,
     options.prior = &p;
     options.keepWalk = true;
     return analyseNonFinite(s, patterns, options);
+}
+
+// A reader's options that save its index in `cache` whatever the logdir's size, and so keep the
+// analysis's walk.
+ReaderOptions savingIn(const std::filesystem::path& cache)
+{
+    ReaderOptions options;
+    options.indexCache.directory = cache;
+    options.indexCache.minLogdirBytes = 0;
+    return options;
 }
 
 bool refused(const Snapshot& s, const WalkState& state,
@@ -297,9 +297,7 @@ TEST_CASE("a saved index reopened after an append goes on from its analysis's wa
 {
     test::TempDir dir;
     test::TempDir cache;
-    ReaderOptions options;
-    options.indexCache.directory = cache.path();
-    options.indexCache.minLogdirBytes = 0;
+    const ReaderOptions options = savingIn(cache.path());
     int counted = 0;
     for (unsigned seed = 11; seed < 21; ++seed) {
         INFO("seed " << seed);
@@ -342,8 +340,7 @@ TEST_CASE("a followed logdir is analysed from where the last analysed snapshot s
         const auto logdir = dir.path() / std::to_string(seed);
         std::filesystem::create_directories(logdir);
         test::RandomProgram program(seed, logdir);
-        ReaderOptions options;
-        options.indexCache.directory = cache.path(); // a reader that saves keeps the walk
+        ReaderOptions options = savingIn(cache.path());
         options.expected = test::randomPatterns(seed);
         LogdirReader reader(logdir, options);
         program.addEvents(100);
@@ -444,9 +441,7 @@ TEST_CASE("an index saved without a walk answers as saved and goes on from the b
 {
     test::TempDir dir;
     test::TempDir cache;
-    ReaderOptions options;
-    options.indexCache.directory = cache.path();
-    options.indexCache.minLogdirBytes = 0;
+    const ReaderOptions options = savingIn(cache.path());
     test::RandomProgram program(23, dir.path());
     program.addEvents(200);
     std::string walk;

@@ -3,8 +3,8 @@
 // step's hop counts follow the ones before, from a saved index's encoded ones or an analysis's
 // whole ones, decoded on first use from any thread; a whole one lends its array to the next step,
 // and a decoded one lets go of the parts it was decoded from.
-#include "indexcacheformat.hpp"
 #include "knownpropagation.hpp"
+#include "savedpropagation.hpp"
 
 #include <catch2/catch.hpp>
 #include <memory>
@@ -41,17 +41,6 @@ Propagation step(std::mt19937& random, std::size_t traces, std::size_t execution
     return p;
 }
 
-std::shared_ptr<const KnownPropagation> asSaved(const Propagation& p)
-{
-    ArchiveWriter w;
-    indexfile::putKnownPropagation(w, &p);
-    const auto bytes = std::make_shared<const std::string>(w.bytes());
-    ArchiveReader r(std::as_bytes(std::span(*bytes)));
-    auto known = indexfile::getKnownPropagation(r, UINT32_MAX, bytes);
-    REQUIRE(known);
-    return known;
-}
-
 void append(Hops& to, const Hops& from)
 {
     to.insert(to.end(), from.begin(), from.end());
@@ -69,8 +58,8 @@ TEST_CASE("a propagation extended step by step holds every step's hop counts in 
             Propagation first = step(random, 1000 + random() % 500, random() % 50, 1);
             Hops traces = first.traceHops;
             Hops executions = first.executionHops;
-            auto known =
-                saved ? asSaved(first) : std::make_shared<const KnownPropagation>(std::move(first));
+            auto known = saved ? test::savedPropagation(first)
+                               : std::make_shared<const KnownPropagation>(std::move(first));
             for (std::uint64_t k = 2; k < 8; ++k) {
                 const Propagation counted = step(random, random() % 300, random() % 5, k);
                 append(traces, counted.traceHops);
