@@ -385,8 +385,8 @@ bool LogdirReader::saveIndex(std::string* error)
     d.ensurePool();
     const IndexCacheKey key = d.indexCacheKey();
     const auto file = indexCacheFile(cache.directory, key);
-    // The origin goes along (see IndexState::knownOrigin), when the latest snapshot is of the
-    // index as it stands.
+    // The analysis goes along (see KnownAnalysis) when the latest snapshot is of the index as
+    // it stands.
     const auto snapshot = latest();
     const std::optional<Origin>* origin = nullptr;
     const Propagation* propagation = nullptr;
