@@ -65,7 +65,7 @@ Read read(const fs::path& dir, const fs::path& cache, const std::vector<std::str
 {
     LogdirReader reader(dir, cachedIn(cache, patterns));
     const auto s = reader.update();
-    Read r{reader.indexCacheStatus(), s->data().knownPropagation != nullptr,
+    Read r{reader.indexCacheStatus(), s->data().known && s->data().known->propagation,
            describe(s->propagation())};
     REQUIRE(reader.saveIndex());
     return r;

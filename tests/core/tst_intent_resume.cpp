@@ -316,8 +316,8 @@ TEST_CASE("a saved index reopened after an append goes on from its analysis's wa
             LogdirReader reopened(logdir, options);
             const auto s = reopened.update();
             REQUIRE(reopened.indexCacheStatus() == "used");
-            REQUIRE(s->data().savedWalk);
-            REQUIRE(s->data().priorOrigin);
+            REQUIRE(s->data().prior);
+            REQUIRE(s->data().prior->walk);
             const auto fresh = read(logdir);
             REQUIRE(fresh->traceCount() == s->traceCount());
             test::requireSameAnalysis({s->origin(), s->propagation(), nullptr, nullptr},
@@ -353,9 +353,9 @@ TEST_CASE("a followed logdir is analysed from where the last analysed snapshot s
             const Snapshot::Data& d = s->data();
             // The last analysed snapshot's analysis, not the first's: round 1's snapshot is left
             // unanalysed, so round 2 goes on from round 0's.
-            REQUIRE(d.priorOrigin);
-            CHECK(d.priorPropagation->traceEvents() == analysed->traceCount());
-            CHECK(d.priorPropagation->executionEvents() == analysed->executionCount());
+            REQUIRE(d.prior);
+            CHECK(d.prior->propagation->traceEvents() == analysed->traceCount());
+            CHECK(d.prior->propagation->executionEvents() == analysed->executionCount());
             if (round == 1)
                 continue;
             ReaderOptions fresh;
@@ -374,8 +374,8 @@ TEST_CASE("a followed logdir is analysed from where the last analysed snapshot s
         const auto torn = reader.update();
         REQUIRE(torn->generation() > analysed->generation());
         REQUIRE(torn->traceCount() == analysed->traceCount());
-        REQUIRE(torn->data().knownOrigin);
-        CHECK(torn->data().knownPropagation == analysed->data().propagation); // shared, as it is
+        REQUIRE(torn->data().known);
+        CHECK(torn->data().known->propagation == analysed->data().propagation); // shared, as is
         test::requireSameAnalysis({torn->origin(), torn->propagation(), nullptr, nullptr},
                                   {analysed->origin(), analysed->propagation(), nullptr, nullptr});
     }
@@ -391,8 +391,8 @@ TEST_CASE("a reader that keeps no walk analyses each snapshot from the beginning
     reader.update()->origin();
     program.addEvents(50);
     const auto s = reader.update();
-    CHECK_FALSE(s->data().priorOrigin);
-    CHECK_FALSE(s->data().knownOrigin);
+    CHECK_FALSE(s->data().prior);
+    CHECK_FALSE(s->data().known);
     s->origin();
     CHECK_FALSE(s->data().wentOn);
 }
@@ -460,8 +460,8 @@ TEST_CASE("an index saved without a walk answers as saved and goes on from the b
         LogdirReader reopened(dir.path(), options);
         const auto s = reopened.update();
         REQUIRE(reopened.indexCacheStatus() == "used");
-        CHECK_FALSE(s->data().savedWalk);
-        REQUIRE(s->data().knownOrigin); // what it saved, as saved
+        REQUIRE(s->data().known); // what it saved, as saved
+        CHECK_FALSE(s->data().known->walk);
         test::requireSameAnalysis({s->origin(), s->propagation(), nullptr, nullptr},
                                   analyseNonFinite(*read(dir.path()), {}));
     }
@@ -469,7 +469,7 @@ TEST_CASE("an index saved without a walk answers as saved and goes on from the b
     LogdirReader grown(dir.path(), options);
     const auto s = grown.update();
     REQUIRE(grown.indexCacheStatus() == "used");
-    CHECK_FALSE(s->data().priorOrigin); // nothing to go on from
+    CHECK_FALSE(s->data().prior); // nothing to go on from
     test::requireSameAnalysis({s->origin(), s->propagation(), nullptr, nullptr},
                               analyseNonFinite(*read(dir.path()), {}));
     CHECK_FALSE(s->data().wentOn);

@@ -193,7 +193,7 @@ struct FileState : FileProgress
 // executions and no more of the graphs file was read (ops declared later change what the origin
 // says of its inputs), and for the same expected patterns (another list sets other values aside).
 // With more events and the rest the same, the analysis goes on from it and its walk
-// (Snapshot::Data::priorOrigin).
+// (Snapshot::Data::prior).
 struct KnownAnalysis
 {
     std::uint64_t traces = 0;
@@ -283,17 +283,13 @@ struct Snapshot::Data
     // root's kExpectedFileName).
     std::vector<ExpectedPattern> expected;
 
-    // The origin and propagation of this index and these patterns that a saved index brought
-    // along or an earlier snapshot's analysis handed on (KnownAnalysis): origin() and
-    // propagation() answer them without the analysis.
-    std::optional<std::optional<Origin>> knownOrigin;
-    std::shared_ptr<const KnownPropagation> knownPropagation;
-    // For an index that holds more events than that analysis walked: the analysis goes on from
-    // it (originanalysis.hpp).
-    std::optional<std::optional<Origin>> priorOrigin;
-    std::shared_ptr<const KnownPropagation> priorPropagation;
-    // The analysis's walk where it stopped, kept with the known or the prior analysis.
-    std::shared_ptr<const intentwalk::SavedWalkState> savedWalk;
+    // An analysis of this index's first events for these patterns that a saved index brought
+    // along or an earlier snapshot's analysis handed on (KnownAnalysis). `known`: of exactly this
+    // index's events; origin(), and propagation() when it has one, answer it without the
+    // analysis. `prior`: of fewer, with its walk and propagation; the analysis goes on from it
+    // (originanalysis.hpp).
+    std::shared_ptr<const KnownAnalysis> known;
+    std::shared_ptr<const KnownAnalysis> prior;
     // The analysis keeps its walk's state, to be saved and handed on to `relay` (a reader that
     // saves its index sets it), with the size of the graphs file it read.
     bool keepWalk = false;

@@ -271,16 +271,11 @@ std::shared_ptr<const Snapshot> LogdirReader::Impl::publish(bool complete)
     data->graphsRead = graphs.offset;
     if (data->keepWalk)
         data->relay = relay;
-    if (const auto known = latestAnalysis(patternTexts(data->expected))) {
-        if (known->traces == index.traces.size() && known->executions == index.executions.size()) {
-            data->knownOrigin = known->origin;
-            data->knownPropagation = known->propagation;
-            data->savedWalk = known->walk;
-        } else if (known->walk && known->propagation) { // more since: the analysis goes on
-            data->priorOrigin = known->origin;
-            data->priorPropagation = known->propagation;
-            data->savedWalk = known->walk;
-        }
+    if (auto known = latestAnalysis(patternTexts(data->expected))) {
+        if (known->traces == index.traces.size() && known->executions == index.executions.size())
+            data->known = std::move(known);
+        else if (known->walk && known->propagation) // more since: the analysis goes on
+            data->prior = std::move(known);
     }
     auto snapshot = std::make_shared<const Snapshot>(std::move(data));
     std::lock_guard lock(latestMutex);
@@ -400,8 +395,8 @@ bool LogdirReader::saveIndex(std::string* error)
         if (data.walk) {
             intentwalk::putWalkState(walk, *data.walk);
             walkBytes = std::as_bytes(std::span(walk.bytes()));
-        } else if (data.knownOrigin && data.savedWalk) {
-            walkBytes = data.savedWalk->bytes(walk);
+        } else if (data.known && data.known->walk) {
+            walkBytes = data.known->walk->bytes(walk);
         }
     }
     std::string why;

@@ -13,8 +13,8 @@
 
 namespace nanscope::core {
 
-// An analysis of the first events of an index, as a saved index brought it: the walk where it
-// stopped goes on from there over the events appended since.
+// An analysis of the first events of an index (Snapshot::Data::prior), its walk read: the walk
+// where it stopped goes on from there over the events appended since.
 struct PriorAnalysis
 {
     const std::optional<Origin>* origin = nullptr;

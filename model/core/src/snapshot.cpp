@@ -370,10 +370,10 @@ void Snapshot::analyse() const
         options.keepWalk = d.keepWalk;
         PriorAnalysis prior;
         std::shared_ptr<const intentwalk::WalkState> state;
-        if (d.priorOrigin && d.savedWalk)
-            state = d.savedWalk->read();
+        if (d.prior)
+            state = d.prior->walk->read();
         if (state) {
-            prior = {&*d.priorOrigin, d.priorPropagation, state.get()};
+            prior = {&d.prior->origin, d.prior->propagation, state.get()};
             options.prior = &prior;
         }
         NonFiniteAnalysis a = analyseNonFinite(*this, d.expected, options);
@@ -397,16 +397,16 @@ void Snapshot::analyse() const
 
 const std::optional<Origin>& Snapshot::origin() const
 {
-    if (m_data->knownOrigin)
-        return *m_data->knownOrigin;
+    if (m_data->known)
+        return m_data->known->origin;
     analyse();
     return m_data->origin;
 }
 
 const Propagation& Snapshot::propagation() const
 {
-    if (m_data->knownOrigin && m_data->knownPropagation)
-        return m_data->knownPropagation->get();
+    if (m_data->known && m_data->known->propagation)
+        return m_data->known->propagation->get();
     analyse();
     return m_data->propagation->get();
 }
