@@ -173,8 +173,9 @@ bool appendTraces(const fs::path& logdir, std::uint64_t count)
     return static_cast<bool>(out);
 }
 
-// In the child: the app following the logdir, opened from its saved index, as it grows by 1 %
-// `rounds` times; prints the seconds each new snapshot took to read and analyse.
+// In the child: the app following the logdir, opened with the saved indexes in `cache` (from
+// its own when there is one), as it grows by 1 % `rounds` times; prints the seconds each new
+// snapshot took to read and analyse.
 int followChild(const fs::path& logdir, const fs::path& cache, int rounds)
 {
     core::ReaderOptions options;
@@ -296,7 +297,7 @@ int main(int argc, char** argv)
             appendedSidecarBytes += e.file_size();
         reopenedAppended = measure(logdir, cache);
     }
-    // Following, opened from the saved index, and opened first (a saved index in no cache).
+    // Following, opened from the saved index, and opened first (a cache without it).
     std::vector<double> followed;
     std::vector<double> followedFirst;
     if (appended.traces > 0) {
