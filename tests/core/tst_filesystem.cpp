@@ -57,3 +57,30 @@ TEST_CASE("a logdir in memory reads as the same files on disk", "[filesystem]")
         CHECK(test::findDiagnostic(*none, Severity::Error, "no such file or directory"));
     }
 }
+
+TEST_CASE("a file in memory grows in place, as a file a writer appends to", "[filesystem]")
+{
+    MemoryFileSystem files;
+    files.add("/logdir/a", "abc");
+    std::string error;
+    const auto opened = files.open("/logdir/a", error);
+    REQUIRE(opened);
+    const std::int64_t before = opened->modificationTime();
+
+    REQUIRE(files.append("/logdir/a", "def"));
+    CHECK(opened->size() == 6);
+    std::string bytes(8, '\0');
+    CHECK(opened->readAt(2, bytes.data(), bytes.size()) == 4);
+    CHECK(bytes.substr(0, 4) == "cdef");
+    CHECK(opened->modificationTime() > before);
+    CHECK_FALSE(files.append("/logdir/b", "x"));
+
+    SECTION("a file added over it is another file: the one opened keeps its bytes")
+    {
+        files.add("/logdir/a", "x");
+        CHECK(opened->size() == 6);
+        const auto reopened = files.open("/logdir/a", error);
+        REQUIRE(reopened);
+        CHECK(reopened->size() == 1);
+    }
+}

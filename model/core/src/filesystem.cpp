@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <mutex>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -206,26 +207,66 @@ public:
     }
 };
 
+} // namespace
+
+// Appends replace the bytes whole (a copy with the new ones after), so a read in progress keeps
+// the bytes it started with.
+class MemoryFileSystem::Content
+{
+public:
+    Content(std::string bytes, std::int64_t version)
+        : m_bytes(std::make_shared<const std::string>(std::move(bytes))), m_version(version)
+    {}
+
+    std::shared_ptr<const std::string> bytes() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_bytes;
+    }
+    std::int64_t version() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_version;
+    }
+    void append(std::string_view more, std::int64_t version)
+    {
+        const auto before = bytes(); // only the file system's writer appends
+        auto grown = std::make_shared<std::string>();
+        grown->reserve(before->size() + more.size());
+        grown->append(*before).append(more);
+        const std::lock_guard lock(m_mutex);
+        m_bytes = std::move(grown);
+        m_version = version;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::shared_ptr<const std::string> m_bytes;
+    std::int64_t m_version;
+};
+
+namespace {
+
 class MemoryFile : public OpenFile
 {
 public:
-    MemoryFile(std::shared_ptr<const std::string> bytes, std::int64_t version)
-        : m_bytes(std::move(bytes)), m_version(version)
+    explicit MemoryFile(std::shared_ptr<const MemoryFileSystem::Content> content)
+        : m_content(std::move(content))
     {}
-    std::uint64_t size() const override { return m_bytes->size(); }
+    std::uint64_t size() const override { return m_content->bytes()->size(); }
     std::size_t readAt(std::uint64_t offset, void* buffer, std::size_t size) const override
     {
-        if (offset >= m_bytes->size())
+        const auto bytes = m_content->bytes();
+        if (offset >= bytes->size())
             return 0;
-        const std::size_t n = std::min<std::uint64_t>(size, m_bytes->size() - offset);
-        std::memcpy(buffer, m_bytes->data() + offset, n);
+        const std::size_t n = std::min<std::uint64_t>(size, bytes->size() - offset);
+        std::memcpy(buffer, bytes->data() + offset, n);
         return n;
     }
-    std::int64_t modificationTime() const override { return m_version; }
+    std::int64_t modificationTime() const override { return m_content->version(); }
 
 private:
-    std::shared_ptr<const std::string> m_bytes;
-    std::int64_t m_version;
+    std::shared_ptr<const MemoryFileSystem::Content> m_content;
 };
 
 } // namespace
@@ -259,8 +300,16 @@ void MemoryFileSystem::add(const fs::path& path, std::string bytes)
 {
     const fs::path normal = path.lexically_normal();
     m_files[normal.string()] = {normal.parent_path().string(), normal.filename().string(),
-                                std::make_shared<const std::string>(std::move(bytes)),
-                                m_nextVersion++};
+                                std::make_shared<Content>(std::move(bytes), m_nextVersion++)};
+}
+
+bool MemoryFileSystem::append(const fs::path& path, std::string_view bytes)
+{
+    const auto it = m_files.find(path.lexically_normal().string());
+    if (it == m_files.end())
+        return false;
+    it->second.content->append(bytes, m_nextVersion++);
+    return true;
 }
 
 FileSystem::Kind MemoryFileSystem::kind(const fs::path& path) const
@@ -296,7 +345,7 @@ std::unique_ptr<OpenFile> MemoryFileSystem::open(const fs::path& path, std::stri
         error = "no such file";
         return nullptr;
     }
-    return std::make_unique<MemoryFile>(it->second.bytes, it->second.version);
+    return std::make_unique<MemoryFile>(it->second.content);
 }
 
 } // namespace nanscope::core

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nanscope::core {
@@ -81,11 +82,16 @@ public:
 std::shared_ptr<const FileSystem> realFileSystem();
 
 // Files held in memory under made-up paths. Not thread-safe while files are added; reading from
-// several threads once they are in is.
+// several threads once they are in is, and so is appending to a file meanwhile.
 class MemoryFileSystem : public FileSystem
 {
 public:
+    // A new file at `path`, or one that replaces the file there: files opened before keep what
+    // they held, as after a rename over them.
     void add(const std::filesystem::path& path, std::string bytes);
+    // Grows the file at `path` in place, as a writer appending to it: files opened from it see
+    // the new bytes and a newer modification time. False when there is no such file.
+    bool append(const std::filesystem::path& path, std::string_view bytes);
 
     Kind kind(const std::filesystem::path& path) const override;
     bool list(const std::filesystem::path& dir, std::vector<Entry>& out,
@@ -93,14 +99,16 @@ public:
     std::unique_ptr<OpenFile> open(const std::filesystem::path& path,
                                    std::string& error) const override;
 
+    class Content; // a file's bytes and version, shared with the files opened from it
+
 private:
     struct File
     {
         std::string directory; // the normalised parent path
         std::string name;
-        std::shared_ptr<const std::string> bytes; // shared with the files opened from it
-        std::int64_t version = 0;                 // its modificationTime(): one more per add()
+        std::shared_ptr<Content> content;
     };
+    // Versions are the files' modificationTime(): one more per add() or append().
     std::int64_t m_nextVersion = 1;
     // By normalised path, as strings: a fuzz target looks files up thousands of times a second,
     // and comparing std::filesystem::path objects goes component by component.
