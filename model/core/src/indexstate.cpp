@@ -2,6 +2,7 @@
 #include "indexstate.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace nanscope::core {
 
@@ -141,6 +142,30 @@ void IndexState::countOpsWithUnknownFrames()
                 opsWithUnknownFrames.note(id);
                 break;
             }
+}
+
+void IndexState::recountExecutionsOfUndeclaredGraphs()
+{
+    executionsOfUndeclaredGraphs = {};
+    std::unordered_map<std::uint32_t, bool> undeclared; // by the graph id's StringPool id
+    const auto count = [&](const ExecutionColumns& columns) {
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            const std::uint32_t id = columns.graphId[i];
+            if (id == 0)
+                continue; // no graph
+            const std::string& graphId = strings.strings()[id];
+            auto [it, added] = undeclared.try_emplace(id, false);
+            if (added) {
+                const auto graph = graphs.findGraph(graphId);
+                it->second = !graph || !graphs.graph(*graph).declared;
+            }
+            if (it->second)
+                executionsOfUndeclaredGraphs.note(graphId);
+        }
+    };
+    count(executions);
+    for (const auto& columns : otherHostExecutions)
+        count(columns);
 }
 
 void IndexState::appendTraceSegment(std::uint32_t fileIndex, std::uint64_t firstIndex)

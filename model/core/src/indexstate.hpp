@@ -306,6 +306,11 @@ struct Snapshot::Data
     mutable std::vector<std::uint64_t> alertsByTime;
 };
 
+// Record problems listed one by one; the others are counted. A pass over part of a file lists
+// as many as the whole list holds, so that the same problems are listed however the file was
+// cut into passes (read whole, or followed while it grew).
+inline constexpr std::size_t kListedRecordProblems = 200;
+
 // Everything the reader has built; the loaders and passes fill it in.
 struct IndexState
 {
@@ -329,7 +334,7 @@ struct IndexState
     DebugModeSet traceModes = 0;
     DebugModeSet executionModes = 0;
     // Problems with single records and graph definitions; they stay reported.
-    DiagnosticList recordProblems{200};
+    DiagnosticList recordProblems{kListedRecordProblems};
     // Traces that named an op no GraphOpCreation declared, per placeholder op.
     std::unordered_map<OpId, std::uint64_t> tracesOfUndeclaredOps;
     std::uint64_t clampedSlots = 0;
@@ -344,10 +349,17 @@ struct IndexState
                 first = std::string(name.substr(0, 200));
         }
     };
-    Unknowns executionsOfUndeclaredGraphs; // counted as executions are read
-    Unknowns executionsWithUnknownFrames;  // likewise (stack frames are read first)
-    Unknowns opsWithUnknownFrames;         // recounted when graphs or frames change
+    Unknowns executionsOfUndeclaredGraphs; // counted as read; recounted when graphs change
+    // Counted as executions are read. Stack frames are read first, but a follower can read
+    // executions whose frames are not written yet; they stay counted (their frame ids are not
+    // kept).
+    Unknowns executionsWithUnknownFrames;
+    Unknowns opsWithUnknownFrames; // recounted when graphs or frames change
     void countOpsWithUnknownFrames();
+    // Recounts executionsOfUndeclaredGraphs over every execution read: a graph declared after
+    // executions that name it were read no longer counts them, as for a reader that read it
+    // first.
+    void recountExecutionsOfUndeclaredGraphs();
 
     // The analysis a saved index brought along (KnownAnalysis): it takes a walk over every event
     // up to the first non-finite one, so a reopened index brings it along.

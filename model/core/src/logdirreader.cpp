@@ -38,7 +38,9 @@ struct LogdirReader::Impl : ReaderState
     void ensurePool();
     IndexCacheKey indexCacheKey() const;
     void readIndexCache();
-    // Back to a state that read nothing, the saved index set aside for `why`.
+    // Back to a state that read nothing, with analyses of nothing read.
+    void startOver();
+    // startOver(), the saved index set aside for `why`.
     void forgetIndexCache(const std::string& why);
     bool memoryLimited() const;
     // Reads what the files hold past the state; false when a budget stopped it.
@@ -59,10 +61,18 @@ struct LogdirReader::Impl : ReaderState
 // stable: new sets are read after the known ones.
 bool LogdirReader::Impl::refreshLayout()
 {
-    DiscoveryOptions discovery = options.discovery;
-    if (!layout.fileSets.empty() && layout.fileSets.front().hasMetadata)
-        discovery.runId = layout.runId;
-    LogdirLayout found = discoverLogdir(path, discovery);
+    LogdirLayout found = discoverLogdir(path, options.discovery);
+    // A logdir is read again from the start when a reader that opened it now would read another
+    // run: one started later in the same directory, or any once metadata can be read where none
+    // could (its writer had not written it yet; it decides which file sets are read and which is
+    // the main one). Following never shows otherwise than opening the logdir afterwards.
+    if (!layout.fileSets.empty() && !found.fileSets.empty() && found.fileSets.front().hasMetadata &&
+        (!layout.fileSets.front().hasMetadata || found.runId != layout.runId)) {
+        if (indexCacheStatus == "used")
+            forgetIndexCache("the logdir holds another run's or readable metadata since");
+        else
+            startOver();
+    }
     bool changed = found.diagnostics != layout.diagnostics;
     layout.diagnostics = std::move(found.diagnostics);
     if (layout.fileSets.empty()) {
@@ -138,15 +148,20 @@ void LogdirReader::Impl::readIndexCache()
     savedProgress = progress();
 }
 
-void LogdirReader::Impl::forgetIndexCache(const std::string& why)
+void LogdirReader::Impl::startOver()
 {
     ReaderState fresh;
     applySettings(fresh.index);
     static_cast<ReaderState&>(*this) = std::move(fresh);
     publishedLayout.reset();
-    relay = std::make_shared<AnalysisRelay>(); // its analyses are of the index set aside
-    indexCacheStatus = "not used: " + why;
+    relay = std::make_shared<AnalysisRelay>(); // its analyses are of what was set aside
     savedProgress = UINT64_MAX;
+}
+
+void LogdirReader::Impl::forgetIndexCache(const std::string& why)
+{
+    startOver();
+    indexCacheStatus = "not used: " + why;
 }
 
 std::shared_ptr<const KnownAnalysis>
@@ -332,6 +347,8 @@ bool LogdirReader::Impl::readFiles(const UpdateLimits& limits)
         }
         if (index.graphsChanged || index.codeChanged)
             index.countOpsWithUnknownFrames();
+        if (index.graphsChanged && index.executionsOfUndeclaredGraphs.count > 0)
+            index.recountExecutionsOfUndeclaredGraphs();
     }
     return complete;
 }

@@ -169,31 +169,53 @@ void indexDiagnostics(const IndexState& index, const std::string& graphsPath,
                       const std::string& framesPath, std::vector<Diagnostic>& out)
 {
     const GraphTable& graphs = index.graphs;
-    std::size_t listed = 0;
-    for (const auto& op : graphs.ops()) {
-        if (op.declared || ++listed > 20)
-            continue;
+    // By graph id and name, not in the table's order: that is the order in which records named
+    // them, which differs between a logdir read whole and one followed while it was written.
+    const auto idOf = [&graphs](GraphIndex g) -> std::string_view {
+        return graphs.graph(g).id;
+    };
+    std::vector<const OpInfo*> undeclared;
+    for (const auto& op : graphs.ops())
+        if (!op.declared)
+            undeclared.push_back(&op);
+    constexpr std::size_t kListedOps = 20;
+    const auto listedEnd = undeclared.begin() + std::min(undeclared.size(), kListedOps);
+    std::partial_sort(undeclared.begin(), listedEnd, undeclared.end(),
+                      [&idOf](const OpInfo* a, const OpInfo* b) {
+                          return std::pair(idOf(a->graph), std::string_view(a->name)) <
+                                 std::pair(idOf(b->graph), std::string_view(b->name));
+                      });
+    for (auto it = undeclared.begin(); it != listedEnd; ++it) {
+        const OpInfo& op = **it;
         const auto id = static_cast<OpId>(&op - graphs.ops().data());
-        const auto it = index.tracesOfUndeclaredOps.find(id);
-        const std::uint64_t traces = it == index.tracesOfUndeclaredOps.end() ? 0 : it->second;
+        const auto traced = index.tracesOfUndeclaredOps.find(id);
+        const std::uint64_t traces =
+            traced == index.tracesOfUndeclaredOps.end() ? 0 : traced->second;
         out.push_back({Severity::Warning, graphsPath, std::nullopt,
                        std::to_string(traces) + " traces name op " + quotedName(op.name) +
                            " of graph " + graphLabel(graphs.graph(op.graph)) +
                            ", which no GraphOpCreation declares; they are kept with an unknown "
                            "op type (TensorFlow's reader stops at the first)"});
     }
-    if (listed > 20)
+    if (undeclared.size() > kListedOps)
         out.push_back({Severity::Warning, graphsPath, std::nullopt,
-                       std::to_string(listed - 20) + " more undeclared ops are named by traces"});
-    for (const auto& g : graphs.graphs()) {
-        if (!g.declared)
+                       std::to_string(undeclared.size() - kListedOps) +
+                           " more undeclared ops are named by traces"});
+    std::vector<const GraphInfo*> byId;
+    for (const auto& g : graphs.graphs())
+        if (!g.declared || (!g.outerId.empty() && g.outer == kNoGraph))
+            byId.push_back(&g);
+    std::sort(byId.begin(), byId.end(),
+              [](const GraphInfo* a, const GraphInfo* b) { return a->id < b->id; });
+    for (const GraphInfo* g : byId) {
+        if (!g->declared)
             out.push_back({Severity::Warning, graphsPath, std::nullopt,
-                           "graph id " + quotedName(g.id) +
+                           "graph id " + quotedName(g->id) +
                                " is used by ops or traces but no DebuggedGraph declares it"});
-        else if (!g.outerId.empty() && g.outer == kNoGraph)
+        else
             out.push_back({Severity::Warning, graphsPath, std::nullopt,
-                           "graph " + graphLabel(g) + " names outer graph " +
-                               quotedName(g.outerId) + ", which is not declared"});
+                           "graph " + graphLabel(*g) + " names outer graph " +
+                               quotedName(g->outerId) + ", which is not declared"});
     }
     const auto cycle = graphsOnCycles(graphs);
     if (!cycle.empty()) {

@@ -64,7 +64,7 @@ struct TraceJob
     StringMap<std::size_t> unknownIndex; // graph id + '\0' + op name → unknownOps index
     std::unordered_map<OpId, std::uint64_t> undeclaredOpTraces;
     std::vector<LocalAlert> alerts;
-    DiagnosticList problems{20};
+    DiagnosticList problems{kListedRecordProblems};
     DebugModeSet modes = 0;
     std::uint64_t clampedSlots = 0;
     // Device names met in this chunk (entry 0: none); the device column holds indices into it
