@@ -5,10 +5,10 @@
 //
 // With --demo it first records the demo in five tensor debug modes (short runs at once, events
 // written as they come, plus one run with a circular buffer) and uses those logdirs too. It
-// writes DIR/record_framing, DIR/event_index and DIR/logdir in the targets' input formats
-// (fuzzinput.hpp); no seed is larger than --max-bytes (default 64 KiB): records are dropped from
-// the end of a file until it fits. DIR/index_cache gets the saved index of the index_cache
-// target's fixed logdir (cachelogdir.hpp).
+// writes DIR/record_framing, DIR/event_index, DIR/logdir and DIR/followed_logdir in the targets'
+// input formats (fuzzinput.hpp); no seed is larger than --max-bytes (default 64 KiB): records are
+// dropped from the end of a file until it fits. DIR/index_cache gets the saved index of the
+// index_cache target's fixed logdir (cachelogdir.hpp).
 #include "cachelogdir.hpp"
 #include "fuzzinput.hpp"
 #include "nanscope/format/record.hpp"
@@ -135,9 +135,14 @@ void seedsFrom(const fs::path& logdir, const std::string& label, const fs::path&
             parts.push_back(nanscope::fuzz::join(leadingPayloads(payloads, (maxBytes - 2) / 6 - 16),
                                                  nanscope::fuzz::kRecordSeparator));
         }
-        writeSeed(out / "logdir", name,
-                  std::string(2, '\0') +
-                      nanscope::fuzz::join(parts, nanscope::fuzz::kFileSeparator));
+        const std::string files = nanscope::fuzz::join(parts, nanscope::fuzz::kFileSeparator);
+        writeSeed(out / "logdir", name, std::string(2, '\0') + files);
+        // Followed in three steps, from every file cut at about half, with the metadata whole
+        // or not written yet.
+        using namespace std::string_literals;
+        writeSeed(out / "followed_logdir", name + "-half", "\0\2\xff\x80\x80\x80\x80\x80"s + files);
+        writeSeed(out / "followed_logdir", name + "-metadata-later",
+                  "\0\2\0\x80\x80\x80\x80\x80"s + files);
     }
 }
 
@@ -224,7 +229,8 @@ int main(int argc, char** argv)
     }
     writeSeed(out / "index_cache", "fixed-logdir", savedIndex);
     std::size_t count = 0;
-    for (const auto& target : {"record_framing", "event_index", "logdir", "index_cache"})
+    for (const auto& target :
+         {"record_framing", "event_index", "logdir", "followed_logdir", "index_cache"})
         if (fs::is_directory(out / target))
             for ([[maybe_unused]] const auto& e : fs::directory_iterator(out / target))
                 ++count;
