@@ -21,8 +21,10 @@
 // Input: byte 0 and the files as the logdir target takes them (fuzz_logdir.cpp), except that
 // byte 1's options are: bit 0 two decoding threads; bit 1 a middle step, halfway between the
 // prefix and the whole; bit 2 no analysis after the first step (the next goes on from none);
-// then bytes 2-7: for each of the six kinds of file, how much of the main host's file the first
-// step holds, in 255ths (0: the file is there and empty).
+// bit 3 the first step reads traces under a byte budget of 64 + 37 * (byte 1 >> 4), as the
+// app's first snapshots do, and the next reads the rest of that prefix; then bytes 2-7: for each of
+// the six kinds of file, how much of the main host's file the first step holds, in 255ths (0: the
+// file is there and empty).
 #include "fuzzinput.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
@@ -100,6 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         followed->add(fileOf(dir, i), whole[i].substr(0, held[i]));
     }
     LogdirReader reader(dir, optionsFor(followed, options));
+    if (options & 8)
+        (void)reader.update({.maxTraceBytes = 64 + 37u * (options >> 4)})->origin();
     const auto first = reader.update();
     if (!(options & 4))
         (void)first->origin();
