@@ -40,15 +40,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kMaxFiles = 12;
 constexpr std::size_t kHeaderBytes = 8;
-
-fs::path fileOf(const fs::path& dir, std::size_t i)
-{
-    const char* prefix =
-        i < 6 ? "tfdbg_events.1700000000.localhost." : "tfdbg_events.1700000001.worker-1.";
-    return dir / (prefix + std::string(fuzz::kSuffixes[i % 6]));
-}
 
 ReaderOptions optionsFor(std::shared_ptr<const FileSystem> files, std::uint8_t options)
 {
@@ -87,19 +79,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint8_t* firstShare = data + 2;
     const fs::path dir = "/logdir";
 
-    std::vector<std::string> whole;
-    const auto parts =
-        fuzz::split(fuzz::asText({data + kHeaderBytes, size - kHeaderBytes}), fuzz::kFileSeparator);
-    for (std::size_t i = 0; i < parts.size() && i < kMaxFiles; ++i) {
-        const bool raw = (rawFiles >> (i % 6)) & 1;
-        whole.push_back(raw ? std::string(parts[i]) : fuzz::frameAll(parts[i]));
-    }
+    const std::vector<std::string> whole =
+        fuzz::logdirFiles(fuzz::asText({data + kHeaderBytes, size - kHeaderBytes}), rawFiles);
 
     auto followed = std::make_shared<MemoryFileSystem>();
     std::vector<std::size_t> held(whole.size());
     for (std::size_t i = 0; i < whole.size(); ++i) {
         held[i] = i < 6 ? whole[i].size() * firstShare[i] / 255 : 0;
-        followed->add(fileOf(dir, i), whole[i].substr(0, held[i]));
+        followed->add(fuzz::logdirFilePath(dir, i), whole[i].substr(0, held[i]));
     }
     LogdirReader reader(dir, optionsFor(followed, options));
     if (options & 8)
@@ -111,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto growTo = [&](auto target) {
         for (std::size_t i = 0; i < whole.size(); ++i) {
             const std::size_t to = target(i);
-            followed->append(fileOf(dir, i),
+            followed->append(fuzz::logdirFilePath(dir, i),
                              std::string_view(whole[i]).substr(held[i], to - held[i]));
             held[i] = to;
         }
@@ -126,7 +113,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     auto files = std::make_shared<MemoryFileSystem>();
     for (std::size_t i = 0; i < whole.size(); ++i)
-        files->add(fileOf(dir, i), whole[i]);
+        files->add(fuzz::logdirFilePath(dir, i), whole[i]);
     LogdirReader fresh(dir, optionsFor(files, options));
     const std::string fromFiles = shown(*fresh.update());
     if (fromFollowing != fromFiles) {

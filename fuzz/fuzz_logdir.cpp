@@ -29,18 +29,10 @@ using namespace nanscope::core;
 
 namespace {
 
-constexpr std::size_t kMaxFiles = 12;
 constexpr std::uint64_t kMemoryLimit = 2u << 20;
 // The limit, the records and chunk buffers being read (4 MiB each at most), a snapshot's copy of
 // the index, the report: a fixed margin over the limit that no input may pass.
 constexpr std::uint64_t kMaxHeapGrowth = 32u << 20;
-
-std::filesystem::path fileOf(const std::filesystem::path& dir, std::size_t i)
-{
-    const char* prefix =
-        i < 6 ? "tfdbg_events.1700000000.localhost." : "tfdbg_events.1700000001.worker-1.";
-    return dir / (prefix + std::string(fuzz::kSuffixes[i % 6]));
-}
 
 } // namespace
 
@@ -53,11 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::HeapWatch::start();
     const std::filesystem::path dir = "/logdir";
     auto files = std::make_shared<MemoryFileSystem>();
-    const auto parts = fuzz::split(fuzz::asText({data + 2, size - 2}), fuzz::kFileSeparator);
-    for (std::size_t i = 0; i < parts.size() && i < kMaxFiles; ++i) {
-        const bool raw = (rawFiles >> (i % 6)) & 1;
-        files->add(fileOf(dir, i), raw ? std::string(parts[i]) : fuzz::frameAll(parts[i]));
-    }
+    auto contents = fuzz::logdirFiles(fuzz::asText({data + 2, size - 2}), rawFiles);
+    for (std::size_t i = 0; i < contents.size(); ++i)
+        files->add(fuzz::logdirFilePath(dir, i), std::move(contents[i]));
 
     ReaderOptions readerOptions;
     readerOptions.discovery.fileSystem = files;

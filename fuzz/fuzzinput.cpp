@@ -45,6 +45,25 @@ std::string frameAll(std::string_view part)
     return out;
 }
 
+std::vector<std::string> logdirFiles(std::string_view input, std::uint8_t rawFiles)
+{
+    constexpr std::size_t kMaxFiles = 12;
+    std::vector<std::string> files;
+    const auto parts = split(input, kFileSeparator);
+    for (std::size_t i = 0; i < parts.size() && i < kMaxFiles; ++i) {
+        const bool raw = (rawFiles >> (i % 6)) & 1;
+        files.push_back(raw ? std::string(parts[i]) : frameAll(parts[i]));
+    }
+    return files;
+}
+
+std::filesystem::path logdirFilePath(const std::filesystem::path& dir, std::size_t i)
+{
+    const char* prefix =
+        i < 6 ? "tfdbg_events.1700000000.localhost." : "tfdbg_events.1700000001.worker-1.";
+    return dir / (prefix + std::string(kSuffixes[i % 6]));
+}
+
 std::vector<std::string> payloadsOf(std::string_view file)
 {
     std::vector<std::string> payloads;

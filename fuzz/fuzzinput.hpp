@@ -30,6 +30,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 // The payloads of `part`, each framed as a TFRecord with valid CRCs.
 std::string frameAll(std::string_view part);
 
+// The files of a logdir input (the logdir target's format, after its leading bytes): up to
+// twelve, the six of a main file set, then the six of a second host's, in kSuffixes' order. File
+// i is its part's raw bytes when bit i % 6 of `rawFiles` is set, else its payloads framed.
+std::vector<std::string> logdirFiles(std::string_view input, std::uint8_t rawFiles);
+// Where file `i` of logdirFiles() goes in `dir`.
+std::filesystem::path logdirFilePath(const std::filesystem::path& dir, std::size_t i);
+
 // The payloads of the complete records at the start of `file` (for making seeds).
 std::vector<std::string> payloadsOf(std::string_view file);
 
