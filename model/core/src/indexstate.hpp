@@ -349,7 +349,7 @@ struct IndexState
                 first = std::string(name.substr(0, 200));
         }
     };
-    Unknowns executionsOfUndeclaredGraphs; // counted as read; recounted when graphs change
+    Unknowns executionsOfUndeclaredGraphs; // counted as read; recounted when graphs are declared
     // Counted as executions are read. Stack frames are read first, but a follower can read
     // executions whose frames are not written yet; they stay counted (their frame ids are not
     // kept).

@@ -58,7 +58,7 @@ struct LogdirReader::Impl : ReaderState
 };
 
 // Finds file sets that appeared since the last update (a host that started later). Indices stay
-// stable: new sets are read after the known ones.
+// stable: new sets are read after the known ones. Starts over when another run is to be read.
 bool LogdirReader::Impl::refreshLayout()
 {
     LogdirLayout found = discoverLogdir(path, options.discovery);
@@ -332,6 +332,7 @@ bool LogdirReader::Impl::readFiles(const UpdateLimits& limits)
         // TensorFlow's order (format §8.3): it fixes indices and the order of alerts.
         loadSourceFiles(sourceFiles, index);
         loadStackFrames(stackFrames, index);
+        const std::size_t declaredGraphs = index.graphs.declaredGraphCount();
         loadGraphs(graphs, index);
         std::uint64_t budget = limits.maxTraceBytes;
         for (std::uint32_t i = 0; i < traceFiles.size() && complete; ++i) {
@@ -347,7 +348,9 @@ bool LogdirReader::Impl::readFiles(const UpdateLimits& limits)
         }
         if (index.graphsChanged || index.codeChanged)
             index.countOpsWithUnknownFrames();
-        if (index.graphsChanged && index.executionsOfUndeclaredGraphs.count > 0)
+        // Only a graph declared now can make executions read before stop counting.
+        if (index.graphs.declaredGraphCount() > declaredGraphs &&
+            index.executionsOfUndeclaredGraphs.count > 0)
             index.recountExecutionsOfUndeclaredGraphs();
     }
     return complete;
