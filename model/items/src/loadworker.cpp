@@ -70,7 +70,9 @@ void LoadWorker::update(quint64 job)
 {
     if (!m_reader)
         return;
-    m_readWhole = readUntilComplete(job);
+    // A follow poll cancelled by a close leaves the reader at a consistent state past the
+    // complete read it started from: still worth saving.
+    m_readWhole = readUntilComplete(job) || m_readWhole;
 }
 
 bool LoadWorker::readUntilComplete(quint64 job)
