@@ -11,10 +11,6 @@
 // read, as by TensorFlow's reader, so a second host's traces read before the main host's last
 // ones come earlier than in the logdir read whole: a true difference, not a fault.
 //
-// One difference is allowed: executions read before the stack frames they name were written stay
-// counted as naming unknown frames (IndexState::executionsWithUnknownFrames), so that diagnostic
-// is left out of the comparison.
-//
 // The reader keeps its analyses' walks (an index cache directory is set, as in the app and the
 // report), so each step's analysis goes on from the last one's.
 //
@@ -52,20 +48,9 @@ ReaderOptions optionsFor(std::shared_ptr<const FileSystem> files, std::uint8_t o
     return reader;
 }
 
-// The report, less the one diagnostic that may differ (above).
 std::string shown(const Snapshot& snapshot)
 {
-    const std::string report = renderText(buildReport(snapshot));
-    std::string kept;
-    for (std::size_t at = 0; at < report.size();) {
-        const std::size_t end = std::min(report.find('\n', at), report.size());
-        const std::string_view line(report.data() + at, end - at);
-        if (line.find("executions name stack frame ids that no StackFrameWithId") ==
-            std::string_view::npos)
-            kept.append(line).append("\n");
-        at = end + 1;
-    }
-    return kept;
+    return renderText(buildReport(snapshot));
 }
 
 } // namespace

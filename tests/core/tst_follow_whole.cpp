@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A logdir followed while it is written shows, once written, what a reader that opens it then
-// shows: the run's metadata, the record problems listed and the order of what records name but
-// nothing declares do not depend on when the reader looked (the followed_logdir fuzz target
+// shows: the run's metadata, the record problems listed, the order of what records name but
+// nothing declares and the counts of what they name before it is written do not depend on when
+// the reader looked (the followed_logdir fuzz target
 // checks this on any logdir; these are the cases it found).
+#include "indexcachetesting.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
@@ -165,4 +167,69 @@ TEST_CASE("a run started later in the same directory is read, as by a reader tha
     CHECK(countContaining(later->diagnostics(),
                           R"(reading run "second-run", ignoring "first-run")") == 1);
     requireAsReadWhole(reader, dir.path());
+}
+
+namespace {
+
+// Executions that name stack frames "late-a" and "late-b" before any record has them.
+test::FileSetWriter executionsBeforeTheirFrames(const std::filesystem::path& dir)
+{
+    FileSetWriter set = test::emptyRun(dir);
+    set.append("source_files", ev::sourceFile("/src/model.py", "localhost", {"x = 1", "y = 2"}));
+    set.append("stack_frames", ev::stackFrame("known", 0, 1, "f"));
+    const std::vector<std::vector<std::string>> frames{
+        {"known", "late-a"}, {"known", "late-a"}, {"known"}, {"late-b", "late-a"}, {"late-b"}};
+    double wall = 1.0;
+    for (const auto& names : frames)
+        set.append("execution", ev::execution(wall += 1, "Relu", {1}, {2}, 3,
+                                              {ev::conciseHealth(-1, 1, 0, 0, 0)}, {}, names));
+    return set;
+}
+
+const char* const kUnknownFrames = "executions name stack frame ids that no StackFrameWithId";
+
+} // namespace
+
+TEST_CASE("executions read before their stack frames were written stop counting once they are",
+          "[reader][follow]")
+{
+    test::TempDir dir;
+    FileSetWriter set = executionsBeforeTheirFrames(dir.path());
+    LogdirReader reader(dir.path());
+    CHECK(countContaining(reader.update()->diagnostics(),
+                          R"(4 executions name stack frame ids that no StackFrameWithId record )"
+                          R"(has (the first: "late-a"))") == 1);
+
+    set.append("stack_frames", ev::stackFrame("late-a", 0, 2, "g"));
+    // The fourth execution's first unknown frame was "late-b" all along; the others are whole.
+    CHECK(countContaining(reader.update()->diagnostics(),
+                          R"(2 executions name stack frame ids that no StackFrameWithId record )"
+                          R"(has (the first: "late-b"))") == 1);
+    requireAsReadWhole(reader, dir.path());
+
+    set.append("stack_frames", ev::stackFrame("late-b", 0, 1, "h"));
+    CHECK(countContaining(reader.update()->diagnostics(), kUnknownFrames) == 0);
+    requireAsReadWhole(reader, dir.path());
+}
+
+TEST_CASE("a saved index keeps the executions that await their stack frames",
+          "[reader][follow][indexcache]")
+{
+    test::TempDir dir;
+    test::TempDir cache;
+    FileSetWriter set = executionsBeforeTheirFrames(dir.path());
+    {
+        LogdirReader reader(dir.path(), test::cachedIn(cache.path()));
+        CHECK(countContaining(reader.update()->diagnostics(), kUnknownFrames) == 1);
+        REQUIRE(reader.saveIndex());
+    }
+    set.append("stack_frames", ev::stackFrame("late-a", 0, 2, "g"));
+    set.append("stack_frames", ev::stackFrame("late-b", 0, 1, "h"));
+    test::letChangesAge();
+
+    LogdirReader reopened(dir.path(), test::cachedIn(cache.path()));
+    const auto s = reopened.update();
+    CHECK(reopened.indexCacheStatus() == "used");
+    CHECK(countContaining(s->diagnostics(), kUnknownFrames) == 0);
+    CHECK(test::fingerprint(*s) == test::readFresh(dir.path()));
 }

@@ -5,10 +5,10 @@
 // stitched into the index, in file order, on the updating thread: the memory limit is weighed
 // record by record there, and a stop at a corrupt record drops what was decoded past it, so the
 // index is exactly what reading one record at a time would give.
+#include "awaitedframes.hpp"
 #include "loaders.hpp"
 #include "recorddecoding.hpp"
 #include "recordscan.hpp"
-#include "wirereader.hpp"
 
 #include <algorithm>
 #include <array>
@@ -31,20 +31,6 @@ std::string firstInvalidSummary(const std::vector<TensorHealth>& outputs)
         if (!outputs[slot].invalid.empty())
             return "output " + std::to_string(slot) + ": " + outputs[slot].invalid;
     return {};
-}
-
-// Whether a CodeLocation names a stack frame id that `code` does not have (the first in `id`).
-bool namesUnknownFrame(std::string_view codeLocation, const CodeTable& code, std::string_view& id)
-{
-    wire::Reader reader(codeLocation);
-    wire::Field field;
-    while (reader.next(field))
-        if (field.number == 2 && field.type == wire::WireType::LengthDelimited &&
-            !code.findFrame(field.bytes)) {
-            id = field.bytes;
-            return true;
-        }
-    return false;
 }
 
 // Executions come from a few call sites, step after step: the same code location bytes and the
@@ -144,6 +130,7 @@ struct ExecutionRecord
     std::string_view graphId;
     std::string_view modulePath;
     std::optional<std::string_view> unknownFrame;
+    std::string_view codeLocation; // only where it names an unknown frame
     std::uint32_t inputCount = 0;
     std::uint32_t outputCount = 0;
     std::uint32_t healthCount = 0;
@@ -213,6 +200,8 @@ void ExecutionJob::run(const IndexState& index, bool compatible)
         if (compatible) {
             x.undeclaredGraph = references.undeclaredGraph(e.graphId);
             x.unknownFrame = references.unknownFrame(e.codeLocation);
+            if (x.unknownFrame)
+                x.codeLocation = e.codeLocation;
         }
         HealthDigest all;
         for (std::size_t slot = 0; slot < e.outputHealth.size(); ++slot) {
@@ -309,8 +298,10 @@ private:
                     "; shown as an invalid summary"));
         if (x.undeclaredGraph)
             m_index.executionsOfUndeclaredGraphs.note(x.graphId);
-        if (x.unknownFrame)
+        if (x.unknownFrame) {
             m_index.executionsWithUnknownFrames.note(*x.unknownFrame);
+            m_index.executionsAwaitingFrames.note(x.codeLocation);
+        }
         const std::size_t i = m_x.size();
         m_x.wallTime.push_back(x.wallTime);
         m_x.offset.push_back(x.offset);

@@ -21,10 +21,11 @@
 namespace nanscope::core::indexfile {
 
 inline constexpr std::array<char, 8> kMagic{'N', 'a', 'N', 's', 'c', 'I', 'd', 'x'};
-inline constexpr std::uint32_t kVersion = 6; // 2: origins set intended values aside; 3: files'
+inline constexpr std::uint32_t kVersion = 7; // 2: origins set intended values aside; 3: files'
                                              // identities and content checksums; 4: the main
                                              // host asked for; 5: loss-scaled values, collective
-                                             // origins' hint; 6: arrays in extents
+                                             // origins' hint; 6: arrays in extents; 7: executions
+                                             // awaiting stack frames
 inline constexpr std::uint32_t kByteOrder =
     0x01020304; // reads otherwise on a machine of the other order
 inline constexpr std::uint64_t kPage = 4096;

@@ -312,6 +312,8 @@ private:
         index.clampedSlots = m_meta.get<std::uint64_t>();
         index.executionsOfUndeclaredGraphs = getUnknowns(m_meta);
         index.executionsWithUnknownFrames = getUnknowns(m_meta);
+        if (!index.executionsAwaitingFrames.load(m_meta, index.executionsWithUnknownFrames.count))
+            return damaged();
         if (m_meta.count(0) != index.otherHostExecutions.size())
             return damaged();
         return checked();

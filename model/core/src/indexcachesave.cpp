@@ -104,6 +104,7 @@ void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheK
     w.put(index.clampedSlots);
     putUnknowns(w, index.executionsOfUndeclaredGraphs);
     putUnknowns(w, index.executionsWithUnknownFrames);
+    index.executionsAwaitingFrames.save(w);
     w.count(index.otherHostExecutions.size());
 }
 

@@ -144,6 +144,16 @@ void IndexState::countOpsWithUnknownFrames()
             }
 }
 
+void IndexState::recountExecutionsWithUnknownFrames()
+{
+    if (!executionsAwaitingFrames.complete())
+        return;
+    executionsWithUnknownFrames = {};
+    executionsAwaitingFrames.resolve(code, [this](std::string_view frameId, std::uint64_t count) {
+        executionsWithUnknownFrames.note(frameId, count);
+    });
+}
+
 void IndexState::recountExecutionsOfUndeclaredGraphs()
 {
     executionsOfUndeclaredGraphs = {};

@@ -3,6 +3,7 @@
 // copied when they change, and per-file reading state.
 #pragma once
 
+#include "awaitedframes.hpp"
 #include "chunkedarray.hpp"
 #include "diagnosticlist.hpp"
 #include "filehandle.hpp"
@@ -343,17 +344,19 @@ struct IndexState
     {
         std::uint64_t count = 0;
         std::string first;
-        void note(std::string_view name)
+        void note(std::string_view name, std::uint64_t times = 1)
         {
-            if (count++ == 0)
+            if (count == 0 && times > 0)
                 first = std::string(name.substr(0, 200));
+            count += times;
         }
     };
     Unknowns executionsOfUndeclaredGraphs; // counted as read; recounted when graphs are declared
-    // Counted as executions are read. Stack frames are read first, but a follower can read
-    // executions whose frames are not written yet; they stay counted (their frame ids are not
-    // kept).
+    // Counted as executions are read (stack frames are read first); recounted when frames are
+    // read after them, as a follower may read executions before their frames are written.
     Unknowns executionsWithUnknownFrames;
+    AwaitedFrames executionsAwaitingFrames; // those executions' locations, for the recount
+    void recountExecutionsWithUnknownFrames();
     Unknowns opsWithUnknownFrames; // recounted when graphs or frames change
     void countOpsWithUnknownFrames();
     // Recounts executionsOfUndeclaredGraphs over every execution read: a graph declared after

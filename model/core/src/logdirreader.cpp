@@ -348,6 +348,8 @@ bool LogdirReader::Impl::readFiles(const UpdateLimits& limits)
         }
         if (index.graphsChanged || index.codeChanged)
             index.countOpsWithUnknownFrames();
+        if (index.codeChanged && !index.executionsAwaitingFrames.empty())
+            index.recountExecutionsWithUnknownFrames();
         // Only a graph declared now can make executions read before stop counting.
         if (index.graphs.declaredGraphCount() > declaredGraphs &&
             index.executionsOfUndeclaredGraphs.count > 0)
