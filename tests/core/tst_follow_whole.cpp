@@ -5,6 +5,7 @@
 // the reader looked (the followed_logdir fuzz target
 // checks this on any logdir; these are the cases it found).
 #include "indexcachetesting.hpp"
+#include "indexstate.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
@@ -26,6 +27,16 @@ std::size_t countContaining(const std::vector<Diagnostic>& list, const std::stri
         std::count_if(list.begin(), list.end(), [&](const Diagnostic& d) {
             return d.message.find(fragment) != std::string::npos;
         }));
+}
+
+// Records whose CRCs check but whose payloads are no DebugEvent, at the end of `kind`'s file: each
+// is a record problem of its own.
+void appendNonEvents(FileSetWriter& set, const std::string& kind, int n)
+{
+    std::string bytes;
+    for (int i = 0; i < n; ++i)
+        format::appendRecord(bytes, "\xff\xff not an event " + std::to_string(i));
+    set.appendBytes(kind, bytes);
 }
 
 // The followed reader's latest snapshot against a new reader's, in everything a report shows.
@@ -74,10 +85,7 @@ TEST_CASE("record problems are listed alike whether a file was read whole or as 
     FileSetWriter set = test::runWithOneOp(dir.path());
     // Records whose CRCs check but whose payloads are no DebugEvent: each is listed.
     const auto appendBadRecords = [&set](int n) {
-        std::string bytes;
-        for (int i = 0; i < n; ++i)
-            format::appendRecord(bytes, "\xff\xff not an event " + std::to_string(i));
-        set.appendBytes("graph_execution_traces", bytes);
+        appendNonEvents(set, "graph_execution_traces", n);
     };
     appendBadRecords(15);
     LogdirReader reader(dir.path());
@@ -86,6 +94,24 @@ TEST_CASE("record problems are listed alike whether a file was read whole or as 
     const auto grown = reader.update();
     CHECK(countContaining(grown->diagnostics(), "not a valid DebugEvent") == 30);
     CHECK(countContaining(grown->diagnostics(), "more problems like the ones above") == 0);
+    requireAsReadWhole(reader, dir.path());
+}
+
+TEST_CASE("which record problems are listed past the cap does not depend on when files grew",
+          "[reader][follow]")
+{
+    test::TempDir dir;
+    FileSetWriter set = test::runWithOneOp(dir.path());
+    // More than the cap in all: the traces' problems are read first here, the graphs' later,
+    // where a reader of the whole logdir reads the graphs first.
+    appendNonEvents(set, "graph_execution_traces", 150);
+    LogdirReader reader(dir.path());
+    CHECK(countContaining(reader.update()->diagnostics(), "not a valid DebugEvent") == 150);
+    appendNonEvents(set, "graphs", 150);
+    const auto grown = reader.update();
+    const auto listed = countContaining(grown->diagnostics(), "not a valid DebugEvent");
+    CHECK(listed == kListedRecordProblems);
+    CHECK(countContaining(grown->diagnostics(), "100 more problems like the ones above") == 1);
     requireAsReadWhole(reader, dir.path());
 }
 

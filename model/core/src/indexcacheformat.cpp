@@ -172,6 +172,39 @@ Diagnostic getDiagnostic(ArchiveReader& r)
     return d;
 }
 
+void putRecordProblems(ArchiveWriter& w, const DiagnosticList& problems)
+{
+    w.count(problems.files().size());
+    for (const DiagnosticList::FileProblems& f : problems.files()) {
+        w.put(f.file);
+        w.count(f.kept.size());
+        for (const Diagnostic& d : f.kept)
+            putDiagnostic(w, d);
+        w.put(f.dropped);
+        w.put(static_cast<std::uint8_t>(f.droppedSeverity));
+    }
+}
+
+bool getRecordProblems(ArchiveReader& r, DiagnosticList& problems)
+{
+    std::vector<DiagnosticList::FileProblems> files(r.count(8 + 8 + 8 + 1));
+    for (DiagnosticList::FileProblems& f : files) {
+        f.file = r.getString();
+        const std::size_t kept = r.count(16);
+        for (std::size_t i = 0; i < kept && r.ok(); ++i) {
+            f.kept.push_back(getDiagnostic(r));
+            if (f.kept.back().file != f.file)
+                r.fail();
+        }
+        f.dropped = r.get<std::uint64_t>();
+        f.droppedSeverity = getSeverity(r);
+        if (!r.ok())
+            return false;
+    }
+    problems.restore(std::move(files));
+    return r.ok();
+}
+
 std::uint64_t keyHash(const IndexCacheKey& key)
 {
     std::uint64_t h = fnv1a(kFnvBasis, key.logdir);

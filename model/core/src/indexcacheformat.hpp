@@ -25,7 +25,7 @@ inline constexpr std::uint32_t kVersion = 7; // 2: origins set intended values a
                                              // identities and content checksums; 4: the main
                                              // host asked for; 5: loss-scaled values, collective
                                              // origins' hint; 6: arrays in extents; 7: executions
-                                             // awaiting stack frames
+                                             // awaiting stack frames, record problems per file
 inline constexpr std::uint32_t kByteOrder =
     0x01020304; // reads otherwise on a machine of the other order
 inline constexpr std::uint64_t kPage = 4096;
@@ -162,6 +162,9 @@ void restoreFile(FileState& f, const SavedFile& s);
 
 void putUnknowns(ArchiveWriter& w, const IndexState::Unknowns& u);
 IndexState::Unknowns getUnknowns(ArchiveReader& r);
+// The record problems, file by file; false (and failed) where a kept one is of another file.
+void putRecordProblems(ArchiveWriter& w, const DiagnosticList& problems);
+bool getRecordProblems(ArchiveReader& r, DiagnosticList& problems);
 // The origin, when known (null: not), with the texts of the expected patterns it was found
 // with (ReaderOptions::expected and the dump root's file: another list, another origin); on
 // reading, nullopt when it was not known. Only the form is checked here; its event references

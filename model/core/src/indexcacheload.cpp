@@ -294,13 +294,8 @@ private:
             return damaged();
         index.traceModes = m_meta.get<DebugModeSet>();
         index.executionModes = m_meta.get<DebugModeSet>();
-        const std::size_t problems = m_meta.count(16);
-        std::vector<Diagnostic> items;
-        for (std::size_t i = 0; i < problems && m_meta.ok(); ++i)
-            items.push_back(getDiagnostic(m_meta));
-        const auto dropped = m_meta.get<std::uint64_t>();
-        const Severity droppedSeverity = getSeverity(m_meta);
-        index.recordProblems.restore(std::move(items), dropped, droppedSeverity);
+        if (!getRecordProblems(m_meta, index.recordProblems))
+            return damaged();
         const std::size_t undeclared = m_meta.count(12);
         for (std::size_t i = 0; i < undeclared && m_meta.ok(); ++i) {
             const auto op = m_meta.get<OpId>();

@@ -88,11 +88,7 @@ void describeState(ArchiveWriter& w, const ReaderState& state, const IndexCacheK
         w.put(strings[i]);
     w.put(index.traceModes);
     w.put(index.executionModes);
-    w.count(index.recordProblems.items().size());
-    for (const auto& d : index.recordProblems.items())
-        putDiagnostic(w, d);
-    w.put(index.recordProblems.dropped());
-    w.put(static_cast<std::uint8_t>(index.recordProblems.droppedSeverity()));
+    putRecordProblems(w, index.recordProblems);
     std::vector<std::pair<OpId, std::uint64_t>> undeclaredOpTraces(
         index.tracesOfUndeclaredOps.begin(), index.tracesOfUndeclaredOps.end());
     std::sort(undeclaredOpTraces.begin(), undeclaredOpTraces.end());

@@ -213,15 +213,17 @@ std::vector<Diagnostic> LogdirReader::Impl::diagnostics() const
             fileDiagnostics(f, index, out);
         for (const auto& f : otherExecutionFiles)
             fileDiagnostics(f, index, out);
-        // In the files' reading order, then by offset: where a reader found them (this update or
-        // an earlier one, or a saved index's) must not change the order they are shown in.
+        // In the files' order, then by offset: where a reader found them (this update or an
+        // earlier one, or a saved index's) must not change which are shown, nor in what order.
         std::unordered_map<std::string, std::size_t> rank;
         forEachFile([&](const FileState& f) { rank.emplace(f.path.string(), rank.size()); });
-        std::vector<Diagnostic> problems = index.recordProblems.list();
+        const auto rankOf = [&rank](const std::string& file) {
+            const auto it = rank.find(file);
+            return it == rank.end() ? rank.size() : it->second;
+        };
+        std::vector<Diagnostic> problems = index.recordProblems.list(rankOf);
         const auto key = [&](const Diagnostic& d) {
-            const auto it = rank.find(d.file);
-            return std::make_pair(it == rank.end() ? rank.size() : it->second,
-                                  d.offset.value_or(UINT64_MAX));
+            return std::make_pair(rankOf(d.file), d.offset.value_or(UINT64_MAX));
         };
         std::stable_sort(problems.begin(), problems.end(),
                          [&](const Diagnostic& a, const Diagnostic& b) { return key(a) < key(b); });
