@@ -49,6 +49,7 @@ void DiagnosticList::restore(std::vector<FileProblems> files)
 std::vector<Diagnostic> DiagnosticList::list(const FileRank& rank) const
 {
     std::vector<const FileProblems*> ordered;
+    ordered.reserve(m_files.size());
     for (const FileProblems& f : m_files)
         ordered.push_back(&f);
     if (rank)
