@@ -5,6 +5,7 @@
 // view's marks, and logdir strings shown as plain text.
 #include "hostlogdirs.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "nanscope/format/record.hpp"
 #include "nanscope/items/alertmodel.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/items/stacktracemodel.hpp"
@@ -33,6 +34,7 @@
 #include <QTest>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 using namespace nanscope;
 using test::PyLogdir;
@@ -118,6 +120,7 @@ private Q_SLOTS:
     void sourceShowsTheLogdirsTextWithMarks();
     void logdirStringsArePlainText();
     void noticesExplainEmptyData();
+    void noticesCountEveryUnreadRecord();
     void severalHostsAreColumnsAndFilters();
     void severalDevicesAreColumnsAndFilters();
 };
@@ -700,6 +703,27 @@ void TestPanels::noticesExplainEmptyData()
     QVERIFY(!notices.empty());
     QCOMPARE(notices.front().severity, views::SnapshotNotice::Severity::Error);
     QVERIFY(notices.front().title.contains(QStringLiteral("not a tfdbg2 logdir")));
+}
+
+// More unreadable records than the reader lists one by one: the notice counts them all, not the
+// lines of the list.
+void TestPanels::noticesCountEveryUnreadRecord()
+{
+    PyLogdir logdir;
+    std::string bytes;
+    for (int i = 0; i < 240; ++i)
+        format::appendRecord(bytes, "\xff\xff not an event " + std::to_string(i));
+    bool appended = false;
+    for (const auto& e : std::filesystem::directory_iterator(logdir.path().toStdString()))
+        if (e.path().extension() == ".graph_execution_traces") {
+            std::ofstream(e.path(), std::ios::app | std::ios::binary) << bytes;
+            appended = true;
+        }
+    QVERIFY(appended);
+    core::LogdirReader reader(logdir.path().toStdString());
+    const auto notices = views::snapshotNotices(*reader.update());
+    QVERIFY(!notices.empty());
+    QCOMPARE(notices.front().title, QStringLiteral("240 records could not be read"));
 }
 
 QTEST_MAIN(TestPanels)

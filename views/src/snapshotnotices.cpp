@@ -41,9 +41,13 @@ std::vector<SnapshotNotice> snapshotNotices(const core::Snapshot& snapshot)
     using S = SnapshotNotice::Severity;
     std::vector<SnapshotNotice> notices;
     const auto& diagnostics = snapshot.diagnostics();
+    // Problems, not lines: a capped list's last line counts the problems it does not show.
     const auto count = [&](core::Severity severity) {
-        return std::count_if(diagnostics.begin(), diagnostics.end(),
-                             [&](const core::Diagnostic& d) { return d.severity == severity; });
+        std::uint64_t problems = 0;
+        for (const core::Diagnostic& d : diagnostics)
+            if (d.severity == severity)
+                problems += d.problems;
+        return problems;
     };
     const auto first = [&](core::Severity severity) {
         return std::find_if(diagnostics.begin(), diagnostics.end(),

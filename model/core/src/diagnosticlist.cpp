@@ -77,7 +77,8 @@ std::vector<Diagnostic> DiagnosticList::list(const FileRank& rank) const
         out.push_back({droppedSeverity,
                        {},
                        std::nullopt,
-                       std::to_string(dropped) + " more problems like the ones above"});
+                       std::to_string(dropped) + " more problems like the ones above",
+                       dropped});
     return out;
 }
 

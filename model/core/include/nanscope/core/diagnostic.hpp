@@ -23,6 +23,9 @@ struct Diagnostic
     std::string file;                    // the file concerned; empty for the logdir as a whole
     std::optional<std::uint64_t> offset; // byte offset of the record concerned, when there is one
     std::string message;                 // one plain sentence, no trailing newline
+    // How many problems it stands for: more than one for the line that counts those a capped
+    // list does not show one by one.
+    std::uint64_t problems = 1;
 
     friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
