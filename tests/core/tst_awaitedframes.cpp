@@ -71,6 +71,13 @@ TEST_CASE("executions awaiting frames of too many locations stay counted as read
     CHECK(awaited.complete());
     CHECK(awaited.executions() == AwaitedFrames::kMaxLocations + 1);
 
+    // Locations whose frames arrived no longer count towards the cap.
+    AwaitedFrames resolved = awaited;
+    (void)stillUnknown(resolved, frames({"frame-0"}));
+    resolved.note(location({"one-more"}));
+    CHECK(resolved.complete());
+    CHECK(resolved.executions() == AwaitedFrames::kMaxLocations);
+
     awaited.note(location({"one-more"}));
     CHECK_FALSE(awaited.complete());
     CHECK(awaited.empty()); // nothing kept that could not be recounted whole

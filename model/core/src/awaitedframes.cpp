@@ -29,6 +29,23 @@ std::uint32_t AwaitedFrames::locationIndex(std::string_view codeLocation)
     return it->second;
 }
 
+void AwaitedFrames::forgetUnusedLocations()
+{
+    std::vector<std::uint32_t> renumbered(m_locations.size(), UINT32_MAX);
+    std::vector<std::string> kept;
+    m_locationIndex.clear();
+    for (Run& run : m_runs) {
+        std::uint32_t& to = renumbered[run.location];
+        if (to == UINT32_MAX) {
+            to = static_cast<std::uint32_t>(kept.size());
+            m_locationIndex.emplace(m_locations[run.location], to);
+            kept.push_back(std::move(m_locations[run.location]));
+        }
+        run.location = to;
+    }
+    m_locations = std::move(kept);
+}
+
 void AwaitedFrames::note(std::string_view codeLocation)
 {
     if (!m_complete)

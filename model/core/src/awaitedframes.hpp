@@ -50,6 +50,7 @@ public:
             }
         }
         m_runs = std::move(kept);
+        forgetUnusedLocations();
     }
 
     // In a saved index. load() is false for bytes that no save() wrote, or for a whole list that
@@ -64,6 +65,9 @@ private:
         std::uint64_t executions = 0;
     };
     std::uint32_t locationIndex(std::string_view codeLocation);
+    // Drops the locations no run names any more: the cap counts those still awaited, not every
+    // one a long follow ever waited for.
+    void forgetUnusedLocations();
 
     std::vector<std::string> m_locations;
     std::unordered_map<std::string, std::uint32_t> m_locationIndex;
