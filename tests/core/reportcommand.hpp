@@ -19,7 +19,10 @@ struct ReportRun
 // `arguments` are passed to the shell as they are; stderr is captured with stdout.
 inline ReportRun runReport(const std::string& arguments)
 {
-    const std::string command = std::string(NANSCOPE_REPORT_EXE) + " " + arguments + " 2>&1";
+    // Appended in place: GCC 12 reports a false -Warray-bounds inside libstdc++ for
+    // std::string(literal) + " " + ... once <string> comes from a precompiled header.
+    std::string command = NANSCOPE_REPORT_EXE;
+    command.append(" ").append(arguments).append(" 2>&1");
     ReportRun result;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (!pipe)
