@@ -6,8 +6,8 @@
 #   scripts/check-tidy.sh [--since COMMIT] [BUILD_DIR]
 # --since COMMIT checks only the files that could answer otherwise than at COMMIT, a commit at
 # which the whole product passed: those whose source, or any header they include (the build's own
-# record, ninja -t deps), changed since. Everything is checked when .clang-tidy or this script
-# changed, or when COMMIT is not in the history. CI passes the commit in .ci/tidy-baseline, since
+# record, ninja -t deps), changed since. Everything is checked when .clang-tidy changed, or when
+# COMMIT is not in the history. CI passes the commit in .ci/tidy-baseline, since
 # a whole run takes a quarter of its time; after a whole run passes, that file may move on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ if [ -n "$since" ]; then
         since=""
     else
         { git diff --name-only "$since" HEAD; git diff --name-only HEAD; } | sort -u > "$changed"
-        if grep -q -x -E '\.clang-tidy|scripts/check-tidy\.sh' "$changed"; then
+        if grep -q -x -F .clang-tidy "$changed"; then
             echo "check-tidy: the configuration changed since $since: checking everything"
             since=""
         else
@@ -49,14 +49,21 @@ fi
 mapfile -t files < <(git ls-files 'app/*.cpp' 'views/*.cpp' 'widgets/*.cpp' 'model/*.cpp' \
     'format/*.cpp' 'recorder/*.cpp' 'recorder/*.c' 'gpu/*.cpp' 'summary/*.cpp' |
     python3 -c '
-import json, os, sys
+import json, os, shlex, sys
 build, since, changed_list, deps_list = sys.argv[1:5]
 commands = json.load(open(os.path.join(build, "compile_commands.json")))
+
+def object_of(c):  # CMake 3.25 writes no "output" field: the object follows -o
+    if "output" in c:
+        return c["output"]
+    words = shlex.split(c["command"]) if "command" in c else c.get("arguments", [])
+    return words[words.index("-o") + 1] if "-o" in words[:-1] else None
+
 objects = {}
 for c in commands:
     source = os.path.realpath(os.path.join(c["directory"], c["file"]))
-    objects[source] = os.path.normpath(os.path.join(c["directory"], c["output"])) \
-        if "output" in c else None
+    output = object_of(c)
+    objects[source] = os.path.realpath(os.path.join(c["directory"], output)) if output else None
 deps = {}
 if since:
     current = None
@@ -72,7 +79,7 @@ for line in sys.stdin:
     if source not in objects:
         continue
     if since:
-        record = deps.get(os.path.realpath(objects[source] or ""))
+        record = deps.get(objects[source]) if objects[source] else None
         if record is not None and source not in changed and not (record & changed):
             continue
     print(line.strip())
