@@ -35,7 +35,7 @@ elif [ "$asan" = asan-lean ]; then
   done
   cmake --build --preset asan-lean --target nanscope_format_tests nanscope_summary_tests \
     nanscope_gpu_tests nanscope_core_tests "${replays[@]}"
-  ctest --preset asan-lean -R '^(format|summary|gpu|core|fuzz replay): '
+  ctest --preset asan-lean -R '^(format|summary|gpu|core|fuzz replay):'
 fi
 
 if [ "$which" = tsan ] || [ "$which" = all ] || [ "$which" = ci ]; then
