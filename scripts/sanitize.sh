@@ -28,13 +28,8 @@ if [ "$asan" = asan ]; then
   ctest --preset asan
 elif [ "$asan" = asan-lean ]; then
   cmake --preset asan-lean
-  replays=()
-  for name in record_framing event_index logdir recorder_api index_cache cached_logdir \
-      followed_logdir; do
-    replays+=("nanscope_fuzz_replay_$name")
-  done
   cmake --build --preset asan-lean --target nanscope_format_tests nanscope_summary_tests \
-    nanscope_gpu_tests nanscope_core_tests "${replays[@]}"
+    nanscope_gpu_tests nanscope_core_tests nanscope_fuzz_replays
   ctest --preset asan-lean -R '^(format|summary|gpu|core|fuzz replay):'
 fi
 
