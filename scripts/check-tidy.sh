@@ -72,7 +72,7 @@ if since:
             current = os.path.realpath(os.path.join(build, line.split(": #deps")[0]))
             deps[current] = set()
         elif line.strip() and current is not None:
-            deps[current].add(os.path.realpath(line.strip()))
+            deps[current].add(os.path.realpath(os.path.join(build, line.strip())))
     changed = {os.path.realpath(l.strip()) for l in open(changed_list) if l.strip()}
 for line in sys.stdin:
     source = os.path.realpath(line.strip())
