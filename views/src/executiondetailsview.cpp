@@ -26,7 +26,8 @@ ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
     // From the top: in a short pane (which scrolls) the message's first lines show, not the
     // blank above a centred text.
     m_message->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
-    m_message->setMargin(6);
+    constexpr int kMessageMargin = 6;
+    m_message->setMargin(kMessageMargin);
     m_message->setWordWrap(true);
     m_message->setForegroundRole(QPalette::PlaceholderText);
     QWidget* page = buildPage();
@@ -41,8 +42,9 @@ ExecutionDetailsView::ExecutionDetailsView(QWidget* parent) : QWidget(parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Three lines of a message, its margins included, show without scrolling.
     const int line = fontMetrics().height();
-    scroll->setMinimumHeight(3 * line);
+    scroll->setMinimumHeight(3 * line + 2 * kMessageMargin);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);

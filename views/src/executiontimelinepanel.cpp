@@ -323,7 +323,7 @@ void ExecutionTimelinePanel::showFocus(const Focus& focus)
     else if (focus.event && focus.event->source == core::EventSource::Graph)
         m_details->showMessage(
             QStringLiteral("Graph execution #%1 is focused. Click an execution in the strip, "
-                           "or press ← → Home End in it, to see an execution's details.")
+                           "or press ←\u00A0→ in it, to see its details.")
                 .arg(focus.event->index));
     else
         m_details->showMessage(QStringLiteral("Click an execution in the strip, or press ← → "
