@@ -101,6 +101,43 @@ TEST_CASE("a TensorProto of every value kind is serialised as libprotobuf does",
     }
 }
 
+TEST_CASE("a reused TensorProto serialises as a fresh one, and a copy as its original", "[wire]")
+{
+    // A payload kept from call to call: a full tensor's typed values and shape, then cleared, then
+    // a summary.
+    detail::wire::TensorProto mine;
+    mine.set_dtype(DType::Int32);
+    mine.mutable_tensor_shape()->add_dim()->set_size(3);
+    mine.mutable_tensor_shape()->add_dim()->set_size(7);
+    for (int i = 0; i < 21; ++i)
+        mine.add_int_val(i * 1000);
+    const std::string big(10'000, 'b');
+    mine.set_tensor_content(big.data(), big.size());
+    const detail::wire::TensorProto copy = mine;
+    CHECK(copy.SerializeAsString() == mine.SerializeAsString());
+    CHECK(copy.ByteSizeLong() == mine.ByteSizeLong());
+
+    mine.Clear();
+    CHECK(mine.SerializeAsString().empty());
+    CHECK(mine.ByteSizeLong() == 0);
+    CHECK(mine.tensor_content().empty());
+    CHECK(copy.ByteSizeLong() > big.size()); // the copy is its own
+
+    const std::vector<double> summary = {1.0, 2.0, 0.0, 1000.0};
+    for (int reuse = 0; reuse < 2; ++reuse) {
+        mine.Clear();
+        mine.set_dtype(DType::Float64);
+        mine.mutable_tensor_shape()->add_dim()->set_size(4);
+        mine.set_tensor_content(summary.data(), summary.size() * sizeof(double));
+        tfdbg::TensorProto theirs;
+        theirs.set_dtype(tfdbg::DT_DOUBLE);
+        theirs.mutable_tensor_shape()->add_dim()->set_size(4);
+        theirs.set_tensor_content(summary.data(), summary.size() * sizeof(double));
+        INFO("reuse " << reuse);
+        CHECK(mine.SerializeAsString() == theirs.SerializeAsString());
+    }
+}
+
 TEST_CASE("the events of every kind are serialised as libprotobuf does", "[wire]")
 {
     for (const std::string& text : kTexts) {

@@ -74,32 +74,78 @@ void TensorShapeProto::appendTo(std::string& out) const
 
 // ---- TensorProto ----------------------------------------------------------------------------
 
+namespace {
+
+// Content copied in place beyond this size is freed at Clear(): a payload kept for reuse keeps a
+// summary's few bytes, not a full tensor's.
+constexpr std::size_t kKeptContentBytes = 4096;
+
+} // namespace
+
+TensorProto::TensorProto(const TensorProto& other)
+    : m_dtype(other.m_dtype), m_hasShape(other.m_hasShape), m_shape(other.m_shape),
+      m_source(other.m_source), m_content(other.m_content), m_adopted(other.m_adopted),
+      m_borrowed(other.m_borrowed),
+      m_values(other.m_values ? std::make_unique<Values>(*other.m_values) : nullptr)
+{}
+
+TensorProto& TensorProto::operator=(const TensorProto& other)
+{
+    if (this != &other)
+        *this = TensorProto(other);
+    return *this;
+}
+
+void TensorProto::Clear()
+{
+    m_dtype = 0;
+    m_hasShape = false;
+    m_shape.Clear();
+    m_source = Content::Copied;
+    if (m_content.capacity() > kKeptContentBytes)
+        std::string().swap(m_content);
+    else
+        m_content.clear();
+    std::vector<unsigned char>().swap(m_adopted); // a full tensor's copy
+    m_borrowed = {};
+    m_values.reset();
+}
+
 std::size_t TensorProto::ByteSizeLong() const
 {
-    return varintFieldSize(1, varintOf(m_dtype)) + optionalMessageSize(2, m_shape) +
-           stringFieldSize(4, tensor_content()) + packedFixedSize(5, m_floats) +
-           packedFixedSize(6, m_doubles) + packedVarintSize(7, m_ints) +
-           packedFixedSize(9, m_scomplex) + packedVarintSize(10, m_int64s) +
-           packedVarintSize(11, m_bools) + packedFixedSize(12, m_dcomplex) +
-           packedVarintSize(13, m_halves) + packedVarintSize(16, m_uint32s) +
-           packedVarintSize(17, m_uint64s);
+    std::size_t size = varintFieldSize(1, varintOf(m_dtype)) +
+                       (m_hasShape ? messageFieldSize(2, m_shape) : 0) +
+                       stringFieldSize(4, tensor_content());
+    if (m_values) {
+        const Values& v = *m_values;
+        size += packedFixedSize(5, v.floats) + packedFixedSize(6, v.doubles) +
+                packedVarintSize(7, v.ints) + packedFixedSize(9, v.scomplex) +
+                packedVarintSize(10, v.int64s) + packedVarintSize(11, v.bools) +
+                packedFixedSize(12, v.dcomplex) + packedVarintSize(13, v.halves) +
+                packedVarintSize(16, v.uint32s) + packedVarintSize(17, v.uint64s);
+    }
+    return size;
 }
 
 void TensorProto::appendTo(std::string& out) const
 {
     putVarintField(out, 1, varintOf(m_dtype));
-    putOptionalMessage(out, 2, m_shape);
+    if (m_hasShape)
+        putMessageField(out, 2, m_shape);
     putStringField(out, 4, tensor_content());
-    putPackedFixed(out, 5, m_floats);
-    putPackedFixed(out, 6, m_doubles);
-    putPackedVarint(out, 7, m_ints);
-    putPackedFixed(out, 9, m_scomplex);
-    putPackedVarint(out, 10, m_int64s);
-    putPackedVarint(out, 11, m_bools);
-    putPackedFixed(out, 12, m_dcomplex);
-    putPackedVarint(out, 13, m_halves);
-    putPackedVarint(out, 16, m_uint32s);
-    putPackedVarint(out, 17, m_uint64s);
+    if (!m_values)
+        return;
+    const Values& v = *m_values;
+    putPackedFixed(out, 5, v.floats);
+    putPackedFixed(out, 6, v.doubles);
+    putPackedVarint(out, 7, v.ints);
+    putPackedFixed(out, 9, v.scomplex);
+    putPackedVarint(out, 10, v.int64s);
+    putPackedVarint(out, 11, v.bools);
+    putPackedFixed(out, 12, v.dcomplex);
+    putPackedVarint(out, 13, v.halves);
+    putPackedVarint(out, 16, v.uint32s);
+    putPackedVarint(out, 17, v.uint64s);
 }
 
 // ---- GraphDebugInfo.FileLineCol (proto2) ----------------------------------------------------

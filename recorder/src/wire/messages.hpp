@@ -76,12 +76,27 @@ private:
     std::vector<Dim> m_dims;
 };
 
+// A payload is reused from call to call (a thread's traces, framed in place), so it is kept small
+// and Clear() keeps what it allocated: a summary's content and shape need no allocation once the
+// payload has held one. The value fields of FULL_TENSOR's eager form, rarely set, live apart.
 class TensorProto : public Serializable<TensorProto>
 {
 public:
-    void Clear() { *this = TensorProto(); }
+    TensorProto() = default;
+    TensorProto(const TensorProto& other);
+    TensorProto& operator=(const TensorProto& other);
+    TensorProto(TensorProto&&) noexcept = default;
+    TensorProto& operator=(TensorProto&&) noexcept = default;
+    ~TensorProto() = default;
+
+    // As protobuf's Clear(), keeping the content's storage unless it is large, and the shape's.
+    void Clear();
     void set_dtype(DType dtype) { m_dtype = static_cast<int>(dtype); }
-    TensorShapeProto* mutable_tensor_shape() { return ensure(m_shape); }
+    TensorShapeProto* mutable_tensor_shape()
+    {
+        m_hasShape = true;
+        return &m_shape;
+    }
     void set_tensor_content(const void* data, std::size_t bytes)
     {
         m_content.assign(static_cast<const char*>(data), bytes);
@@ -117,38 +132,51 @@ public:
         }
         return {};
     }
-    void add_float_val(float v) { m_floats.push_back(v); }
-    void add_double_val(double v) { m_doubles.push_back(v); }
-    void add_int_val(std::int32_t v) { m_ints.push_back(v); }
-    void add_scomplex_val(float v) { m_scomplex.push_back(v); }
-    void add_int64_val(std::int64_t v) { m_int64s.push_back(v); }
-    void add_bool_val(bool v) { m_bools.push_back(v ? 1 : 0); }
-    void add_dcomplex_val(double v) { m_dcomplex.push_back(v); }
-    void add_half_val(std::int32_t v) { m_halves.push_back(v); }
-    void add_uint32_val(std::uint32_t v) { m_uint32s.push_back(v); }
-    void add_uint64_val(std::uint64_t v) { m_uint64s.push_back(v); }
+    void add_float_val(float v) { values().floats.push_back(v); }
+    void add_double_val(double v) { values().doubles.push_back(v); }
+    void add_int_val(std::int32_t v) { values().ints.push_back(v); }
+    void add_scomplex_val(float v) { values().scomplex.push_back(v); }
+    void add_int64_val(std::int64_t v) { values().int64s.push_back(v); }
+    void add_bool_val(bool v) { values().bools.push_back(v ? 1 : 0); }
+    void add_dcomplex_val(double v) { values().dcomplex.push_back(v); }
+    void add_half_val(std::int32_t v) { values().halves.push_back(v); }
+    void add_uint32_val(std::uint32_t v) { values().uint32s.push_back(v); }
+    void add_uint64_val(std::uint64_t v) { values().uint64s.push_back(v); }
 
     std::size_t ByteSizeLong() const;
     void appendTo(std::string& out) const;
 
 private:
+    // The repeated value fields, by field number.
+    struct Values
+    {
+        std::vector<float> floats;          // 5
+        std::vector<double> doubles;        // 6
+        std::vector<std::int32_t> ints;     // 7
+        std::vector<float> scomplex;        // 9
+        std::vector<std::int64_t> int64s;   // 10
+        std::vector<std::uint8_t> bools;    // 11
+        std::vector<double> dcomplex;       // 12
+        std::vector<std::int32_t> halves;   // 13
+        std::vector<std::uint32_t> uint32s; // 16
+        std::vector<std::uint64_t> uint64s; // 17
+    };
+    Values& values()
+    {
+        if (!m_values)
+            m_values = std::make_unique<Values>();
+        return *m_values;
+    }
+
     int m_dtype = 0;
-    std::optional<TensorShapeProto> m_shape;
+    bool m_hasShape = false;
+    TensorShapeProto m_shape; // written when m_hasShape
     enum class Content { Copied, Adopted, Borrowed };
     Content m_source = Content::Copied;
     std::string m_content;
     std::vector<unsigned char> m_adopted;
     std::string_view m_borrowed;
-    std::vector<float> m_floats;
-    std::vector<double> m_doubles;
-    std::vector<std::int32_t> m_ints;
-    std::vector<float> m_scomplex;
-    std::vector<std::int64_t> m_int64s;
-    std::vector<std::uint8_t> m_bools;
-    std::vector<double> m_dcomplex;
-    std::vector<std::int32_t> m_halves;
-    std::vector<std::uint32_t> m_uint32s;
-    std::vector<std::uint64_t> m_uint64s;
+    std::unique_ptr<Values> m_values; // null until a value field is set
 };
 
 // GraphDebugInfo.FileLineCol: proto2, so a field set to zero is still written.
