@@ -4,7 +4,10 @@
 #include "opstate.hpp"
 #include "recorderimpl.hpp"
 #include "tensorpayloads.hpp"
+#include "tensorproto.hpp"
 #include "utf8text.hpp"
+
+#include <algorithm>
 
 namespace nanscope {
 
@@ -170,12 +173,16 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
     thread_local std::vector<const TraceSpec*> selected;
     selected.clear();
     watched.clear();
-    if (payloads.size() < traces.size())
-        payloads.resize(traces.size());
+    // NO_TENSOR's payload is the same placeholder for every tensor: made once, and the tensors
+    // only checked. A training step's traces then touch no payload memory of their own.
+    const bool placeholder = options.mode == TensorDebugMode::NoTensor;
+    const std::size_t needed = placeholder ? 1 : std::max<std::size_t>(traces.size(), 1);
+    if (payloads.size() < needed)
+        payloads.resize(needed);
     // A full tensor's copy (or borrowed bytes) is not kept past the call, nor a large call's
     // payloads.
     const auto release = [&](std::size_t made) {
-        for (std::size_t i = 0; i < made; ++i)
+        for (std::size_t i = 0; i < std::min(made, needed); ++i)
             if (payloads[i].tensor_content().size() > kKeptPayloadBytes)
                 payloads[i].Clear();
         if (payloads.size() > kKeptPayloads) {
@@ -183,6 +190,8 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
             payloads.shrink_to_fit();
         }
     };
+    if (placeholder)
+        detail::setNoTensorPayload(payloads[0]);
     const double wallTime = detail::wallTimeSeconds(); // one clock reading for the whole call
     for (const TraceSpec& t : traces) {
         bool skip = false;
@@ -193,9 +202,10 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
         if (skip)
             continue;
         auto& w = watched.emplace_back(watching() ? watchedTrace(*t.op.m_state, t.slot) : nullptr);
-        if (Status s = detail::buildTracePayload(payloads[selected.size()], *t.op.m_state, t.slot,
-                                                 t.tensor, options.mode, pending,
-                                                 w ? w->kinds.data() : nullptr);
+        if (Status s = placeholder ? detail::checkUnreadTensor(t.tensor)
+                                   : detail::buildTracePayload(
+                                         payloads[selected.size()], *t.op.m_state, t.slot, t.tensor,
+                                         options.mode, pending, w ? w->kinds.data() : nullptr);
             !s.ok()) {
             release(selected.size() + 1);
             return s;
@@ -206,8 +216,9 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
     tracesRecorded += selected.size();
     Status status;
     for (std::size_t i = 0; i < selected.size(); ++i)
-        status = detail::either(std::move(status), emitTrace(wallTime, frameOf(*selected[i]),
-                                                             payloads[i], std::move(watched[i])));
+        status = detail::either(std::move(status),
+                                emitTrace(wallTime, frameOf(*selected[i]),
+                                          payloads[placeholder ? 0 : i], std::move(watched[i])));
     release(selected.size());
     return finish(std::move(status));
 }

@@ -95,23 +95,28 @@ void setHostSummaryPayload(wire::TensorProto& payload, const TensorView& tensor,
 
 } // namespace
 
+Status checkUnreadTensor(const TensorView& tensor)
+{
+    if (tensor.space == MemorySpace::Device)
+        if (Status s = deviceTensorSupport(); !s.ok())
+            return s;
+    if (!elementCount(tensor.shape))
+        return {ErrorCode::InvalidArgument,
+                "the tensor's shape has a negative dimension or too many elements"};
+    return {};
+}
+
 Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, TensorDebugMode mode,
                     double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending,
                     std::uint8_t* kinds)
 {
-    const bool onDevice = tensor.space == MemorySpace::Device;
-    if (onDevice) {
-        if (Status s = deviceTensorSupport(); !s.ok())
-            return s;
-    }
-    const auto count = elementCount(tensor.shape);
-    if (!count)
-        return {ErrorCode::InvalidArgument,
-                "the tensor's shape has a negative dimension or too many elements"};
+    if (Status s = checkUnreadTensor(tensor); !s.ok())
+        return s;
     if (mode == TensorDebugMode::NoTensor) {
         setNoTensorPayload(payload);
         return {};
     }
+    const auto count = elementCount(tensor.shape);
     if (mode == TensorDebugMode::FullTensor)
         return setFullTensorPayload(payload, tensor, *count, eager, kinds);
     if (*count > 0 && tensor.data == nullptr && mode != TensorDebugMode::Shape)

@@ -25,6 +25,10 @@ Status buildPayload(wire::TensorProto& payload, const TensorView& tensor, Tensor
                     double tensorId, bool eager, DeviceSummaries* device, PendingEvents& pending,
                     std::uint8_t* kinds = nullptr);
 
+// The checks buildPayload makes of a tensor whose payload reads none of it (NO_TENSOR's, the same
+// placeholder for every tensor): whether its memory can be recorded at all, and its shape.
+Status checkUnreadTensor(const TensorView& tensor);
+
 // Whether the tensor's payload in `mode` waits for a device summary (a health mode's counts of
 // a device tensor); every other payload is made within the record call.
 bool waitsForDevice(const TensorView& tensor, TensorDebugMode mode);

@@ -236,3 +236,42 @@ TEST_CASE("eager FULL_TENSOR follows make_tensor_proto's encoding rules", "[mode
     CHECK(e.tensor_protos(3).tensor_content() ==
           std::string(reinterpret_cast<const char*>(kF16), 4));
 }
+
+TEST_CASE("NO_TENSOR traces carry TensorFlow's placeholder, each tensor still checked", "[modes]")
+{
+    test::TempDir dir;
+    auto rec = Recorder::open({.dumpRoot = dir.path(), .mode = TensorDebugMode::NoTensor});
+    REQUIRE(rec.ok());
+    auto graph = (*rec)->declareGraph("g");
+    auto a = (*rec)->declareOp({.graph = *graph, .type = "Relu", .name = "a"});
+    auto b = (*rec)->declareOp({.graph = *graph, .type = "Log", .name = "b", .numOutputs = 2});
+    REQUIRE((a.ok() && b.ok()));
+    const std::int64_t negative[1] = {-1};
+    const std::vector<TraceSpec> bad = {
+        {*a, 0, {.data = kF32, .shape = kTwo}},
+        {*b, 1, {.data = kF32, .shape = negative}},
+    };
+    CHECK((*rec)->recordTraces(bad).code() == ErrorCode::InvalidArgument);
+    const std::vector<TraceSpec> good = {
+        {*a, 0, {.data = kF32, .shape = kTwo}},
+        {*b, 1, {.data = kF64, .dtype = DType::Float64, .shape = kTwo}},
+        {*b, 0, {.data = nullptr, .shape = kTwo}}, // no values are read
+    };
+    REQUIRE((*rec)->recordTraces(good).ok());
+    REQUIRE((*rec)->close().ok());
+
+    const auto events = readEvents(dir.path(), "graph_execution_traces");
+    REQUIRE(events.size() == 3); // nothing of the refused call
+    const std::vector<std::pair<std::string, int>> expected = {{"a", 0}, {"b", 1}, {"b", 0}};
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const auto& trace = events[i].graph_execution_trace();
+        INFO("trace " << i);
+        CHECK(trace.op_name() == expected[i].first);
+        CHECK(trace.output_slot() == expected[i].second);
+        // TensorFlow's NO_TENSOR payload: float32, one dimension of size 0, no content.
+        CHECK(trace.tensor_proto().dtype() == tfdbg::DT_FLOAT);
+        REQUIRE(trace.tensor_proto().tensor_shape().dim_size() == 1);
+        CHECK(trace.tensor_proto().tensor_shape().dim(0).size() == 0);
+        CHECK(trace.tensor_proto().tensor_content().empty());
+    }
+}
