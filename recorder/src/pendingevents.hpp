@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Events that wait for the summaries of their device tensors. A record call with device tensors
-// launches one summary kernel for all of them and queues its events; they are written in the
-// order they were recorded once the counts are back in host memory: checked without blocking at
-// every record call and, while anything waits, by a background thread every poll interval (so
-// that a program that stops recording still gets its events on disk), and waited for at flush
-// and close. While anything waits, events without device tensors queue behind it, so that each
-// file keeps the order of the calls.
+// launches one summary kernel for all of them and queues its events; the recorder's background
+// thread writes them in the order they were recorded once the counts are back in host memory:
+// woken by the first push after a quiet spell, it looks again every millisecond while anything
+// waits. Record calls themselves only queue: the payloads are filled and the records framed on
+// that thread, not in the training step. Everything queued is waited for at flush and close,
+// and a watching recorder waits in the call for all but its newest events. While anything waits,
+// events without device tensors queue behind it, so that each file keeps the order of the calls.
 #pragma once
 
 #include "eventwriter.hpp"
@@ -15,7 +16,6 @@
 #include "wire/messages.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -77,26 +77,26 @@ public:
     PendingEvents(const PendingEvents&) = delete;
     PendingEvents& operator=(const PendingEvents&) = delete;
 
-    // Nothing waits: events may go straight to the writer.
-    bool empty() const { return m_queued.load(std::memory_order_acquire) == 0; }
+    // Nothing waits, or is being written: events may go straight to the writer.
+    bool empty() const { return m_unwritten.load() == 0; }
 
     // A batch for the next record call: a reused one (its buffers already allocated) or a new one.
     std::unique_ptr<gpu::SummaryBatch> takeBatch();
     // Gives back a batch that was not submitted.
     void giveBack(std::unique_ptr<gpu::SummaryBatch> batch);
 
-    // Queues `events`, whose payloads `summaries` (submitted) completes. Blocks only when too
-    // many batches are in flight: then the oldest are waited for.
+    // Queues `events`, whose payloads `summaries` (submitted) completes, for the background
+    // thread. Blocks only when too many batches are in flight: then the oldest are waited for.
+    // Returns the first error met since the last call that returned one, by earlier events.
     Status push(std::vector<QueuedEvent> events, DeviceSummaries summaries);
     // Queues an event without device tensors behind those that wait.
     void pushReady(FileKind kind, std::string framedRecord, // wire::framedEvent
                    std::unique_ptr<WatchedEvent> watched = nullptr);
+    // The first error met since the last call that returned one (see drain).
+    Status takeUnreportedError();
 
     // Set before the first push.
     void setInspector(EventInspector inspector) { m_inspector = std::move(inspector); }
-
-    // How often the background thread looks for arrived summaries (started by the first push).
-    void setPollInterval(std::chrono::milliseconds interval);
 
     // Writes the events at the head of the queue whose summaries have arrived; with `wait`,
     // waits for all of them. Returns the first error met since the last call that returned one:
@@ -125,28 +125,44 @@ private:
         std::unique_ptr<WatchedEvent> watched;
     };
 
-    void drainLocked(bool wait, std::size_t keep);
+    // Writes the events at the head of the queue whose summaries have arrived (with `wait`:
+    // waits for them) until `keep` are left. One thread at a time drains, so the writes keep the
+    // queue's order; the queue's lock is held only to take events off it, so that record calls
+    // pushing meanwhile never wait for the writes.
+    void drainOrdered(bool wait, std::size_t keep);
+    // Takes the next run of events off the queue: those of the batch at its head once its
+    // summaries arrived (their payloads filled; `status` says whether the batch failed), or the
+    // ready events there. False when nothing beyond `keep` can be taken yet.
+    bool takeNext(bool wait, std::size_t keep, std::vector<Entry>& taken, Status& status);
+    void write(Entry& entry, const Status& batchStatus);
     Status complete(Work& work, bool wait, bool& arrived);
-    void noteError(const Status& status);
-    void startPolling(); // with m_mutex held
+    void noteError(const Status& status); // locks m_mutex
+    void startPolling();
+    void wakePoller();
     void stopPolling();
     void pollLoop();
 
     EventWriter& m_writer;
     EventInspector m_inspector;
-    mutable std::mutex m_mutex;
+    mutable std::mutex m_mutex; // the queue, the pool, the counts and the errors
     std::deque<Entry> m_entries;
     std::size_t m_batchesInFlight = 0;
     std::vector<std::unique_ptr<gpu::SummaryBatch>> m_pool;
-    std::atomic<std::size_t> m_queued{0};
+    bool m_closed = false; // pushes after close() are written in the call
+    // Events queued and not yet written (taken off the queue or not).
+    std::atomic<std::size_t> m_unwritten{0};
     std::atomic<std::uint64_t> m_dropped{0};
     Status m_firstError;
     Status m_unreportedError;
 
-    std::chrono::milliseconds m_pollInterval{100};
+    std::mutex m_drainMutex; // held by the one thread that drains
+
     std::mutex m_pollMutex;
     std::condition_variable m_pollWake;
     bool m_stopPolling = false;
+    bool m_wake = false;                   // a push woke the idle poller
+    std::atomic<bool> m_pollerIdle{false}; // waiting for a push, not looking for arrivals
+    std::atomic<bool> m_pollerStarted{false};
     std::thread m_poller;
 };
 

@@ -123,7 +123,6 @@ Result<std::unique_ptr<Recorder>> Recorder::open(RecorderOptions options)
         return s;
     if (Status s = impl->writer.open(eventWriterOptions(options, impl->runId)); !s.ok())
         return s;
-    impl->pending.setPollInterval(options.flushInterval);
 
     impl->locations = std::make_unique<detail::CodeLocations>(
         impl->writer, detail::CodeLocationOptions{options.hostName, options.captureNativeStacks,

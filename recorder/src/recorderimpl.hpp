@@ -120,15 +120,15 @@ struct Recorder::Impl
                                                 : emit(e.kind, *e.event, std::move(e.watched)));
             return status;
         }
+        // The poller thread writes them once their summaries are back.
         Status status = pending.push(std::move(events), std::move(device));
         // A watching recorder bounds how late a stop can come: it waits for all but the newest
         // stopLagEvents.
-        Status drained =
-            watching()
-                ? pending.drainKeeping(static_cast<std::size_t>(std::max(options.stopLagEvents, 0)))
-                : pending.drain(false);
-        return detail::either(std::move(status),
-                              detail::either(std::move(drained), writer.takeUnreportedError()));
+        if (watching())
+            status = detail::either(
+                std::move(status),
+                pending.drainKeeping(static_cast<std::size_t>(std::max(options.stopLagEvents, 0))));
+        return detail::either(std::move(status), writer.takeUnreportedError());
     }
 
     // Writes an event now, or queues it when events recorded earlier wait for device values.
@@ -141,7 +141,7 @@ struct Recorder::Impl
             return writeEvent(kind, event);
         }
         pending.pushReady(kind, detail::wire::framedEvent(event), std::move(watched));
-        return detail::either(pending.drain(false), writer.takeUnreportedError());
+        return detail::either(pending.takeUnreportedError(), writer.takeUnreportedError());
     }
 
     // The frame of a checked trace's op output.
@@ -169,7 +169,7 @@ struct Recorder::Impl
         detail::wire::frameTrace(wallTime, frame, payload, record);
         pending.pushReady(detail::FileKind::GraphExecutionTraces, std::move(record),
                           std::move(watched));
-        return detail::either(pending.drain(false), writer.takeUnreportedError());
+        return detail::either(pending.takeUnreportedError(), writer.takeUnreportedError());
     }
 
     // Checks a trace's op and slot; `skip` says the filters exclude it.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The recorder's queue of events that wait for device summaries (recorder/src/pendingevents),
 // driven with host batches so that it runs on every machine: the order of the calls, the
-// payloads the batches fill in, the background polling, and a failed batch.
+// payloads the batches fill in, the background thread's writing while calls push, and a failed
+// batch. Host batches are ready when pushed, so the background thread may write them at once.
 #include "logdirfixture.hpp"
 #include "nanscope/gpu/summarybatch.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
@@ -101,6 +102,15 @@ Status pushSummarisedTrace(PendingEvents& pending, const std::string& name)
     return pending.push(std::move(events), std::move(summaries));
 }
 
+// Waits up to 10 s for the background thread to write everything queued.
+bool writtenInTime(const PendingEvents& pending)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!pending.empty() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return pending.empty();
+}
+
 } // namespace
 
 TEST_CASE("queued traces are framed from their frame and the payload the batch filled", "[pending]")
@@ -129,7 +139,6 @@ TEST_CASE("queued events are written in the order of the calls with their summar
     PendingEvents pending(w.writer);
     CHECK(pending.empty());
     REQUIRE(pushSummarised(pending, "a").ok());
-    CHECK_FALSE(pending.empty());
     pending.pushReady(FileKind::GraphExecutionTraces, framed("b"));
     REQUIRE(pushSummarised(pending, "c").ok());
     REQUIRE(pending.drain(true).ok());
@@ -149,14 +158,26 @@ TEST_CASE("queued events reach the files without another call", "[pending]")
 {
     Writer w;
     PendingEvents pending(w.writer);
-    pending.setPollInterval(std::chrono::milliseconds(2));
     REQUIRE(pushSummarised(pending, "a").ok());
     pending.pushReady(FileKind::GraphExecutionTraces, framed("b"));
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!pending.empty() && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    CHECK(pending.empty());
+    CHECK(writtenInTime(pending));
     CHECK(w.traceNames() == std::vector<std::string>{"a", "b"});
+    REQUIRE(pending.close().ok());
+}
+
+TEST_CASE("a push after a quiet spell wakes the background thread", "[pending]")
+{
+    Writer w;
+    PendingEvents pending(w.writer);
+    REQUIRE(pushSummarised(pending, "a").ok());
+    REQUIRE(writtenInTime(pending));
+    // Longer than the background thread goes on looking (100 ms): it now sleeps until woken.
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    REQUIRE(pushSummarised(pending, "b").ok());
+    CHECK(writtenInTime(pending));
+    pending.pushReady(FileKind::GraphExecutionTraces, framed("c"));
+    CHECK(writtenInTime(pending));
+    CHECK(w.traceNames() == std::vector<std::string>{"a", "b", "c"});
     REQUIRE(pending.close().ok());
 }
 
@@ -174,6 +195,44 @@ TEST_CASE("the events of a failed batch are dropped and the error is reported on
     CHECK(pending.dropped() == 1);
     CHECK(w.traceNames() == std::vector<std::string>{"a", "b"});
     REQUIRE(pending.close().ok());
+}
+
+TEST_CASE("events pushed while the background thread writes keep the order of the calls",
+          "[pending]")
+{
+    Writer w;
+    std::vector<std::string> expected;
+    {
+        PendingEvents pending(w.writer);
+        for (int i = 0; i < 600; ++i) {
+            const std::string name = std::to_string(i);
+            if (i % 3 == 2)
+                pending.pushReady(FileKind::GraphExecutionTraces, framed(name));
+            else if (i % 3 == 1)
+                REQUIRE(pushSummarisedTrace(pending, name).ok());
+            else
+                REQUIRE(pushSummarised(pending, name).ok());
+            expected.push_back(name);
+            if (i % 50 == 0) // let the background thread catch up now and then
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        REQUIRE(pending.close().ok());
+        CHECK(pending.empty());
+        CHECK(pending.dropped() == 0);
+    }
+    CHECK(w.traceNames() == expected);
+}
+
+TEST_CASE("a push after close is written in the call", "[pending]")
+{
+    Writer w;
+    PendingEvents pending(w.writer);
+    REQUIRE(pending.close().ok());
+    REQUIRE(pushSummarised(pending, "a").ok());
+    CHECK(pending.empty());
+    pending.pushReady(FileKind::GraphExecutionTraces, framed("b"));
+    CHECK(pending.empty());
+    CHECK(w.traceNames() == std::vector<std::string>{"a", "b"});
 }
 
 TEST_CASE("batches are reused", "[pending]")

@@ -278,9 +278,9 @@ public:
     // A tensor in device memory (TensorView::space == MemorySpace::Device) is read on its stream
     // by builds with CUDA: the summary kernel is enqueued on that stream during the call, so
     // later work on the stream may overwrite or free the tensor. The trace is written when the
-    // counts are back, in the order of the calls (record calls, and a background thread every
-    // flushInterval, check without blocking; flush() and close() wait). FULL_TENSOR copies the
-    // values to the host and waits for the copy.
+    // counts are back, in the order of the calls, by a background thread that looks every
+    // millisecond while any wait (flush() and close() wait for them); the call itself only
+    // launches and queues. FULL_TENSOR copies the values to the host and waits for the copy.
     // Without CUDA, or without a usable device, device tensors are refused with
     // ErrorCode::Unsupported.
     Status recordTrace(const OpHandle& op, int slot, const TensorView& tensor);
