@@ -3,8 +3,10 @@
 //
 // Usage: nanscope_bench_recorder [events-per-run] [elements-per-tensor]
 // Each mode is run several times into a fresh temporary logdir; the table shows medians.
-// Then a training step's record calls (the host side of nanscope_bench_gpu's small steps), and
-// the memory that recording one large tensor in FULL_TENSOR adds, against its size.
+// Then a training step's record calls (the host side of nanscope_bench_gpu's small steps), the
+// share of them that queues device events (bench_pending.cpp), and the memory that recording one
+// large tensor in FULL_TENSOR adds, against its size.
+#include "bench_pending.hpp"
 #include "nanscope/recorder.hpp"
 
 #include <algorithm>
@@ -77,11 +79,18 @@ Run runOnce(TensorDebugMode mode, int circularBuffer, long events, const std::ve
     return {static_cast<double>(events) / seconds, bytes / seconds / 1e6};
 }
 
+// Between two steps a GPU program's host runs the step (the framework, cuBLAS, the driver), which
+// leaves little of the recorder's memory in the caches: touching this much between steps
+// reproduces the record calls' time that nanscope_bench_gpu measures on a GPU machine.
+constexpr std::size_t kEvictedBytes = std::size_t{32} << 20;
+
 // The host time of one training step's record calls as nanscope_bench_gpu's tutorial MLP makes
 // them (22 traces in one recordTraces, then the step's execution), in microseconds, median of
-// `steps`; host tensors of 1,000 float32, TensorFlow's circular buffer of 1,000.
-double stepMicroseconds(TensorDebugMode mode, int steps)
+// `steps`; host tensors of 1,000 float32, TensorFlow's circular buffer of 1,000. With `evict`,
+// kEvictedBytes are touched before each step.
+double stepMicroseconds(TensorDebugMode mode, int steps, bool evict)
 {
+    std::vector<unsigned char> other(evict ? kEvictedBytes : 0);
     constexpr int kTraces = 22;
     const auto root = std::filesystem::temp_directory_path() /
                       ("nanscope-bench-step-" + std::to_string(std::random_device{}()));
@@ -105,6 +114,8 @@ double stepMicroseconds(TensorDebugMode mode, int steps)
     const TensorView loss{.data = values.data(), .dtype = DType::Float32, .shape = scalar};
     std::vector<double> times;
     for (int s = 0; s < steps; ++s) {
+        for (std::size_t i = 0; i < other.size(); i += 64)
+            ++other[i];
         const auto start = std::chrono::steady_clock::now();
         const bool ok = rec.recordTraces(traces).ok() &&
                         rec.recordExecution({.opType = "__inference_train_step_1",
@@ -215,13 +226,22 @@ int main(int argc, char** argv)
     }
 
     std::printf("\nOne training step's record calls (22 traces, 1 execution), host tensors, "
-                "circular buffer of 1000: median of 20000 steps\n");
-    std::printf("%-16s %12s %14s\n", "mode", "us/step", "us/event");
+                "circular buffer of 1000: median of 20000 steps; cold: %zu MiB touched before "
+                "each step, as a GPU step's host work does\n",
+                kEvictedBytes >> 20);
+    std::printf("%-16s %12s %14s %14s\n", "mode", "us/step", "us/event", "cold us/step");
     for (const TensorDebugMode mode :
          {TensorDebugMode::NoTensor, TensorDebugMode::CurtHealth, TensorDebugMode::FullHealth}) {
-        const double us = stepMicroseconds(mode, 20'000);
-        std::printf("%-16s %12.2f %14.3f\n", std::string(toString(mode)).c_str(), us, us / 23);
+        const double us = stepMicroseconds(mode, 20'000, false);
+        const double cold = stepMicroseconds(mode, 20'000, true);
+        std::printf("%-16s %12.2f %14.3f %14.2f\n", std::string(toString(mode)).c_str(), us,
+                    us / 23, cold);
     }
+    const bench::QueueTimes queued = bench::queuedStepMicroseconds(20'000);
+    std::printf("\nThe same step's events with device tensors, as the record calls queue them for "
+                "the recorder's thread\n(host batches stand in for the GPU's; steps 100 us "
+                "apart): %.2f us/step median, %.2f us 90th percentile\n",
+                queued.median, queued.p90);
 
     constexpr long kLarge = 100'000'000;
     const double tensorMegabytes = kLarge * 4.0 / (1 << 20);
