@@ -5,6 +5,7 @@
 #include "tensorproto.hpp"
 #include "wire/messages.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <optional>
@@ -34,6 +35,21 @@ constexpr std::chrono::milliseconds kArrivalPoll{1};
 constexpr std::chrono::milliseconds kIdleAfter{100};
 
 } // namespace
+
+SummaryShape::SummaryShape(std::span<const std::int64_t> dims) : m_rank(dims.size())
+{
+    if (dims.size() <= kInlineRank)
+        std::copy(dims.begin(), dims.end(), m_inline.begin());
+    else
+        m_spilled.assign(dims.begin(), dims.end());
+}
+
+std::span<const std::int64_t> SummaryShape::dims() const
+{
+    if (m_rank <= kInlineRank)
+        return {m_inline.data(), m_rank};
+    return m_spilled;
+}
 
 struct PendingEvents::Work
 {
@@ -251,7 +267,7 @@ Status PendingEvents::complete(Work& work, bool wait, bool& arrived)
     const auto length = static_cast<std::size_t>(summaryLength(work.summaries.mode));
     std::array<double, 11> values{};
     for (const DeviceSummarySlot& slot : work.summaries.slots) {
-        batch.summary(slot.index, slot.shape, slot.tensorId, values);
+        batch.summary(slot.index, slot.shape.dims(), slot.tensorId, values);
         setSummaryPayload(*slot.payload, std::span<const double>(values.data(), length));
         if (slot.kinds)
             *slot.kinds =

@@ -15,6 +15,7 @@
 #include "nonfinitewatch.hpp"
 #include "wire/messages.hpp"
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -22,18 +23,36 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace nanscope::detail {
 
+// A device tensor's shape, kept until its summary is made: inline up to six dimensions, so that
+// queueing a tensor allocates nothing for it in the record call (nor frees it on the thread
+// that writes the event).
+class SummaryShape
+{
+public:
+    SummaryShape() = default;
+    explicit SummaryShape(std::span<const std::int64_t> dims);
+    std::span<const std::int64_t> dims() const;
+
+private:
+    static constexpr std::size_t kInlineRank = 6;
+    std::array<std::int64_t, kInlineRank> m_inline{};
+    std::size_t m_rank = 0;
+    std::vector<std::int64_t> m_spilled; // a shape of more dimensions
+};
+
 // Where the summary of one device tensor goes once its batch has the counts.
 struct DeviceSummarySlot
 {
     wire::TensorProto* payload = nullptr; // inside an event or trace the queue owns
     std::size_t index = 0;                // the tensor's index in the batch
-    std::vector<std::int64_t> shape;
+    SummaryShape shape;
     double tensorId = -1.0;
     std::uint8_t* kinds = nullptr; // the tensor's non-finite kinds, for a WatchedEvent
 };

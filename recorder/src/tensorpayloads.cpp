@@ -74,7 +74,7 @@ Status addToSummaryBatch(wire::TensorProto& payload, const TensorView& tensor, s
         return index.status();
     device->slots.push_back({.payload = &payload,
                              .index = *index,
-                             .shape = {tensor.shape.begin(), tensor.shape.end()},
+                             .shape = SummaryShape(tensor.shape),
                              .tensorId = tensorId,
                              .kinds = kinds});
     return {};

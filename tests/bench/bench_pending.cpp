@@ -41,8 +41,10 @@ void queueCall(PendingEvents& pending,
         trace->frame = frame;
         auto index =
             summaries.batch->add({.data = &kValue, .count = 1}, TensorDebugMode::FullHealth);
-        summaries.slots.push_back(
-            {.payload = &trace->payload, .index = *index, .shape = kShape, .tensorId = 1.0});
+        summaries.slots.push_back({.payload = &trace->payload,
+                                   .index = *index,
+                                   .shape = SummaryShape(kShape),
+                                   .tensorId = 1.0});
         events.push_back({.kind = FileKind::GraphExecutionTraces, .trace = std::move(trace)});
     }
     if (!summaries.batch->submit().ok() ||

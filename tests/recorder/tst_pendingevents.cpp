@@ -72,7 +72,7 @@ DeviceSummaries hostSummaries(wire::TensorProto* payload, double tensorId, bool 
                                       TensorDebugMode::ConciseHealth);
     REQUIRE(index.ok());
     summaries.slots.push_back(
-        {.payload = payload, .index = *index, .shape = kShape, .tensorId = tensorId});
+        {.payload = payload, .index = *index, .shape = SummaryShape(kShape), .tensorId = tensorId});
     if (submit)
         REQUIRE(summaries.batch->submit().ok());
     return summaries;
@@ -246,4 +246,20 @@ TEST_CASE("batches are reused", "[pending]")
     pending.giveBack(std::move(batch));
     CHECK(pending.takeBatch().get() == address);
     pending.giveBack(nullptr); // nothing to give back is fine
+}
+
+TEST_CASE("a device tensor's shape is kept whole, inline or beyond six dimensions", "[pending]")
+{
+    std::vector<std::int64_t> dims;
+    for (std::size_t rank = 0; rank <= 9; ++rank) {
+        INFO("rank " << rank);
+        const SummaryShape shape(dims);
+        const auto kept = shape.dims();
+        CHECK(std::vector<std::int64_t>(kept.begin(), kept.end()) == dims);
+        const SummaryShape copy = shape; // slots move into the queue
+        const auto copied = copy.dims();
+        CHECK(std::vector<std::int64_t>(copied.begin(), copied.end()) == dims);
+        dims.push_back(static_cast<std::int64_t>(rank * 1000 + 7));
+    }
+    CHECK(SummaryShape().dims().empty());
 }
