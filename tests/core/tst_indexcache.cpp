@@ -15,6 +15,8 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstddef>
+#include <cstring>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -322,6 +324,78 @@ TEST_CASE("the checks behind the checksums catch impossible values", "[indexcach
     again.index.files = realFileSystem();
     CHECK(loadIndexCache({data, bytes.size()}, nullptr, false, key, dir.path(), {}, again, pool,
                          why, false));
+}
+
+TEST_CASE("an alert that names no event of its kind, or holds impossible bytes, is refused",
+          "[indexcache]")
+{
+    // Behind the checksums too (off here, as the fuzz target runs): every alert of the saved
+    // index is checked, the last one as the first.
+    test::TempDir dir;
+    test::TempDir cache;
+    test::FileSetWriter set = test::runWithOneOp(dir.path());
+    constexpr int kTraces = 5;
+    for (int i = 0; i < kTraces; ++i)
+        set.append("graph_execution_traces",
+                   ev::trace(i, "g", "r", 0, 4, ev::fullHealth(1, 1000003 + i, 0, 0, 1, 0, 0, 0)));
+    REQUIRE(readCached(dir.path(), cache.path()).traces == kTraces);
+    std::string bytes = test::readBytes(onlySavedIndex(cache.path()));
+
+    // The last alert: where its size (the element count, a value no other trace has) lies just
+    // after the event it names.
+    const double size = 1000003 + kTraces - 1;
+    std::string sizeBytes(sizeof size, '\0');
+    std::memcpy(sizeBytes.data(), &size, sizeof size);
+    const std::size_t sourceAt = offsetof(Alert, event) + offsetof(EventRef, source);
+    const std::size_t indexAt = offsetof(Alert, event) + offsetof(EventRef, index);
+    std::size_t alert = std::string::npos;
+    for (std::size_t at = bytes.find(sizeBytes); at != std::string::npos;
+         at = bytes.find(sizeBytes, at + 1)) {
+        if (at < offsetof(Alert, size))
+            continue;
+        const std::size_t start = at - offsetof(Alert, size);
+        std::uint64_t event = 0;
+        std::memcpy(&event, bytes.data() + start + indexAt, sizeof event);
+        if (event == kTraces - 1 && bytes[start + sourceAt] == 0)
+            alert = start;
+    }
+    REQUIRE(alert != std::string::npos);
+
+    const IndexCacheKey key{fs::absolute(dir.path()).lexically_normal().string(), "",
+                            kDefaultMaxMemoryBytes};
+    ThreadPool pool(2);
+    std::string why;
+    const auto load = [&](const std::string& file) {
+        ReaderState state;
+        state.index.files = realFileSystem();
+        why.clear();
+        return loadIndexCache({reinterpret_cast<const std::byte*>(file.data()), file.size()},
+                              nullptr, false, key, dir.path(), {}, state, pool, why, false);
+    };
+    REQUIRE(load(bytes));
+
+    std::string forged = bytes;
+    SECTION("an event past the traces")
+    {
+        const std::uint64_t past = kTraces;
+        std::memcpy(forged.data() + alert + indexAt, &past, sizeof past);
+    }
+    SECTION("an execution in the traces' alerts")
+    {
+        forged[alert + sourceAt] = static_cast<char>(EventSource::Eager);
+    }
+    SECTION("an invalid-summary flag that is neither true nor false")
+    {
+        forged[alert + offsetof(Alert, invalidSummary)] = 2;
+    }
+    SECTION("counts of no kind there is")
+    {
+        forged[alert + offsetof(Alert, counts)] =
+            static_cast<char>(static_cast<int>(Alert::Counts::Integer) + 1);
+    }
+    REQUIRE(forged != bytes);
+    CHECK_FALSE(load(forged));
+    CHECK(why == "it is damaged (an impossible value)");
 }
 
 TEST_CASE("small logdirs are not saved, and old saved indexes are pruned", "[indexcache]")

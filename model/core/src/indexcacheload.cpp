@@ -3,6 +3,7 @@
 #include "cachefiles.hpp"
 #include "filepages.hpp"
 #include "indexcache.hpp"
+#include "indexcachechecks.hpp"
 #include "indexcacheformat.hpp"
 #include "indexcachetrust.hpp"
 #include "loaders.hpp"
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 namespace nanscope::core {
@@ -331,16 +332,6 @@ private:
                damaged();
     }
 
-    // A block of an array to check: its checksum, and the entries it indexes.
-    struct Block
-    {
-        const std::byte* data = nullptr;
-        std::size_t bytes = 0;
-        std::uint32_t checksum = 0;
-        std::uint32_t elementBytes = 0;
-        std::uint64_t bound = 0; // every entry below it; 0: no bound
-    };
-
     std::uint64_t boundOf(Bound bound) const
     {
         switch (bound) {
@@ -356,35 +347,14 @@ private:
         return 0;
     }
 
-    bool checkBlock(const Block& b) const
+    CheckedBytes checkedBytes() const
     {
-        if (m_checksums && !m_checkedBefore && format::crc32c(b.data, b.bytes) != b.checksum)
-            return false;
-        if (b.bound > 0) {
-            const auto below = [&](auto type) {
-                using T = decltype(type);
-                std::uint64_t largest = 0;
-                const auto* p = reinterpret_cast<const T*>(b.data);
-                for (std::size_t i = 0; i < b.bytes / sizeof(T); ++i)
-                    largest = std::max<std::uint64_t>(largest, p[i]);
-                return b.bytes == 0 || largest < b.bound;
-            };
-            const bool ok = b.elementBytes == 2   ? below(std::uint16_t{})
-                            : b.elementBytes == 4 ? below(std::uint32_t{})
-                                                  : false;
-            if (!ok)
-                return false;
-        }
-        // Checked, the pages leave this process (they stay in the page cache) until the views
-        // need them: a reopened index of 10^8 traces does not count gigabytes of resident memory.
-        if (m_mapped)
-            releaseFilePages(b.data, b.bytes);
-        return true;
+        return {.verifyChecksums = m_checksums && !m_checkedBefore, .fileMapping = m_mapped};
     }
 
     bool readColumns(const std::shared_ptr<const void>& owner)
     {
-        std::vector<Block> blocks;
+        std::vector<ArrayBlock> blocks;
         std::vector<ColumnEntry> entries;
         bool ok = true;
         visitColumns(m_state, [&](auto& column, Bound bound) {
@@ -427,22 +397,11 @@ private:
     }
 
     // On the pool's threads and this one: a few hundred megabytes take tens of milliseconds.
-    bool checkBlocks(const std::vector<Block>& blocks)
+    bool checkBlocks(const std::vector<ArrayBlock>& blocks)
     {
-        std::atomic<std::size_t> next{0};
-        std::atomic<bool> bad{false};
-        const auto work = [&] {
-            for (std::size_t k;
-                 !bad.load(std::memory_order_relaxed) && (k = next.fetch_add(1)) < blocks.size();)
-                if (!checkBlock(blocks[k]))
-                    bad = true;
-        };
-        if (blocks.size() > 1)
-            for (unsigned t = 0; t < m_pool.size(); ++t)
-                m_pool.submit(work);
-        work();
-        m_pool.wait();
-        return !bad;
+        return allOnPool(m_pool, blocks.size(), [&, how = checkedBytes()](std::size_t k) {
+            return checkArrayBlock(blocks[k], how);
+        });
     }
 
     bool checkExecutions()
@@ -495,40 +454,38 @@ private:
         return true;
     }
 
+    // Every alert names an event of its own kind within the index; on the pool, as the blocks.
     bool checkAlerts()
     {
-        // Pages read leave this process as they go (see checkBlock): a million alerts are 48 MB.
-        const std::size_t perRelease = kBlockBytes / sizeof(Alert);
-        // The alert arrays are the last two the file lists; released by their place in the
-        // mapping (an array's last chunk is a copy on the heap).
-        const auto check = [&](const ChunkedArray<Alert, 12>& alerts, EventSource source,
-                               std::uint64_t events, const ColumnEntry& entry) {
-            std::size_t i = 0;
-            for (const Extent& x : entry.extents) {
-                for (std::size_t j = 0; j < x.count; ++j, ++i) {
-                    const Alert& a = alerts[i];
-                    if (m_mapped && j % perRelease == 0 && j > 0)
-                        releaseFilePages(m_bytes.data() + x.offset +
-                                             (j - perRelease) * sizeof(Alert),
-                                         perRelease * sizeof(Alert));
-                    std::uint8_t flag = 0; // read as a byte: a bool holding 2 may not be loaded
-                    std::memcpy(&flag, &a.invalidSummary, 1);
-                    if (a.event.source != source || a.event.index >= events || flag > 1 ||
-                        static_cast<std::uint8_t>(a.counts) >
-                            static_cast<std::uint8_t>(Alert::Counts::Integer))
-                        return false;
-                }
-            }
-            return i == alerts.size();
-        };
-        const IndexState& index = m_state.index;
+        // The alert arrays are the last two the file lists. They are read where they lie in the
+        // copy, as their entries say: an array's last chunk, also copied to the heap by
+        // adopt(), holds the same bytes.
         const std::size_t n = m_entries.size();
-        if (n < 2 ||
-            !check(index.traceAlerts, EventSource::Graph, index.traces.size(), m_entries[n - 2]) ||
-            !check(index.executionAlerts, EventSource::Eager, index.executions.size(),
-                   m_entries[n - 1]))
+        if (n < 2)
             return damaged();
-        return true;
+        const IndexState& index = m_state.index;
+        const std::array arrays{
+            std::tuple{&index.traceAlerts, EventSource::Graph, index.traces.size(), n - 2},
+            std::tuple{&index.executionAlerts, EventSource::Eager, index.executions.size(), n - 1}};
+        constexpr std::size_t perRun = kBlockBytes / sizeof(Alert);
+        std::vector<AlertRun> runs;
+        for (const auto& [alerts, source, events, entry] : arrays) {
+            if (m_entries[entry].count() != alerts->size())
+                return damaged();
+            for (const Extent& x : m_entries[entry].extents) {
+                const auto* first = reinterpret_cast<const Alert*>(m_bytes.data() + x.offset);
+                for (std::uint64_t begin = 0; begin < x.count; begin += perRun)
+                    runs.push_back(
+                        {first + begin,
+                         static_cast<std::size_t>(std::min<std::uint64_t>(perRun, x.count - begin)),
+                         source, events});
+            }
+        }
+        return allOnPool(m_pool, runs.size(),
+                         [&, how = checkedBytes()](std::size_t k) {
+                             return checkAlertRun(runs[k], how);
+                         }) ||
+               damaged();
     }
 
     bool finish()
