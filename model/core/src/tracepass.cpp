@@ -28,6 +28,8 @@ constexpr std::uint64_t kRoomPerChunkByte = 128;
 // up to this many before it were joined in: not on whichever chunks the threads happened to have
 // finished, so that where reading stops is the same in every run and with any number of threads.
 constexpr std::size_t kWeighedLag = 16;
+// Emptied alert lists kept for reuse: about the jobs in flight.
+constexpr std::size_t kSpareAlertLists = 8;
 // Ops a worker could not find get this bit plus an index into its own list of unknown names.
 constexpr OpId kLocalUnknown = 0x80000000u;
 
@@ -390,9 +392,18 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
     std::condition_variable doneSignal;
     // What joining each of the last chunks added to memoryBytes(), by job number.
     std::deque<std::pair<std::size_t, std::uint64_t>> recentGrowth;
+    // The alert lists of stitched jobs, emptied, for the next jobs: an alert-dense file grows a
+    // fresh list by doubling in every chunk otherwise, which cost half of the index's page
+    // faults (each new page of a vector is one) and the copies of each doubling.
+    std::vector<std::vector<LocalAlert>> spareAlertLists;
     auto stitchFront = [&] {
         const std::uint64_t before = index.memoryBytes();
-        stitcher.stitch(*jobs.front());
+        TraceJob& front = *jobs.front();
+        stitcher.stitch(front);
+        if (spareAlertLists.size() < kSpareAlertLists) {
+            front.alerts.clear();
+            spareAlertLists.push_back(std::move(front.alerts));
+        }
         jobs.pop_front();
         recentGrowth.emplace_back(stitched++, index.memoryBytes() - before);
     };
@@ -431,6 +442,10 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
         }
         auto job = std::make_unique<TraceJob>();
         job->buffer = buffers.take(pool);
+        if (!spareAlertLists.empty()) {
+            job->alerts = std::move(spareAlertLists.back());
+            spareAlertLists.pop_back();
+        }
         stitchFinished(); // frees the finished jobs' results while the file is still read
         const std::uint64_t used =
             weighedMemory(submitted > kWeighedLag ? submitted - kWeighedLag : 0);
