@@ -2,6 +2,7 @@
 // The index's append-only columns: a small first chunk that grows, copies that keep what they
 // saw, and writers that stay valid once room is reserved.
 #include "chunkedarray.hpp"
+#include "largepages.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -158,4 +159,45 @@ TEST_CASE("storage adopted in extents of whole chunks reads as one array")
     exact.adopt(first->data() + 256, 256, first);
     for (std::size_t i = 0; i < exact.size(); ++i)
         REQUIRE(exact[i] == i);
+}
+
+TEST_CASE("chunks past a large page's worth are carved one after another from large pages")
+{
+    using nanscope::core::kLargePageBytes;
+    constexpr std::size_t chunkBytes = Column::kChunkSize * sizeof(std::uint64_t);
+    constexpr std::size_t perRun = kLargePageBytes / chunkBytes;
+    Column c;
+    const std::size_t size = (2 * perRun + 3) * Column::kChunkSize;
+    c.resize(size);
+    fill(c, 0, size);
+    CHECK(holdsFill(c, size));
+    const auto address = [&](std::size_t chunk) {
+        return reinterpret_cast<std::uintptr_t>(&c[chunk * Column::kChunkSize]);
+    };
+    // The first run starts once the array fills one: at chunk `perRun`, on a large page.
+    CHECK(address(perRun) % kLargePageBytes == 0);
+    for (std::size_t k = perRun + 1; k < 2 * perRun; ++k)
+        CHECK(address(k) == address(k - 1) + chunkBytes);
+    CHECK(address(2 * perRun) % kLargePageBytes == 0); // the next run
+}
+
+TEST_CASE("a copy carves its chunks from runs of its own, never from the original's")
+{
+    using nanscope::core::kLargePageBytes;
+    constexpr std::size_t perRun = kLargePageBytes / (Column::kChunkSize * sizeof(std::uint64_t));
+    Column c;
+    const std::size_t size = (perRun + 1) * Column::kChunkSize; // a run begun, with room left
+    c.resize(size);
+    fill(c, 0, size);
+    Column copy = c;
+    copy.resize(size + Column::kChunkSize); // test only: the reader never grows a published copy
+    c.resize(size + Column::kChunkSize);
+    for (std::size_t i = size; i < size + Column::kChunkSize; ++i) {
+        c.mutableAt(i) = 1;
+        copy.mutableAt(i) = 2;
+    }
+    CHECK(&c[size] != &copy[size]);
+    CHECK(c[size] == 1);
+    CHECK(copy[size + Column::kChunkSize - 1] == 2);
+    CHECK(holdsFill(copy, size));
 }

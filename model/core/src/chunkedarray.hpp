@@ -8,6 +8,7 @@
 
 #include "chunkarena.hpp"
 #include "filepages.hpp"
+#include "largepages.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -43,7 +44,7 @@ public:
         growFirstChunk(size);
         const std::size_t chunks = (size + kMask) >> ChunkBits;
         while (m_chunks.size() < chunks)
-            m_chunks.push_back(std::shared_ptr<T[]>(new T[kChunkSize]));
+            m_chunks.push_back(newChunk());
         m_size = size;
     }
 
@@ -166,6 +167,51 @@ public:
     }
 
 private:
+    static constexpr std::size_t kChunkBytes = kChunkSize * sizeof(T);
+    // Chunks carved from one run of large pages: as many as fill one (or one, if larger).
+    static constexpr std::size_t kChunksPerRun =
+        std::max<std::size_t>(1, kLargePageBytes / kChunkBytes);
+
+    // The large pages later chunks are carved from. A copy of the array starts a run of its
+    // own: two arrays never carve the same one.
+    struct ChunkRun
+    {
+        std::shared_ptr<std::byte[]> memory;
+        std::size_t next = 0; // chunks carved so far
+        ChunkRun() = default;
+        ChunkRun(const ChunkRun&) {}
+        ChunkRun& operator=(const ChunkRun& other)
+        {
+            if (this != &other) {
+                memory.reset();
+                next = 0;
+            }
+            return *this;
+        }
+        ChunkRun(ChunkRun&&) noexcept = default;
+        ChunkRun& operator=(ChunkRun&&) noexcept = default;
+        ~ChunkRun() = default;
+    };
+
+    // A chunk after the first. Once the array fills a run of large pages, its chunks are carved
+    // from runs (largepages.hpp: one page fault per 2 MiB, not per 4 KiB), each kept alive by
+    // the chunks that share it; an array smaller than that never takes a whole run.
+    std::shared_ptr<T[]> newChunk()
+    {
+        if constexpr (std::is_trivially_destructible_v<T>) {
+            if (m_chunks.size() >= kChunksPerRun) {
+                if (!m_run.memory || m_run.next == kChunksPerRun) {
+                    m_run.memory = allocateLargePages(kChunksPerRun * kChunkBytes);
+                    m_run.next = 0;
+                }
+                T* chunk = reinterpret_cast<T*>(m_run.memory.get() + m_run.next++ * kChunkBytes);
+                std::uninitialized_default_construct_n(chunk, kChunkSize);
+                return std::shared_ptr<T[]>(m_run.memory, chunk);
+            }
+        }
+        return std::shared_ptr<T[]>(new T[kChunkSize]);
+    }
+
     // Published copies keep the old first chunk: it is never written again, only replaced here.
     void growFirstChunk(std::size_t count)
     {
@@ -190,6 +236,7 @@ private:
     std::vector<bool> m_stored; // per chunk, whether it lies in a mapped file (the arena's or
                                 // an adopted one): its pages can be given back
     std::size_t m_sealed = 0;   // chunks before it were looked at by sealBelow
+    ChunkRun m_run;
 };
 
 } // namespace nanscope::core

@@ -7,6 +7,7 @@
 #include "graphnesting.hpp"
 #include "intentwalk.hpp"
 #include "intentwalkterms.hpp"
+#include "largepages.hpp"
 #include "latesttraces.hpp"
 #include "propagationcount.hpp"
 #include "tracelabels.hpp"
@@ -38,7 +39,7 @@ struct IntentWalk::Impl
     // By tensor id: every id in the first walk, the non-finite ones in the second. Their nodes
     // come from one arena: a walk over millions of executions spent a tenth of its time freeing
     // them one by one.
-    std::pmr::monotonic_buffer_resource tensorArena;
+    std::pmr::monotonic_buffer_resource tensorArena{largePageResource()};
     std::pmr::unordered_map<std::int64_t, TensorState> tensors{&tensorArena};
     // First walk: per group, whether its first event had an input of known health, and for
     // groups still to be judged that began at an execution, who made each of its inputs.
@@ -60,7 +61,7 @@ struct IntentWalk::Impl
 
     // First walk: the steps the count replays (intentwalkterms.hpp), each Carry's inputs' steps,
     // and each Root's graph inputs' traces; while their bytes stay within the budget.
-    std::vector<Step> steps;
+    StepLog steps{largePageResource()};
     std::vector<std::uint32_t> carried;
     std::vector<std::uint64_t> rootTraceInputs;
     std::size_t logBudget = 0;
@@ -108,7 +109,7 @@ struct IntentWalk::Impl
                                   rootTraceInputs.size() * sizeof(std::uint64_t);
         if (bytes > logBudget || steps.size() >= kNoStep - 1) {
             logging = false;
-            std::vector<Step>().swap(steps);
+            StepLog(largePageResource()).swap(steps);
             std::vector<std::uint32_t>().swap(carried);
             std::vector<std::uint64_t>().swap(rootTraceInputs);
             return kNoStep;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory_resource>
 #include <string_view>
 #include <vector>
 
@@ -122,6 +123,10 @@ struct Step
     std::uint8_t kinds = 0;
     bool eagerOp = false; // OpTraits::eager
 };
+
+// The first walk's log of steps: one per non-finite event, about, so that a run of millions of
+// them is best served in large pages (largepages.hpp).
+using StepLog = std::pmr::vector<Step>;
 
 struct Group
 {

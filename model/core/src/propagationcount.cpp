@@ -157,8 +157,8 @@ void PropagationCount::absorbed(std::uint32_t g, std::string_view opType)
         by.emplace_back(opType);
 }
 
-Hop PropagationCount::nearestHop(const std::vector<Step>& steps,
-                                 const std::vector<std::uint32_t>& carried, const Step& step) const
+Hop PropagationCount::nearestHop(const StepLog& steps, const std::vector<std::uint32_t>& carried,
+                                 const Step& step) const
 {
     Hop nearest = kFinite;
     for (std::uint32_t k = step.begin; k < step.begin + step.count; ++k) {

@@ -38,7 +38,7 @@ public:
     // Feeds the first walk's steps in order; `traceInputs` holds the Root steps' graph inputs,
     // and `opOf` finds the op a step names.
     template <typename OpOf>
-    void replay(const std::vector<Step>& steps, const std::vector<std::uint32_t>& carried,
+    void replay(const StepLog& steps, const std::vector<std::uint32_t>& carried,
                 const std::vector<std::uint64_t>& traceInputs, OpOf&& opOf)
     {
         for (const Step& s : steps) {
@@ -68,7 +68,7 @@ private:
     void setHop(EventRef event, Hop hop);
     Hop hopOf(EventRef event) const;
     // The smallest hop among the values a Carry step's inputs carried (kFinite: none counted).
-    Hop nearestHop(const std::vector<Step>& steps, const std::vector<std::uint32_t>& carried,
+    Hop nearestHop(const StepLog& steps, const std::vector<std::uint32_t>& carried,
                    const Step& step) const;
     // Group `g`'s entry; for a group counted before (a resumed walk's), found by its root's op.
     SetAside& setAsideOf(std::uint32_t g);
