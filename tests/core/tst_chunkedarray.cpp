@@ -201,3 +201,22 @@ TEST_CASE("a copy carves its chunks from runs of its own, never from the origina
     CHECK(copy[size + Column::kChunkSize - 1] == 2);
     CHECK(holdsFill(copy, size));
 }
+
+TEST_CASE("giving back a run's uncarved pages keeps every element, and the array grows on")
+{
+    using nanscope::core::kLargePageBytes;
+    constexpr std::size_t perRun = kLargePageBytes / (Column::kChunkSize * sizeof(std::uint64_t));
+    Column c;
+    const std::size_t size = (perRun + 2) * Column::kChunkSize + 5;
+    c.resize(size);
+    fill(c, 0, size);
+    c.releaseUncarvedRun();
+    CHECK(holdsFill(c, size));
+    const std::size_t grown = size + 4 * Column::kChunkSize;
+    c.resize(grown);
+    fill(c, size, grown);
+    CHECK(holdsFill(c, grown));
+    Column empty;
+    empty.releaseUncarvedRun(); // no run: nothing to give back
+    CHECK(empty.size() == 0);
+}

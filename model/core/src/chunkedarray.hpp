@@ -131,6 +131,18 @@ public:
         }
     }
 
+    // Gives back the pages of the current run of large pages that no chunk was carved from yet
+    // (see newChunk): a huge page is resident whole once touched, and an array's unused tail
+    // should cost no more than in small pages. For the end of an update, with no writer at
+    // work: chunks carved later take those pages back, zeroed, as they are written.
+    void releaseUncarvedRun()
+    {
+        if (!m_run.memory || m_run.next == kChunksPerRun)
+            return;
+        releaseMemoryPages(m_run.memory.get() + m_run.next * kChunkBytes,
+                           (kChunksPerRun - m_run.next) * kChunkBytes);
+    }
+
     // Bytes of element storage held.
     std::size_t capacityBytes() const
     {

@@ -18,6 +18,11 @@ void releaseFilePages(const void* data, std::size_t bytes)
                   last - first, MADV_DONTNEED);
 }
 
+void releaseMemoryPages(void* data, std::size_t bytes)
+{
+    releaseFilePages(data, bytes); // the same call: whole pages within, MADV_DONTNEED
+}
+
 void mapFilePages(const void* data, std::size_t bytes)
 {
 #ifdef MADV_POPULATE_READ

@@ -3,6 +3,7 @@
 
 #include "expectedfile.hpp"
 #include "indexcache.hpp"
+#include "indexcacheformat.hpp"
 #include "indexstate.hpp"
 #include "intentwalkstate.hpp"
 #include "loaders.hpp"
@@ -384,6 +385,8 @@ std::shared_ptr<const Snapshot> LogdirReader::update(const UpdateLimits& limits)
         changed = d.refreshLayout() || true;
         complete = d.readFiles(limits);
     }
+    // What the arrays took of large pages beyond their last chunks goes back (chunkedarray.hpp).
+    indexfile::visitColumns(d, [](auto& column, indexfile::Bound) { column.releaseUncarvedRun(); });
     changed = changed || d.progress() != before || d.index.graphsChanged || d.index.codeChanged;
     auto last = latest();
     if (!changed && last && last->generation() > 0 && last->complete() == complete &&
