@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 using nanscope::core::ChunkedArray;
 
@@ -219,4 +221,29 @@ TEST_CASE("giving back a run's uncarved pages keeps every element, and the array
     Column empty;
     empty.releaseUncarvedRun(); // no run: nothing to give back
     CHECK(empty.size() == 0);
+}
+
+TEST_CASE("an adopted array takes large pages only once it has made a run's worth of chunks")
+{
+    using nanscope::core::kLargePageBytes;
+    constexpr std::size_t perRun = kLargePageBytes / (Column::kChunkSize * sizeof(std::uint64_t));
+    // More whole chunks than a run holds, and a partial one: as a saved index of a large array.
+    auto storage =
+        std::make_shared<std::vector<std::uint64_t>>((perRun + 1) * Column::kChunkSize + 10);
+    for (std::size_t i = 0; i < storage->size(); ++i)
+        (*storage)[i] = i * 7 + 1;
+    Column c;
+    c.adopt(storage->data(), storage->size(), storage);
+    const auto address = [&](std::size_t chunk) {
+        return reinterpret_cast<std::uintptr_t>(&c[chunk * Column::kChunkSize]);
+    };
+    const std::size_t partial = perRun + 1;
+    CHECK(address(partial) % kLargePageBytes != 0); // its own small chunk, not a whole run
+    const std::size_t grown = (partial + perRun) * Column::kChunkSize + 1;
+    const std::size_t before = c.size();
+    c.resize(grown);
+    fill(c, before, grown);
+    CHECK(holdsFill(c, grown));
+    // The partial chunk was the first this array made; the run-th it makes starts a run.
+    CHECK(address(partial + perRun - 1) % kLargePageBytes == 0);
 }

@@ -205,13 +205,14 @@ private:
         ~ChunkRun() = default;
     };
 
-    // A chunk after the first. Once the array fills a run of large pages, its chunks are carved
-    // from runs (largepages.hpp: one page fault per 2 MiB, not per 4 KiB), each kept alive by
-    // the chunks that share it; an array smaller than that never takes a whole run.
+    // A chunk after the first. Once the array has made a run's worth of chunks itself, its
+    // chunks are carved from runs (largepages.hpp: one page fault per 2 MiB, not per 4 KiB),
+    // each kept alive by the chunks that share it: an array smaller than that never takes a
+    // whole run, nor does the one partial chunk an array adopted from a saved index copies.
     std::shared_ptr<T[]> newChunk()
     {
         if constexpr (std::is_trivially_destructible_v<T>) {
-            if (m_chunks.size() >= kChunksPerRun) {
+            if (++m_madeChunks >= kChunksPerRun) {
                 if (!m_run.memory || m_run.next == kChunksPerRun) {
                     m_run.memory = allocateLargePages(kChunksPerRun * kChunkBytes);
                     m_run.next = 0;
@@ -249,6 +250,7 @@ private:
                                 // an adopted one): its pages can be given back
     std::size_t m_sealed = 0;   // chunks before it were looked at by sealBelow
     ChunkRun m_run;
+    std::size_t m_madeChunks = 0; // by newChunk: neither the first nor adopted ones
 };
 
 } // namespace nanscope::core
