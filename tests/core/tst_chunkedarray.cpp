@@ -14,6 +14,10 @@ using nanscope::core::ChunkedArray;
 namespace {
 
 using Column = ChunkedArray<std::uint64_t, 12>; // 4096-element chunks keep the test small
+using nanscope::core::kLargePageBytes;
+// A column's chunks in one run of large pages (chunkedarray.hpp).
+constexpr std::size_t kChunkBytes = Column::kChunkSize * sizeof(std::uint64_t);
+constexpr std::size_t kPerRun = kLargePageBytes / kChunkBytes;
 
 void fill(Column& c, std::size_t from, std::size_t to)
 {
@@ -165,30 +169,25 @@ TEST_CASE("storage adopted in extents of whole chunks reads as one array")
 
 TEST_CASE("chunks past a large page's worth are carved one after another from large pages")
 {
-    using nanscope::core::kLargePageBytes;
-    constexpr std::size_t chunkBytes = Column::kChunkSize * sizeof(std::uint64_t);
-    constexpr std::size_t perRun = kLargePageBytes / chunkBytes;
     Column c;
-    const std::size_t size = (2 * perRun + 3) * Column::kChunkSize;
+    const std::size_t size = (2 * kPerRun + 3) * Column::kChunkSize;
     c.resize(size);
     fill(c, 0, size);
     CHECK(holdsFill(c, size));
     const auto address = [&](std::size_t chunk) {
         return reinterpret_cast<std::uintptr_t>(&c[chunk * Column::kChunkSize]);
     };
-    // The first run starts once the array fills one: at chunk `perRun`, on a large page.
-    CHECK(address(perRun) % kLargePageBytes == 0);
-    for (std::size_t k = perRun + 1; k < 2 * perRun; ++k)
-        CHECK(address(k) == address(k - 1) + chunkBytes);
-    CHECK(address(2 * perRun) % kLargePageBytes == 0); // the next run
+    // The first run starts once the array fills one: at chunk `kPerRun`, on a large page.
+    CHECK(address(kPerRun) % kLargePageBytes == 0);
+    for (std::size_t k = kPerRun + 1; k < 2 * kPerRun; ++k)
+        CHECK(address(k) == address(k - 1) + kChunkBytes);
+    CHECK(address(2 * kPerRun) % kLargePageBytes == 0); // the next run
 }
 
 TEST_CASE("a copy carves its chunks from runs of its own, never from the original's")
 {
-    using nanscope::core::kLargePageBytes;
-    constexpr std::size_t perRun = kLargePageBytes / (Column::kChunkSize * sizeof(std::uint64_t));
     Column c;
-    const std::size_t size = (perRun + 1) * Column::kChunkSize; // a run begun, with room left
+    const std::size_t size = (kPerRun + 1) * Column::kChunkSize; // a run begun, with room left
     c.resize(size);
     fill(c, 0, size);
     Column copy = c;
@@ -206,10 +205,8 @@ TEST_CASE("a copy carves its chunks from runs of its own, never from the origina
 
 TEST_CASE("giving back a run's uncarved pages keeps every element, and the array grows on")
 {
-    using nanscope::core::kLargePageBytes;
-    constexpr std::size_t perRun = kLargePageBytes / (Column::kChunkSize * sizeof(std::uint64_t));
     Column c;
-    const std::size_t size = (perRun + 2) * Column::kChunkSize + 5;
+    const std::size_t size = (kPerRun + 2) * Column::kChunkSize + 5;
     c.resize(size);
     fill(c, 0, size);
     c.releaseUncarvedRun();
@@ -225,11 +222,9 @@ TEST_CASE("giving back a run's uncarved pages keeps every element, and the array
 
 TEST_CASE("an adopted array takes large pages only once it has made a run's worth of chunks")
 {
-    using nanscope::core::kLargePageBytes;
-    constexpr std::size_t perRun = kLargePageBytes / (Column::kChunkSize * sizeof(std::uint64_t));
     // More whole chunks than a run holds, and a partial one: as a saved index of a large array.
     auto storage =
-        std::make_shared<std::vector<std::uint64_t>>((perRun + 1) * Column::kChunkSize + 10);
+        std::make_shared<std::vector<std::uint64_t>>((kPerRun + 1) * Column::kChunkSize + 10);
     for (std::size_t i = 0; i < storage->size(); ++i)
         (*storage)[i] = i * 7 + 1;
     Column c;
@@ -237,13 +232,13 @@ TEST_CASE("an adopted array takes large pages only once it has made a run's wort
     const auto address = [&](std::size_t chunk) {
         return reinterpret_cast<std::uintptr_t>(&c[chunk * Column::kChunkSize]);
     };
-    const std::size_t partial = perRun + 1;
+    const std::size_t partial = kPerRun + 1;
     CHECK(address(partial) % kLargePageBytes != 0); // its own small chunk, not a whole run
-    const std::size_t grown = (partial + perRun) * Column::kChunkSize + 1;
+    const std::size_t grown = (partial + kPerRun) * Column::kChunkSize + 1;
     const std::size_t before = c.size();
     c.resize(grown);
     fill(c, before, grown);
     CHECK(holdsFill(c, grown));
     // The partial chunk was the first this array made; the run-th it makes starts a run.
-    CHECK(address(partial + perRun - 1) % kLargePageBytes == 0);
+    CHECK(address(partial + kPerRun - 1) % kLargePageBytes == 0);
 }

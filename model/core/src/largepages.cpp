@@ -2,6 +2,7 @@
 #include "largepages.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -65,7 +66,9 @@ void* mapLargePages(std::size_t bytes)
 #endif
     return aligned;
 #else
-    return ::operator new (length, std::align_val_t{kLargePageBytes});
+    void* memory = ::operator new (length, std::align_val_t{kLargePageBytes});
+    std::memset(memory, 0, length); // zeroed, as a fresh mapping is
+    return memory;
 #endif
 }
 
