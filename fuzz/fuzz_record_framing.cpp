@@ -103,7 +103,7 @@ Parsed parseWithChunks(const std::filesystem::path& file, std::size_t chunkBytes
         std::abort();
     const std::uint64_t size = handle.size();
     core::ChunkReader reader(handle, 0, size, chunkBytes);
-    std::vector<std::byte> buffer;
+    core::ReadBuffer buffer;
     core::RecordChunk chunk;
     while (reader.next(buffer, chunk)) {
         for (std::size_t i = 0; i < chunk.recordCount(); ++i) {

@@ -242,3 +242,39 @@ TEST_CASE("an adopted array takes large pages only once it has made a run's wort
     // The partial chunk was the first this array made; the run-th it makes starts a run.
     CHECK(address(partial + kPerRun - 1) % kLargePageBytes == 0);
 }
+
+TEST_CASE("an array that takes large pages early carves from its second whole chunk on")
+{
+    Column c;
+    c.takeLargePagesEarly();
+    const std::size_t size = (kPerRun + 4) * Column::kChunkSize;
+    c.resize(size);
+    fill(c, 0, size);
+    CHECK(holdsFill(c, size));
+    const auto address = [&](std::size_t chunk) {
+        return reinterpret_cast<std::uintptr_t>(&c[chunk * Column::kChunkSize]);
+    };
+    // Chunk 0, the first, grew whole in small pages; a run begins at chunk 1, where by default
+    // it would begin at chunk `kPerRun`.
+    CHECK(address(0) % kLargePageBytes != 0);
+    CHECK(address(1) % kLargePageBytes == 0);
+    CHECK(address(2) == address(1) + kChunkBytes);
+    CHECK(address(1 + kPerRun) % kLargePageBytes == 0);
+    // The partial chunk an adopted array copies is its first in small pages.
+    const auto storage = std::make_shared<std::vector<std::uint64_t>>(2 * Column::kChunkSize + 7);
+    for (std::size_t i = 0; i < storage->size(); ++i)
+        (*storage)[i] = i * 7 + 1;
+    Column adopted;
+    adopted.takeLargePagesEarly();
+    adopted.adopt(storage->data(), storage->size(), storage);
+    adopted.resize(4 * Column::kChunkSize);
+    const auto adoptedAt = [&](std::size_t chunk) {
+        return reinterpret_cast<std::uintptr_t>(&adopted[chunk * Column::kChunkSize]);
+    };
+    CHECK(adoptedAt(2) % kLargePageBytes != 0);
+    CHECK(adoptedAt(3) % kLargePageBytes == 0);
+    CHECK(adopted[2 * Column::kChunkSize + 6] == (2 * Column::kChunkSize + 6) * 7 + 1);
+    Column copy = c;                        // keeps the choice, in a run of its own
+    copy.resize(size + Column::kChunkSize); // test only: the reader never grows a copy
+    CHECK(reinterpret_cast<std::uintptr_t>(&copy[size]) % kLargePageBytes == 0);
+}

@@ -17,7 +17,7 @@ namespace ev = test::events;
 
 namespace {
 
-constexpr int kRecords = 24'000; // about 2.6 MiB: three chunks of 1 MiB
+constexpr int kRecords = 72'000; // about 7.8 MiB: eight chunks of 1 MiB, more than are in flight
 
 // What a one-record-at-a-time reading must find for record i of the file.
 enum class Kind { Execution, Trace, Garbage };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Memory in large pages: aligned to one, zeroed, usable to its last byte; the resource serves
-// small requests from the default resource and large ones in large pages.
+// small requests from the default resource and large ones in large pages; read buffers in them.
 #include "largepages.hpp"
+#include "readbuffer.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -63,4 +64,24 @@ TEST_CASE("the large-page resource maps large requests only")
         r->deallocate(p, 64, 16);
     CHECK(r->is_equal(*largePageResource()));
     CHECK_FALSE(r->is_equal(*std::pmr::new_delete_resource()));
+}
+
+TEST_CASE("a read buffer keeps its bytes as it grows, in large pages from half of one up")
+{
+    ReadBuffer small;
+    small.resize(100);
+    std::memset(small.data(), 0x5a, small.size());
+    small.resize(kLargePageBytes / 2); // grows into large pages
+    CHECK(alignedToLargePage(small.data()));
+    CHECK(small[0] == std::byte{0x5a});
+    CHECK(small[99] == std::byte{0x5a});
+    small[small.size() - 1] = std::byte{1}; // writable to its end
+    small.resize(10);                       // shrinking keeps the bytes in place
+    CHECK(small[9] == std::byte{0x5a});
+    ReadBuffer tiny;
+    tiny.resize(4096);
+    CHECK(!alignedToLargePage(tiny.data())); // below half a large page: the heap's
+    ReadBuffer moved = std::move(small);     // as the buffer pools pass them around
+    CHECK(moved.size() == 10);
+    CHECK(moved[0] == std::byte{0x5a});
 }

@@ -2,6 +2,7 @@
 // The read buffers of a pass that decodes chunks of a file on a ThreadPool.
 #pragma once
 
+#include "readbuffer.hpp"
 #include "threadpool.hpp"
 
 #include <condition_variable>
@@ -19,7 +20,7 @@ class BufferPool
 public:
     explicit BufferPool(std::size_t count) : m_free(count) {}
 
-    std::vector<std::byte> take(ThreadPool& decoding)
+    ReadBuffer take(ThreadPool& decoding)
     {
         for (;;) {
             {
@@ -35,7 +36,7 @@ public:
         return pop();
     }
 
-    void give(std::vector<std::byte> buffer)
+    void give(ReadBuffer buffer)
     {
         {
             std::lock_guard lock(m_mutex);
@@ -45,7 +46,7 @@ public:
     }
 
 private:
-    std::vector<std::byte> pop()
+    ReadBuffer pop()
     {
         auto buffer = std::move(m_free.back());
         m_free.pop_back();
@@ -54,7 +55,7 @@ private:
 
     std::mutex m_mutex;
     std::condition_variable m_available;
-    std::vector<std::vector<std::byte>> m_free;
+    std::vector<ReadBuffer> m_free;
 };
 
 } // namespace nanscope::core

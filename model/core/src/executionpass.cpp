@@ -139,7 +139,7 @@ struct ExecutionRecord
 
 struct ExecutionJob
 {
-    std::vector<std::byte> buffer;
+    ReadBuffer buffer;
     RecordChunk chunk;
 
     // Results.
@@ -152,7 +152,21 @@ struct ExecutionJob
     std::vector<std::string> invalidSummaries; // the words of ExecutionRecord::invalidSummary
 
     void run(const IndexState& index, bool compatible);
+    // Ready for another chunk, its lists emptied but their memory kept: a job's lists grow to
+    // hundreds of kilobytes, and new ones cost a page fault per 4 KiB as they fill.
+    void reset();
 };
+
+void ExecutionJob::reset()
+{
+    done.store(false, std::memory_order_relaxed);
+    intact = 0;
+    records.clear();
+    tensorIds.clear();
+    outputHealth.clear();
+    alerts.clear();
+    invalidSummaries.clear();
+}
 
 // Whether TensorBoard raises an alert for output `slot` (NaNscope's alerts less its own).
 bool tensorBoardAlerts(const DecodedExecution& e, std::size_t slot)
@@ -346,8 +360,9 @@ void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns
     ExecutionStitcher stitcher(file, index, columns, compatible);
     const bool singleChunk = size - std::min(size, file.offset) <= kChunkBytes;
     const std::size_t maxJobs = pool.size() + 3;
-    std::vector<std::vector<std::byte>> buffers(maxJobs);
-    std::deque<std::unique_ptr<ExecutionJob>> jobs; // submitted, not yet stitched
+    std::vector<ReadBuffer> buffers(maxJobs);
+    std::deque<std::unique_ptr<ExecutionJob>> jobs;       // submitted, not yet stitched
+    std::vector<std::unique_ptr<ExecutionJob>> spareJobs; // stitched, to be used again
     bool stopped = false;
     // Signalled as each job is done. Owned here, not by the job, which may be gone (stitched and
     // freed) as soon as it is marked done: notifying through the job raced with that.
@@ -370,6 +385,8 @@ void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns
             stopped = stopped || !stitcher.stitch(job);
             index.sealFinished(index.traces.size());
             buffers.push_back(std::move(job.buffer));
+            job.reset();
+            spareJobs.push_back(std::move(jobs.front()));
             jobs.pop_front();
         }
     };
@@ -378,7 +395,13 @@ void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns
         stitchFinished(buffers.empty());
         if (stopped)
             break;
-        auto job = std::make_unique<ExecutionJob>();
+        std::unique_ptr<ExecutionJob> job;
+        if (spareJobs.empty()) {
+            job = std::make_unique<ExecutionJob>();
+        } else {
+            job = std::move(spareJobs.back());
+            spareJobs.pop_back();
+        }
         job->buffer = std::move(buffers.back());
         buffers.pop_back();
         if (!reader.next(job->buffer, job->chunk))

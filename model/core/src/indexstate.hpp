@@ -112,6 +112,12 @@ struct ExecutionColumns : ColumnSet<ExecutionColumns>
     ChunkedArray<std::int64_t> tensorIds;
     ChunkedArray<std::uint8_t> outputHealth;
 
+    // Stitched on the reading thread one record at a time, where every page fault waits.
+    ExecutionColumns()
+    {
+        forEachColumn([](auto& column) { column.takeLargePagesEarly(); });
+    }
+
     std::size_t size() const { return opType.size(); }
     // Every whole chunk written so far is finished: executions are only ever appended.
     void sealFilled();

@@ -22,6 +22,16 @@ namespace nanscope::core {
 
 using namespace intentwalk;
 
+// The first block of a walk's tensor arena. Where the executions are many, a large page, rather
+// than a kilobyte doubling to one through small pages, a page fault each (64 bytes short of it:
+// the arena adds its bookkeeping, and a request of just over a large page would map two). A walk
+// over graph traces holds few tensors, and would leave most of a large page unused.
+inline std::size_t firstTensorBlockBytes(const Snapshot::Data& data)
+{
+    constexpr std::size_t kExecutionsForLargePage = std::size_t{1} << 15;
+    return data.executions.size() >= kExecutionsForLargePage ? kLargePageBytes - 64 : 1024;
+}
+
 struct IntentWalk::Impl
 {
     const Snapshot::Data& d;
@@ -39,7 +49,7 @@ struct IntentWalk::Impl
     // By tensor id: every id in the first walk, the non-finite ones in the second. Their nodes
     // come from one arena: a walk over millions of executions spent a tenth of its time freeing
     // them one by one.
-    std::pmr::monotonic_buffer_resource tensorArena{largePageResource()};
+    std::pmr::monotonic_buffer_resource tensorArena{firstTensorBlockBytes(d), largePageResource()};
     std::pmr::unordered_map<std::int64_t, TensorState> tensors{&tensorArena};
     // First walk: per group, whether its first event had an input of known health, and for
     // groups still to be judged that began at an execution, who made each of its inputs.

@@ -19,7 +19,7 @@ ChunkReader::ChunkReader(const FileHandle& file, std::uint64_t begin, std::uint6
       m_chunkBytes(std::max(chunkBytes, format::kRecordOverhead)), m_maxPayload(maxPayload)
 {}
 
-bool ChunkReader::next(std::vector<std::byte>& buffer, RecordChunk& chunk, std::uint64_t maxBytes)
+bool ChunkReader::next(ReadBuffer& buffer, RecordChunk& chunk, std::uint64_t maxBytes)
 {
     if (m_done)
         return false;

@@ -6,6 +6,7 @@
 
 #include "filehandle.hpp"
 #include "nanscope/format/record.hpp"
+#include "readbuffer.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -49,7 +50,7 @@ public:
     // Reads the next run of complete records into `buffer` and describes it in `chunk`. Returns
     // false when there is none; stopStatus() then says why.
     // `maxBytes` bounds this chunk (a record longer than that is still read whole).
-    bool next(std::vector<std::byte>& buffer, RecordChunk& chunk,
+    bool next(ReadBuffer& buffer, RecordChunk& chunk,
               std::uint64_t maxBytes = std::numeric_limits<std::uint64_t>::max());
 
     // EndOfData: everything up to `end` was records. TruncatedTail: an incomplete record starts

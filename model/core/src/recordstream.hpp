@@ -26,7 +26,7 @@ public:
 
 private:
     ChunkReader m_reader;
-    std::vector<std::byte> m_buffer;
+    ReadBuffer m_buffer;
     RecordChunk m_chunk;
     std::size_t m_next = 0;
     std::size_t m_intact = 0; // records of the chunk before its first corrupt payload

@@ -47,7 +47,7 @@ struct LocalAlert
 
 struct TraceJob
 {
-    std::vector<std::byte> buffer;
+    ReadBuffer buffer;
     RecordChunk chunk;
     std::uint64_t firstIndex = 0;
     ChunkedArray<double>::Writer wallTime;
