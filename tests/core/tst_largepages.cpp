@@ -85,3 +85,22 @@ TEST_CASE("a read buffer keeps its bytes as it grows, in large pages from half o
     CHECK(moved.size() == 10);
     CHECK(moved[0] == std::byte{0x5a});
 }
+
+TEST_CASE("an array filled in large pages holds its values, with the room asked for")
+{
+    constexpr std::size_t kCount = 3 * kLargePageBytes / sizeof(std::uint16_t) + 5;
+    auto hops = filledInLargePages<std::uint16_t>(kCount, 0xfffe, kCount + 1000);
+    REQUIRE(hops.size() == kCount);
+    CHECK(hops.capacity() >= kCount + 1000);
+    CHECK(hops.front() == 0xfffe);
+    CHECK(hops.back() == 0xfffe);
+    const auto* before = hops.data();
+    hops.insert(hops.end(), 1000, 7); // within the room: no move
+    CHECK(hops.data() == before);
+    CHECK(hops[kCount - 1] == 0xfffe);
+    CHECK(hops[kCount] == 7);
+    CHECK(filledInLargePages<std::uint16_t>(0, 1).empty());
+    adviseLargePages(nullptr, 0); // nothing to advise: no harm
+    adviseLargePages(hops.data(), 10);
+    CHECK(hops[3] == 0xfffe);
+}

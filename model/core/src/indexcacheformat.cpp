@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "indexcacheformat.hpp"
 
+#include "largepages.hpp"
 #include "nanscope/format/crc32c.hpp"
 
 #include <algorithm>
@@ -439,9 +440,10 @@ void putKnownPropagation(ArchiveWriter& w, const Propagation* propagation)
         w.put(pattern.text);
 }
 
-std::vector<std::uint16_t> decodeHops(const EncodedHops& hops)
+std::vector<std::uint16_t> decodeHops(const EncodedHops& hops, std::size_t capacity)
 {
-    std::vector<std::uint16_t> out(static_cast<std::size_t>(hops.events), Propagation::kFinite);
+    auto out =
+        filledInLargePages(static_cast<std::size_t>(hops.events), Propagation::kFinite, capacity);
     ArchiveReader r(hops.entries);
     forEachHop(r, hops.events, hops.others,
                [&](std::uint64_t event, std::uint16_t hop) { out[event] = hop; });

@@ -197,7 +197,8 @@ void putSavedWalk(ArchiveWriter& w, std::span<const std::byte> state);
 std::shared_ptr<const intentwalk::SavedWalkState> getSavedWalk(ArchiveReader& r,
                                                                std::shared_ptr<const void> owner);
 // The hop counts `hops` holds, as getKnownPropagation checked them.
-std::vector<std::uint16_t> decodeHops(const EncodedHops& hops);
+// With room for `capacity` hops (at least hops.events), so that later ones are appended in place.
+std::vector<std::uint16_t> decodeHops(const EncodedHops& hops, std::size_t capacity = 0);
 // Whether it has one hop count per trace and execution of the index, and names events in it.
 bool validPropagation(const KnownPropagation& propagation, const IndexState& index);
 

@@ -69,8 +69,7 @@ KnownPropagation::extended(const std::shared_ptr<const KnownPropagation>& before
 
 KnownPropagation::Hops KnownPropagation::decoded(const Parts& parts, std::uint64_t events)
 {
-    Hops hops = indexfile::decodeHops(parts.encoded);
-    hops.reserve(events);
+    Hops hops = indexfile::decodeHops(parts.encoded, static_cast<std::size_t>(events));
     for (const auto& tail : parts.tails)
         hops.insert(hops.end(), tail->begin(), tail->end());
     return hops;

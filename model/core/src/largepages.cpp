@@ -83,6 +83,25 @@ void unmapLargePages(void* memory, std::size_t bytes)
 #endif
 }
 
+void adviseLargePages(void* memory, std::size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+    if (!memory)
+        return;
+    auto* begin = static_cast<std::byte*>(memory);
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(begin) % kLargePageBytes;
+    const std::size_t head = misalignment == 0 ? 0 : kLargePageBytes - misalignment;
+    if (bytes <= head)
+        return;
+    const std::size_t whole = (bytes - head) / kLargePageBytes * kLargePageBytes;
+    if (whole > 0)
+        (void)::madvise(begin + head, whole, MADV_HUGEPAGE); // only advice
+#else
+    (void)memory;
+    (void)bytes;
+#endif
+}
+
 std::shared_ptr<std::byte[]> allocateLargePages(std::size_t bytes)
 {
     return {static_cast<std::byte*>(mapLargePages(bytes)), [bytes](std::byte* p) {

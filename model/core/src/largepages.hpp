@@ -7,9 +7,11 @@
 // them. Elsewhere the memory is plain, and nothing changes but the fault count.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <memory_resource>
+#include <vector>
 
 namespace nanscope::core {
 
@@ -22,6 +24,24 @@ void unmapLargePages(void* memory, std::size_t bytes);
 
 // The same, given back when the last owner lets go.
 std::shared_ptr<std::byte[]> allocateLargePages(std::size_t bytes);
+
+// Advises the whole large pages inside [memory, memory + bytes) for huge pages, leaving the rest
+// as it is: for memory of the process's allocator that is about to be filled whole, so that it
+// takes no more pages than in small ones, in a fault per 2 MiB rather than per 4 KiB.
+void adviseLargePages(void* memory, std::size_t bytes);
+
+// `count` copies of `value`, in a vector whose storage takes large pages where it can
+// (adviseLargePages) and has room for `capacity` elements (at least `count`): for arrays of
+// millions filled at once, and grown once after.
+template <typename T>
+std::vector<T> filledInLargePages(std::size_t count, const T& value, std::size_t capacity = 0)
+{
+    std::vector<T> v;
+    v.reserve(std::max(count, capacity));
+    adviseLargePages(v.data(), v.capacity() * sizeof(T));
+    v.assign(count, value);
+    return v;
+}
 
 // A memory resource that serves requests of a large page or more with mapLargePages, and
 // smaller ones from the default resource: the upstream of arenas and containers that grow large.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "intentwalk.hpp"
+#include "largepages.hpp"
 #include "latesttraces.hpp"
 #include "nanscope/core/hints.hpp"
 #include "originanalysis.hpp"
@@ -228,8 +229,8 @@ NonFiniteAnalysis analyseNonFinite(const Snapshot& snapshot,
 
     NonFiniteAnalysis a;
     if (!judgement.sawNonFinite) { // nothing to count
-        a.propagation.traceHops.assign(d.traces.size(), Propagation::kFinite);
-        a.propagation.executionHops.assign(d.executions.size(), Propagation::kFinite);
+        a.propagation.traceHops = filledInLargePages(d.traces.size(), Propagation::kFinite);
+        a.propagation.executionHops = filledInLargePages(d.executions.size(), Propagation::kFinite);
         a.propagation.expectedPatterns = patterns;
     } else {
         walk.count(judgement, a.propagation, describingOrigin(snapshot, judgement, a));

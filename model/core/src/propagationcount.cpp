@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "propagationcount.hpp"
 
+#include "largepages.hpp"
+
 #include <algorithm>
 
 namespace nanscope::core::intentwalk {
@@ -24,8 +26,9 @@ PropagationCount::PropagationCount(const Snapshot::Data& data,
       m_atOrigin(std::move(atOrigin)), m_from(from),
       m_groupSetAside(judgement.verdicts.size(), UINT32_MAX)
 {
-    out.traceHops.assign(data.traces.size() - std::min(from.traces, data.traces.size()), kFinite);
-    out.executionHops.assign(
+    out.traceHops =
+        filledInLargePages(data.traces.size() - std::min(from.traces, data.traces.size()), kFinite);
+    out.executionHops = filledInLargePages(
         data.executions.size() - std::min(from.executions, data.executions.size()), kFinite);
     out.expectedPatterns = patterns;
     for (std::size_t k = 0; k < out.setAside.size(); ++k) {
