@@ -7,7 +7,11 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <new>
+#include <optional>
+#include <sstream>
+#include <string>
 #include <vector>
 
 using namespace nanscope::core;
@@ -17,6 +21,30 @@ namespace {
 bool alignedToLargePage(const void* p)
 {
     return reinterpret_cast<std::uintptr_t>(p) % kLargePageBytes == 0;
+}
+
+// Whether the mapping holding `p` is advised for huge pages ("hg" among its VmFlags in
+// /proc/self/smaps); nullopt where the system does not say.
+std::optional<bool> advisedForHugePages(const void* p)
+{
+    std::ifstream smaps("/proc/self/smaps");
+    if (!smaps)
+        return std::nullopt;
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    bool inside = false;
+    std::string line;
+    while (std::getline(smaps, line)) {
+        unsigned long long begin = 0;
+        unsigned long long end = 0;
+        char dash = 0;
+        std::istringstream range(line);
+        if (range >> std::hex >> begin >> dash >> end && dash == '-') {
+            inside = begin <= at && at < end;
+        } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+            return line.find(" hg") != std::string::npos;
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -103,4 +131,12 @@ TEST_CASE("an array filled in large pages holds its values, with the room asked 
     adviseLargePages(nullptr, 0); // nothing to advise: no harm
     adviseLargePages(hops.data(), 10);
     CHECK(hops[3] == 0xfffe);
+#if defined(__linux__)
+    // The whole large pages inside its storage are advised, where the system says so.
+    const auto* bytes = reinterpret_cast<const std::byte*>(hops.data());
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(bytes) % kLargePageBytes;
+    const auto* inner = bytes + (misalignment == 0 ? 0 : kLargePageBytes - misalignment);
+    if (const auto advised = advisedForHugePages(inner))
+        CHECK(*advised);
+#endif
 }

@@ -260,7 +260,9 @@ private:
                                 // an adopted one): its pages can be given back
     std::size_t m_sealed = 0;   // chunks before it were looked at by sealBelow
     ChunkRun m_run;
-    std::size_t m_madeChunks = 0; // by newChunk: neither the first nor adopted ones
+    // Whole chunks in memory of its own: by newChunk (not adopted ones), and the first chunk
+    // grown whole where runs begin early.
+    std::size_t m_madeChunks = 0;
     // The made chunk that starts the first run. A run's worth by default: the first open of 10^7
     // traces peaked 2 to 6 MiB higher with the trace columns' runs begun early.
     std::size_t m_runsFrom = kChunksPerRun;

@@ -29,7 +29,9 @@ using namespace intentwalk;
 inline std::size_t firstTensorBlockBytes(const Snapshot::Data& data)
 {
     constexpr std::size_t kExecutionsForLargePage = std::size_t{1} << 15;
-    return data.executions.size() >= kExecutionsForLargePage ? kLargePageBytes - 64 : 1024;
+    constexpr std::size_t kSmallFirstBlockBytes = 1024; // the arena's own default
+    return data.executions.size() >= kExecutionsForLargePage ? kLargePageBytes - 64
+                                                             : kSmallFirstBlockBytes;
 }
 
 struct IntentWalk::Impl

@@ -21,17 +21,12 @@ class LargePageResource final : public std::pmr::memory_resource
 {
     void* do_allocate(std::size_t bytes, std::size_t alignment) override
     {
-        if (bytes < kLargePageBytes || alignment > kLargePageBytes)
-            return std::pmr::new_delete_resource()->allocate(bytes, alignment);
-        return mapLargePages(bytes);
+        return allocateBytes(bytes, alignment, kLargePageBytes);
     }
 
     void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override
     {
-        if (bytes < kLargePageBytes || alignment > kLargePageBytes)
-            std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
-        else
-            unmapLargePages(p, bytes);
+        deallocateBytes(p, bytes, alignment, kLargePageBytes);
     }
 
     bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override
@@ -39,6 +34,11 @@ class LargePageResource final : public std::pmr::memory_resource
         return this == &other;
     }
 };
+
+bool inLargePages(std::size_t bytes, std::size_t alignment, std::size_t largeFrom)
+{
+    return bytes >= largeFrom && alignment <= kLargePageBytes;
+}
 
 } // namespace
 
@@ -81,6 +81,21 @@ void unmapLargePages(void* memory, std::size_t bytes)
 #else
     ::operator delete (memory, std::align_val_t{kLargePageBytes});
 #endif
+}
+
+void* allocateBytes(std::size_t bytes, std::size_t alignment, std::size_t largeFrom)
+{
+    if (inLargePages(bytes, alignment, largeFrom))
+        return mapLargePages(bytes);
+    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+}
+
+void deallocateBytes(void* memory, std::size_t bytes, std::size_t alignment, std::size_t largeFrom)
+{
+    if (inLargePages(bytes, alignment, largeFrom))
+        unmapLargePages(memory, bytes);
+    else
+        std::pmr::new_delete_resource()->deallocate(memory, bytes, alignment);
 }
 
 void adviseLargePages(void* memory, std::size_t bytes)

@@ -25,6 +25,11 @@ void unmapLargePages(void* memory, std::size_t bytes);
 // The same, given back when the last owner lets go.
 std::shared_ptr<std::byte[]> allocateLargePages(std::size_t bytes);
 
+// `bytes` aligned to `alignment`: in large pages (mapLargePages) from `largeFrom` bytes up, from
+// the default resource below. Give them back with deallocateBytes and the same arguments.
+void* allocateBytes(std::size_t bytes, std::size_t alignment, std::size_t largeFrom);
+void deallocateBytes(void* memory, std::size_t bytes, std::size_t alignment, std::size_t largeFrom);
+
 // Advises the whole large pages inside [memory, memory + bytes) for huge pages, leaving the rest
 // as it is: for memory of the process's allocator that is about to be filled whole, so that it
 // takes no more pages than in small ones, in a fault per 2 MiB rather than per 4 KiB.
@@ -44,7 +49,8 @@ std::vector<T> filledInLargePages(std::size_t count, const T& value, std::size_t
 }
 
 // A memory resource that serves requests of a large page or more with mapLargePages, and
-// smaller ones from the default resource: the upstream of arenas and containers that grow large.
+// smaller ones from the default resource (allocateBytes): the upstream of arenas and containers
+// that grow large.
 std::pmr::memory_resource* largePageResource();
 
 } // namespace nanscope::core

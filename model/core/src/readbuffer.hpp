@@ -12,7 +12,9 @@
 #include "largepages.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace nanscope::core {
@@ -34,19 +36,12 @@ public:
     {
         if (n > SIZE_MAX / sizeof(T))
             throw std::bad_alloc();
-        const std::size_t bytes = n * sizeof(T);
-        if (bytes >= kLargeFromBytes)
-            return static_cast<T*>(mapLargePages(bytes));
-        return static_cast<T*>(::operator new(bytes));
+        return static_cast<T*>(allocateBytes(n * sizeof(T), alignof(T), kLargeFromBytes));
     }
 
     void deallocate(T* p, std::size_t n) noexcept
     {
-        const std::size_t bytes = n * sizeof(T);
-        if (bytes >= kLargeFromBytes)
-            unmapLargePages(p, bytes);
-        else
-            ::operator delete(p);
+        deallocateBytes(p, n * sizeof(T), alignof(T), kLargeFromBytes);
     }
 
     // Elements made by resize() are left as they were: the read that follows writes them.
