@@ -8,13 +8,14 @@
 #   scripts/gpu-check.sh --run BUNDLE [OUTPUT]   # there, in a checkout of the same commit
 #   scripts/gpu-check.sh [OUTPUT]                # both, on one machine
 #
-# BUNDLE holds bin/ (tests, demos, report, benchmark) and lib/ (every shared library they need
+# BUNDLE holds bin/ (tests, demos, report, benchmarks) and lib/ (every shared library they need
 # beyond the C and C++ runtimes and CUDA's). --run writes every output to OUTPUT (default
 # gpu-results/), its summary to OUTPUT/README.txt: GPU and recorder tests (the GPU ones must
 # run, not skip), the GPU demo and its report, the Python package installed there by pip for
 # that machine's Python and torch (with the C++ op observer; without it when that fails to
 # build), the CUDA Python tests, the PyTorch overhead benchmark (both observers),
-# nanscope_bench_gpu, and last compute-sanitizer's memcheck over the device tests when present.
+# nanscope_bench_gpu, nanscope_bench_recorder (the record calls with host tensors on that
+# machine's CPU), and last compute-sanitizer's memcheck over the device tests when present.
 # BUNDLE/integer-lanes/ holds the GPU tests and benchmark built with NANSCOPE_CUDA_HALF_COMPARE
 # off: 16-bit floats counted by integer lane arithmetic, as Ampere (sm_80) devices count them.
 # On sm_90 devices --run runs those [gpu] tests too (they count) and that benchmark's bandwidth.
@@ -27,7 +28,8 @@ repo="$(pwd)"
 
 binaries=(tests/gpu/nanscope_gpu_tests tests/recorder/nanscope_recorder_tests
           tests/recorder/nanscope_recorder_device_tests
-          tests/bench/nanscope_bench_gpu recorder/examples/nanscope-demo-mlp
+          tests/bench/nanscope_bench_gpu tests/bench/nanscope_bench_recorder
+          recorder/examples/nanscope-demo-mlp
           recorder/examples/nanscope-demo-mlp-gpu app/report/nanscope-report)
 
 # The libraries every Linux machine with a CUDA driver and toolkit has: never carried.
@@ -186,6 +188,12 @@ run_bundle() {
   step "benchmark: nanscope_bench_gpu"
   timeout 240 "$bundle/bin/nanscope_bench_gpu" > "$out/bench-gpu.txt" 2>&1 || status=1
   cat "$out/bench-gpu.txt" >> "$out/README.txt"
+  # The same step's record calls with host tensors, on this machine's CPU: what the device path
+  # adds is the difference.
+  step "benchmark: nanscope_bench_recorder (host tensors, this machine's CPU)"
+  timeout 120 "$bundle/bin/nanscope_bench_recorder" 1000 16 > "$out/bench-recorder.txt" 2>&1 ||
+    status=1
+  cat "$out/bench-recorder.txt" >> "$out/README.txt"
 
   # On Hopper the default build counts 16-bit floats on the half-precision units; the integer
   # lanes that Ampere runs are tested here through the variant built without them.

@@ -209,6 +209,16 @@ void benchSmallTensors()
     }
 }
 
+void benchCallCosts()
+{
+    Stream s;
+    Buffer memory(4096);
+    std::printf("\n== Host time of the CUDA calls a device summary makes, each alone (median of "
+                "2048) ==\n");
+    for (const bench::CallCost& c : bench::measureCallCosts(s.stream, memory.data))
+        std::printf("%-44s %8.2f us\n", c.call.c_str(), c.microseconds);
+}
+
 // The recording of one step: a graph with an op per traced tensor, all recorded by one
 // recordTraces call, and the step function's call as an execution whose output is the loss.
 class StepRecording
@@ -237,9 +247,14 @@ public:
         m_loss = view(m_lossTensor); // its shape must outlive the call
     }
 
-    void record()
+    // Records the step; `tracesUs` gets the host time of the recordTraces call alone.
+    void record(double& tracesUs)
     {
+        const auto before = std::chrono::steady_clock::now();
         check(m_recorder.recordTraces(m_traces), "recordTraces");
+        tracesUs =
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - before)
+                .count();
         check(
             m_recorder.recordExecution({.opType = "__inference_train_step_1",
                                         .graph = &m_graph,
@@ -301,7 +316,9 @@ void benchTraining(const Model& model, bool tf32)
                 static_cast<double>(bytes) / 1e6, model.steps);
     // "record us": the record calls alone, on the host; the rest of a mode's overhead is what
     // the GPU and the writer thread add to the next step.
-    std::printf("%-16s %12s %10s %11s  %s\n", "mode", "ms/step", "overhead", "record us", "goal");
+    // "traces us": the recordTraces call's share of it; the rest is recordExecution's.
+    std::printf("%-16s %12s %10s %11s %11s  %s\n", "mode", "ms/step", "overhead", "record us",
+                "traces us", "goal");
 
     const auto logRoot = std::filesystem::temp_directory_path() /
                          ("nanscope-bench-gpu-" + std::to_string(std::random_device{}()));
@@ -318,6 +335,7 @@ void benchTraining(const Model& model, bool tf32)
     constexpr int kRounds = 3;
     std::vector<std::vector<double>> times(modes.size());
     std::vector<std::vector<double>> recordTimes(modes.size());
+    std::vector<std::vector<double>> tracesTimes(modes.size());
     for (int i = 0; i < 5; ++i)
         (void)step.run();
     for (int round = 0; round < kRounds; ++round) {
@@ -343,14 +361,16 @@ void benchTraining(const Model& model, bool tf32)
                 const auto before = std::chrono::steady_clock::now();
                 (void)step.run();
                 const auto stepped = std::chrono::steady_clock::now();
+                double tracesUs = 0;
                 if (recording)
-                    recording->record();
+                    recording->record(tracesUs);
                 const auto after = std::chrono::steady_clock::now();
                 if (s >= 2) {
                     times[m].push_back(
                         std::chrono::duration<double, std::milli>(after - before).count());
                     recordTimes[m].push_back(
                         std::chrono::duration<double, std::micro>(after - stepped).count());
+                    tracesTimes[m].push_back(tracesUs);
                 }
             }
             if (recorder)
@@ -367,8 +387,9 @@ void benchTraining(const Model& model, bool tf32)
             std::printf("%-16s %12.3f %10s\n", name.c_str(), t, "");
         else {
             const double overhead = 100.0 * (t / base - 1.0);
-            std::printf("%-16s %12.3f %9.1f%% %11.1f  %s\n", name.c_str(), t, overhead,
-                        median(recordTimes[m]), verdict(model, *modes[m], overhead).c_str());
+            std::printf("%-16s %12.3f %9.1f%% %11.1f %11.1f  %s\n", name.c_str(), t, overhead,
+                        median(recordTimes[m]), median(tracesTimes[m]),
+                        verdict(model, *modes[m], overhead).c_str());
         }
     }
     std::error_code ignored;
@@ -417,6 +438,7 @@ int main(int argc, char** argv)
     const std::size_t wanted = quick ? (std::size_t{256} << 20) : (std::size_t{2} << 30);
     benchBandwidth(std::min(wanted, freeBytes / 4) / 4096 * 4096);
     benchSmallTensors();
+    benchCallCosts();
     benchTraining({"tutorial", {784, 500, 10}, 100, quick ? 10 : 30, 10, 20}, tf32);
     benchTraining({"large", {4096, 4096, 4096, 4096}, 1024, quick ? 5 : 20, 3, 5}, tf32);
     return 0;

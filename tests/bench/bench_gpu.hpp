@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cuda_runtime_api.h>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace nanscope::bench {
@@ -22,6 +23,16 @@ enum class FillKind {
 
 // Fills `count` elements of `dtype` at `data` (device memory) and waits.
 void fill(void* data, DType dtype, std::uint64_t count, FillKind kind);
+
+struct CallCost
+{
+    std::string call;
+    double microseconds; // the median host time of one call
+};
+
+// The host time of each CUDA call a device summary makes, each measured alone on `stream`
+// (bench_launch.cu); `deviceData` is any device allocation, for the pointer query.
+std::vector<CallCost> measureCallCosts(cudaStream_t stream, const void* deviceData);
 
 struct StepTensor
 {
