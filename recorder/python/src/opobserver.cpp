@@ -21,6 +21,7 @@ struct OpObserver::Frame : at::ObserverContext
 {
     const char* opType = nullptr;
     bool anomalyCheck = false;
+    bool returnsValues = false; // the op's schema names results
     // Exceptions in flight as the op started: more at its end, and the op is failing (its frame
     // closes as the exception unwinds it), so it made nothing to record.
     int exceptionsInFlight = 0;
@@ -51,8 +52,9 @@ thread_local ThreadState t_thread;
 struct OpInfo
 {
     std::string name;
-    bool composite = false;    // decomposes into other ops
-    bool anomalyCheck = false; // what anomaly detection runs after each backward node
+    bool composite = false;     // decomposes into other ops
+    bool anomalyCheck = false;  // what anomaly detection runs after each backward node
+    bool returnsValues = false; // its schema names results, which a finished call hands over
 };
 
 // Ops by the address of their schema's name, which RecordFunction hands every call; checked
@@ -69,9 +71,11 @@ const OpInfo& opInfo(const at::RecordFunction& fn)
     // A frame that names no registered op is no op of the program's.
     info.composite = true;
     if (const auto op = fn.operator_name())
-        if (const auto handle = c10::Dispatcher::singleton().findOp(*op))
+        if (const auto handle = c10::Dispatcher::singleton().findOp(*op)) {
             info.composite =
                 handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd);
+            info.returnsValues = handle->hasSchema() && !handle->schema().returns().empty();
+        }
     info.anomalyCheck = info.name == "aten::isnan" || info.name == "aten::any" ||
                         info.name == "aten::_local_scalar_dense";
     return info;
@@ -141,6 +145,7 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
         auto frame = std::make_unique<OpObserver::Frame>();
         frame->opType = info->name.c_str();
         frame->anomalyCheck = info->anomalyCheck;
+        frame->returnsValues = info->returnsValues;
         frame->exceptionsInFlight = std::uncaught_exceptions();
         frame->sequence = fn.seqNr();
         for (const c10::IValue& input : fn.inputs())
@@ -168,7 +173,11 @@ void onEnd(const at::RecordFunction& fn, at::ObserverContext* context)
         return;
     if (frame->anomalyCheck && torch::autograd::AnomalyMode::is_enabled())
         return;
-    if (std::uncaught_exceptions() > frame->exceptionsInFlight)
+    // A failing op: its frame closes as the exception unwinds it, or, where the exception
+    // count did not show it (seen with torch 2.11 from pip), without the results that only a
+    // finished call hands to RecordFunction.
+    if (std::uncaught_exceptions() > frame->exceptionsInFlight ||
+        (frame->returnsValues && fn.outputs().empty()))
         return;
     try {
         observer->record(*frame, fn.outputs(), thread.backward);
