@@ -6,6 +6,7 @@
 // record by record there, and a stop at a corrupt record drops what was decoded past it, so the
 // index is exactly what reading one record at a time would give.
 #include "awaitedframes.hpp"
+#include "chunkstrings.hpp"
 #include "loaders.hpp"
 #include "recorddecoding.hpp"
 #include "recordscan.hpp"
@@ -87,31 +88,10 @@ private:
     bool m_haveLocation = false;
 };
 
-// The StringPool ids of the op type, graph id and module path of the last record: consecutive
-// executions mostly repeat them.
-class RepeatedStrings
-{
-public:
-    std::uint32_t intern(StringPool& strings, std::size_t slot, std::string_view s)
-    {
-        Interned& last = m_interned[slot];
-        if (!last.valid || s != last.text) {
-            last.text.assign(s);
-            last.id = strings.intern(s);
-            last.valid = true;
-        }
-        return last.id;
-    }
-
-private:
-    struct Interned
-    {
-        std::string text;
-        std::uint32_t id = 0;
-        bool valid = false;
-    };
-    std::array<Interned, 3> m_interned;
-};
+// The kinds of an execution's strings in its chunk's ChunkStrings.
+constexpr std::size_t kOpType = 0;
+constexpr std::size_t kGraphId = 1;
+constexpr std::size_t kModulePath = 2;
 
 // What one record came to, decoded on a pool thread. Its strings point into the chunk's buffer.
 struct ExecutionRecord
@@ -126,9 +106,8 @@ struct ExecutionRecord
     std::uint64_t offset = 0;
     RecordWeight weight; // its first half, weighRecord's; the stitcher does the second
     double wallTime = 0;
-    std::string_view opType;
     std::string_view graphId;
-    std::string_view modulePath;
+    std::array<std::uint32_t, ChunkStrings::kKinds> strings{}; // numbers in the chunk's strings
     std::optional<std::string_view> unknownFrame;
     std::string_view codeLocation; // only where it names an unknown frame
     std::uint32_t inputCount = 0;
@@ -150,6 +129,7 @@ struct ExecutionJob
     std::vector<std::uint8_t> outputHealth;    // each record's outputs, in order
     std::vector<Alert> alerts;                 // each record's, in order; events set when stitched
     std::vector<std::string> invalidSummaries; // the words of ExecutionRecord::invalidSummary
+    ChunkStrings strings;                      // the records' op types, graph ids and modules
 
     void run(const IndexState& index, bool compatible);
     // Ready for another chunk, its lists emptied but their memory kept: a job's lists grow to
@@ -166,6 +146,7 @@ void ExecutionJob::reset()
     outputHealth.clear();
     alerts.clear();
     invalidSummaries.clear();
+    strings.clear();
 }
 
 // Whether TensorBoard raises an alert for output `slot` (NaNscope's alerts less its own).
@@ -202,9 +183,10 @@ void ExecutionJob::run(const IndexState& index, bool compatible)
         }
         x.mode = e.mode;
         x.wallTime = e.wallTime;
-        x.opType = e.opType;
         x.graphId = e.graphId;
-        x.modulePath = e.modulePath;
+        x.strings[kOpType] = strings.number(kOpType, e.opType);
+        x.strings[kGraphId] = strings.number(kGraphId, e.graphId);
+        x.strings[kModulePath] = strings.number(kModulePath, e.modulePath);
         x.malformedSummary = e.malformedSummary;
         if (!e.malformedSummary)
             if (auto invalid = firstInvalidSummary(e.outputHealth); !invalid.empty()) {
@@ -252,6 +234,7 @@ public:
     // file's offset and stop are set, and later chunks are not to be stitched.
     bool stitch(ExecutionJob& job)
     {
+        m_ids.reset(job.strings);
         // A chunk that cannot take the index to its limit skips the per-record weighing, which
         // asks memoryBytes() each time.
         std::uint64_t growth = 0;
@@ -319,9 +302,9 @@ private:
         const std::size_t i = m_x.size();
         m_x.wallTime.push_back(x.wallTime);
         m_x.offset.push_back(x.offset);
-        m_x.opType.push_back(m_repeats.intern(m_index.strings, 0, x.opType));
-        m_x.graphId.push_back(m_repeats.intern(m_index.strings, 1, x.graphId));
-        m_x.module.push_back(m_repeats.intern(m_index.strings, 2, x.modulePath));
+        m_x.opType.push_back(m_ids.id(m_index.strings, kOpType, x.strings[kOpType]));
+        m_x.graphId.push_back(m_ids.id(m_index.strings, kGraphId, x.strings[kGraphId]));
+        m_x.module.push_back(m_ids.id(m_index.strings, kModulePath, x.strings[kModulePath]));
         m_x.mode.push_back(static_cast<std::uint8_t>(x.mode));
         m_x.health.push_back(x.health);
         m_x.idsBegin.push_back(m_x.tensorIds.size());
@@ -347,7 +330,7 @@ private:
     IndexState& m_index;
     ExecutionColumns& m_x;
     bool m_compatible;
-    RepeatedStrings m_repeats;
+    ChunkStringIds m_ids; // the stitched chunk's
 };
 
 // Reads from file.offset to the file's size now, until the end, the memory limit or the first
