@@ -10,6 +10,7 @@
 #include "mainwindowload.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/views/alertspanel.hpp"
+#include "nanscope/views/executionspanel.hpp"
 #include "nanscope/views/executiontimelinepanel.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
 #include "nanscope/views/navigator.hpp"
@@ -19,6 +20,7 @@
 #include "windowsettings.hpp"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QGraphicsView>
 #include <QLineEdit>
 #include <QScrollBar>
@@ -135,6 +137,36 @@ bool writeTwoHostsTwoDevices(const std::filesystem::path& dir)
     return ok && (*a)->close().ok() && (*b)->close().ok();
 }
 
+// `ranks` ranks of a PyTorch run (one host each): executions with module paths, so that the
+// Executions panel shows its op type and module boxes, and with two ranks its host box.
+bool writeRanksWithModules(const std::filesystem::path& dir, int ranks)
+{
+    std::vector<std::unique_ptr<Recorder>> recorders;
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string host = "node-rank" + std::to_string(rank);
+        auto opened = rank == 0 ? test::openHost(dir, "ranks", host.c_str())
+                                : test::openSecondHost(dir, "ranks", host.c_str());
+        if (!opened.ok())
+            return false;
+        recorders.push_back(std::move(*opened));
+    }
+    const std::int64_t shape[1] = {2};
+    const float values[2] = {1.0F, 2.0F};
+    bool ok = true;
+    for (const auto& recorder : recorders)
+        for (const char* op : {"aten::linear", "aten::scaled_dot_product_attention"})
+            ok = ok &&
+                 recorder
+                     ->recordExecution({.opType = op,
+                                        .outputIds = {recorder->newTensorId()},
+                                        .outputs = {{.data = values, .shape = shape}},
+                                        .context = {.modulePath = "Transformer.blocks.0.attn"}})
+                     .ok();
+    for (const auto& recorder : recorders)
+        ok = ok && recorder->close().ok();
+    return ok;
+}
+
 } // namespace
 
 class TestLayoutRoom : public QObject
@@ -146,6 +178,7 @@ private Q_SLOTS:
     void threeHostsLeaveGraphStructureItsRoom();
     void lanesOfSeveralHostsShareAWallTimeAxis();
     void theOpFilterStaysReadableBesideTwoPlaceFilters();
+    void aHostBoxWidensNoExecutionsPanel();
 };
 
 // An eager run (PyTorch's shape) at 1280 × 800, focused on its first NaN: Log, with the linear
@@ -304,6 +337,33 @@ void TestLayoutRoom::theOpFilterStaysReadableBesideTwoPlaceFilters()
     // And the window fits the screen: the boxes no longer widen it.
     QVERIFY2(window.width() <= 1280, qPrintable(QString::number(window.width())));
     QVERIFY(test::saveScreenshot(alerts, QStringLiteral("layoutroom-alert-filters")));
+}
+
+// The Executions panel of two ranks is as narrow as one rank's: its host box beside the op type
+// and module boxes made a two-rank PyTorch run's window 1358 pixels wide at least, past a
+// 1280-pixel screen; with the trailing tools it takes their line when the panel is narrow.
+void TestLayoutRoom::aHostBoxWidensNoExecutionsPanel()
+{
+    std::vector<int> minimumWidths;
+    for (const int ranks : {1, 2}) {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(writeRanksWithModules(dir.path().toStdString(), ranks));
+        MainWindow window({.useSettings = false});
+        window.setGeometry(windowOn(1280, 800));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(test::openAndWait(window, dir.path()));
+        views::ExecutionsPanel* executions = window.executionsPanel();
+        QTRY_COMPARE(executions->hostBox()->isVisible(), ranks > 1);
+        QTest::qWait(50); // the docks' last resize
+        minimumWidths.push_back(executions->minimumSizeHint().width());
+        QVERIFY2(window.width() <= 1280, qPrintable(QString::number(window.width())));
+        if (ranks > 1)
+            QVERIFY(test::saveScreenshot(&window, QStringLiteral("layoutroom-two-ranks")));
+    }
+    QVERIFY2(minimumWidths[1] <= minimumWidths[0],
+             qPrintable(QStringLiteral("%1 > %2").arg(minimumWidths[1]).arg(minimumWidths[0])));
 }
 
 QTEST_MAIN(TestLayoutRoom)

@@ -79,13 +79,16 @@ QWidget* ExecutionsPanel::buildControls()
     });
     m_status->setToolTip(tr("Rows in yellow made the focused execution's inputs (producers); rows "
                             "in blue read its outputs (consumers)."));
+    // The host box goes with the trailing tools, which take a line of their own in a narrow
+    // panel: beside the op type and module boxes it made a two-rank PyTorch run's window 1358
+    // pixels wide at least.
     auto* tools = new widgets::ToolRow(this);
     tools->leading()->setSpacing(6);
     tools->leading()->addWidget(m_nonFinite);
     tools->leading()->addWidget(m_opType);
     tools->leading()->addWidget(m_module);
-    tools->leading()->addWidget(m_host);
     tools->trailing()->setSpacing(6);
+    tools->trailing()->addWidget(m_host);
     tools->trailing()->addWidget(m_status);
     tools->trailing()->addWidget(m_search->goToField());
     return tools;
