@@ -315,14 +315,14 @@ TEST_CASE("the checks behind the checksums catch impossible values", "[indexcach
                             kDefaultMaxMemoryBytes};
     std::string why;
     const auto* data = reinterpret_cast<const std::byte*>(bytes.data());
-    CHECK_FALSE(loadIndexCache({data, bytes.size()}, nullptr, false, key, dir.path(), {}, state,
+    CHECK_FALSE(loadIndexCache({data, bytes.size()}, nullptr, nullptr, key, dir.path(), {}, state,
                                pool, why, false));
     CHECK(why == "it is damaged (a checksum does not match, or an entry is out of range)");
 
     bytes[opColumn] = 0;
     ReaderState again;
     again.index.files = realFileSystem();
-    CHECK(loadIndexCache({data, bytes.size()}, nullptr, false, key, dir.path(), {}, again, pool,
+    CHECK(loadIndexCache({data, bytes.size()}, nullptr, nullptr, key, dir.path(), {}, again, pool,
                          why, false));
 }
 
@@ -370,7 +370,7 @@ TEST_CASE("an alert that names no event of its kind, or holds impossible bytes, 
         state.index.files = realFileSystem();
         why.clear();
         return loadIndexCache({reinterpret_cast<const std::byte*>(file.data()), file.size()},
-                              nullptr, false, key, dir.path(), {}, state, pool, why, false);
+                              nullptr, nullptr, key, dir.path(), {}, state, pool, why, false);
     };
     REQUIRE(load(bytes));
 

@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <span>
 #include <string>
 #include <unistd.h>
+#include <utility>
 
 using namespace nanscope;
 using namespace nanscope::core;
@@ -80,9 +82,22 @@ TEST_CASE("a private copy holds the file's bytes, wherever it is made", "[indexc
             CHECK(copy->fileBacked() == toFile);
             CHECK(copy->bytes().size() == size);
             CHECK(copied(*copy) == original);
-            // The file rewritten in place afterwards: the copy keeps what it read.
+            // The file rewritten in place afterwards: the copy keeps what it read, and read()
+            // gives it too, across the halves of a large one.
             write(file, std::string(size, 'x'));
             CHECK(copied(*copy) == original);
+            const std::size_t around = std::min<std::size_t>(size / 2, 5'000);
+            for (const auto& [offset, length] :
+                 {std::pair{std::size_t{0}, size}, std::pair{size / 2 - around, 2 * around},
+                  std::pair{size - 1, std::size_t{1}}}) {
+                INFO("read " << length << " bytes at " << offset);
+                std::string out(length, '\0');
+                CHECK(copy->read(offset, std::as_writable_bytes(std::span(out))));
+                CHECK(out == original.substr(offset, length));
+            }
+            std::byte past{};
+            CHECK_FALSE(copy->read(size, {&past, 1}));
+            CHECK_FALSE(copy->read(size - 1, {&past, 2}));
             write(file, original);
         }
     }

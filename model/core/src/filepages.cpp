@@ -23,19 +23,4 @@ void releaseMemoryPages(void* data, std::size_t bytes)
     releaseFilePages(data, bytes); // the same call: whole pages within, MADV_DONTNEED
 }
 
-void mapFilePages(const void* data, std::size_t bytes)
-{
-#ifdef MADV_POPULATE_READ
-    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    // From the start of the first page: madvise takes page-aligned ranges only.
-    const auto intoPage = reinterpret_cast<std::uintptr_t>(data) % page;
-    if (bytes > 0)
-        (void)::madvise(const_cast<std::byte*>(static_cast<const std::byte*>(data)) - intoPage,
-                        bytes + intoPage, MADV_POPULATE_READ);
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
-
 } // namespace nanscope::core

@@ -15,9 +15,4 @@ void releaseFilePages(const void* data, std::size_t bytes);
 // The same for memory of the process's own that holds nothing needed: it reads back as zeros.
 void releaseMemoryPages(void* data, std::size_t bytes);
 
-// Maps the pages within [data, data + bytes) of a file mapping in one call (MADV_POPULATE_READ,
-// Linux 5.14), before a pass reads them all: one page fault per few pages costs more, most of
-// all in a virtual machine. Does nothing where the system cannot.
-void mapFilePages(const void* data, std::size_t bytes);
-
 } // namespace nanscope::core

@@ -26,6 +26,7 @@
 #pragma once
 
 #include "indexarchive.hpp"
+#include "privatecopy.hpp"
 #include "readerstate.hpp"
 #include "threadpool.hpp"
 
@@ -108,13 +109,15 @@ bool loadIndexCache(const std::filesystem::path& file, const IndexCacheKey& key,
                     const std::filesystem::path& logdir, const DiscoveryOptions& discovery,
                     ReaderState& state, ThreadPool& pool, std::string& why, bool checksums = true);
 
-// The same from bytes held by `owner`; `mapped`: the bytes are a file mapping whose pages may be
-// released once checked. `checksums` false: see IndexCacheOptions::checksums. `trusted`: its
-// trust record vouches for the bytes (indexcachetrust.hpp), so their checksums are not checked.
+// The same from bytes held by `owner`; `copy`: the private copy they lie in (its file mappings'
+// pages are released once checked, and read through its files by the checks), or null for bytes
+// of the caller's. `checksums` false: see IndexCacheOptions::checksums. `trusted`: its trust
+// record vouches for the bytes (indexcachetrust.hpp), so their checksums are not checked.
 bool loadIndexCache(std::span<const std::byte> bytes, std::shared_ptr<const void> owner,
-                    bool mapped, const IndexCacheKey& key, const std::filesystem::path& logdir,
-                    const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
-                    std::string& why, bool checksums = true, bool trusted = false);
+                    const PrivateCopy* copy, const IndexCacheKey& key,
+                    const std::filesystem::path& logdir, const DiscoveryOptions& discovery,
+                    ReaderState& state, ThreadPool& pool, std::string& why, bool checksums = true,
+                    bool trusted = false);
 
 // After saving `file`: waits until its times are safely past the save, then checks it whole as a
 // load would, into `scratch` (a fresh state with the reader's settings, thrown away), so that it

@@ -1,56 +1,61 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "indexcachechecks.hpp"
 
-#include "filepages.hpp"
 #include "nanscope/format/crc32c.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace nanscope::core::indexfile {
 
 namespace {
 
-// The largest entry of a block is below `bound`: one pass, in the entries' own width.
-template <typename T>
-bool entriesBelow(const std::byte* data, std::size_t bytes, std::uint64_t bound)
-{
-    const auto* p = reinterpret_cast<const T*>(data);
-    T largest = 0;
-    for (std::size_t i = 0; i < bytes / sizeof(T); ++i)
-        largest = std::max(largest, p[i]);
-    return bytes == 0 || largest < bound;
-}
+// Bytes read through a copy's files at a time: a buffer that stays in the core's cache.
+constexpr std::size_t kPieceBytes = std::size_t{256} << 10;
 
-} // namespace
-
-bool checkArrayBlock(const ArrayBlock& b, CheckedBytes how)
+// Calls visit(piece, bytes) for [data, data + bytes) in pieces of whole elements of
+// `elementBytes` (at most kPieceBytes, aligned as any element), read through `how.readThrough`
+// when set. False when a read fails.
+template <typename Visit>
+bool forEachPiece(const std::byte* data, std::size_t bytes, std::size_t elementBytes,
+                  CheckedBytes how, const Visit& visit)
 {
-    if (how.fileMapping)
-        mapFilePages(b.data, b.bytes);
-    if (how.verifyChecksums && format::crc32c(b.data, b.bytes) != b.checksum)
-        return false;
-    if (b.bound > 0) {
-        const bool ok = b.elementBytes == 2 ? entriesBelow<std::uint16_t>(b.data, b.bytes, b.bound)
-                        : b.elementBytes == 4
-                            ? entriesBelow<std::uint32_t>(b.data, b.bytes, b.bound)
-                            : false;
-        if (!ok)
-            return false;
+    const PrivateCopy* copy = how.readThrough;
+    if (!copy || !copy->fileBacked()) {
+        visit(data, bytes);
+        return true;
     }
-    if (how.fileMapping)
-        releaseFilePages(b.data, b.bytes);
+    thread_local std::unique_ptr<std::uint64_t[]> buffer(new std::uint64_t[kPieceBytes / 8]);
+    auto* piece = reinterpret_cast<std::byte*>(buffer.get());
+    const std::size_t step = kPieceBytes / elementBytes * elementBytes;
+    const auto offset = static_cast<std::size_t>(data - copy->bytes().data());
+    for (std::size_t done = 0; done < bytes; done += step) {
+        const std::size_t n = std::min(step, bytes - done);
+        if (!copy->read(offset + done, {piece, n}))
+            return false;
+        visit(piece, n);
+    }
     return true;
 }
 
-bool checkAlertRun(const AlertRun& run, CheckedBytes how)
+// The largest entry of a block is below `bound`: one pass, in the entries' own width.
+template <typename T>
+T largestEntry(const std::byte* data, std::size_t bytes, T largest)
 {
-    if (how.fileMapping)
-        mapFilePages(run.alerts, run.count * sizeof(Alert));
-    // Without an early exit, so that the loop has no branch to mispredict.
+    const auto* p = reinterpret_cast<const T*>(data);
+    for (std::size_t i = 0; i < bytes / sizeof(T); ++i)
+        largest = std::max(largest, p[i]);
+    return largest;
+}
+
+// Whether each entry of the alerts is possible; without an early exit, so that the loop has no
+// branch to mispredict.
+bool alertsPossible(const Alert* alerts, std::size_t count, const AlertRun& run)
+{
     bool bad = false;
-    for (std::size_t i = 0; i < run.count; ++i) {
-        const Alert& a = run.alerts[i];
+    for (std::size_t i = 0; i < count; ++i) {
+        const Alert& a = alerts[i];
         // Read as bytes: a bool holding 2 may not be loaded, nor an enum out of its range.
         std::uint8_t flag = 0;
         std::uint8_t counts = 0;
@@ -59,9 +64,42 @@ bool checkAlertRun(const AlertRun& run, CheckedBytes how)
         bad |= (a.event.source != run.source) | (a.event.index >= run.events) | (flag > 1) |
                (counts > static_cast<std::uint8_t>(Alert::Counts::Integer));
     }
-    if (how.fileMapping)
-        releaseFilePages(run.alerts, run.count * sizeof(Alert));
     return !bad;
+}
+
+} // namespace
+
+bool checkArrayBlock(const ArrayBlock& b, CheckedBytes how)
+{
+    if (b.bound > 0 && b.elementBytes != 2 && b.elementBytes != 4)
+        return false;
+    std::uint32_t crc = 0;
+    std::uint32_t largest = 0;
+    const std::size_t element = std::max<std::size_t>(b.elementBytes, 1);
+    const bool read =
+        forEachPiece(b.data, b.bytes, element, how, [&](const std::byte* p, std::size_t n) {
+            if (how.verifyChecksums)
+                crc = format::crc32cExtend(crc, p, n);
+            if (b.bound > 0 && b.elementBytes == 2)
+                largest = largestEntry<std::uint16_t>(p, n, static_cast<std::uint16_t>(largest));
+            else if (b.bound > 0)
+                largest = largestEntry<std::uint32_t>(p, n, largest);
+        });
+    return read && (!how.verifyChecksums || crc == b.checksum) &&
+           (b.bound == 0 || b.bytes == 0 || largest < b.bound);
+}
+
+bool checkAlertRun(const AlertRun& run, CheckedBytes how)
+{
+    bool ok = true;
+    return forEachPiece(reinterpret_cast<const std::byte*>(run.alerts), run.count * sizeof(Alert),
+                        sizeof(Alert), how,
+                        [&](const std::byte* p, std::size_t n) {
+                            ok = alertsPossible(reinterpret_cast<const Alert*>(p),
+                                                n / sizeof(Alert), run) &&
+                                 ok;
+                        }) &&
+           ok;
 }
 
 } // namespace nanscope::core::indexfile

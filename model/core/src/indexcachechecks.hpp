@@ -5,6 +5,7 @@
 #pragma once
 
 #include "nanscope/core/digests.hpp"
+#include "privatecopy.hpp"
 #include "threadpool.hpp"
 
 #include <atomic>
@@ -36,10 +37,11 @@ struct AlertRun
 struct CheckedBytes
 {
     bool verifyChecksums = true;
-    // They map a file: mapped in one call before a pass and released from the resident set
-    // after it (filepages.hpp), so that a reopened index of 10^8 traces does not count
-    // gigabytes of resident memory.
-    bool fileMapping = false;
+    // The copy they lie in, when it maps files: they are read through them piece by piece into
+    // a buffer of the thread's (PrivateCopy::read), never where they are mapped, so that a
+    // reopened index of 10^8 traces neither counts gigabytes of resident memory nor faults in
+    // every page it checks. Null: read where they lie.
+    const PrivateCopy* readThrough = nullptr;
 };
 
 bool checkArrayBlock(const ArrayBlock& block, CheckedBytes how);

@@ -31,11 +31,13 @@ using namespace indexfile;
 class SidecarLoader
 {
 public:
-    SidecarLoader(std::span<const std::byte> bytes, bool mapped, const IndexCacheKey& key,
-                  const fs::path& logdir, const DiscoveryOptions& discovery, ReaderState& state,
-                  ThreadPool& pool, bool checksums, bool checkedBefore)
-        : m_bytes(bytes), m_mapped(mapped), m_key(key), m_logdir(logdir), m_discovery(discovery),
-          m_state(state), m_pool(pool), m_checksums(checksums), m_checkedBefore(checkedBefore)
+    SidecarLoader(std::span<const std::byte> bytes, const PrivateCopy* copy,
+                  const IndexCacheKey& key, const fs::path& logdir,
+                  const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
+                  bool checksums, bool checkedBefore)
+        : m_bytes(bytes), m_copy(copy), m_mapped(copy && copy->fileBacked()), m_key(key),
+          m_logdir(logdir), m_discovery(discovery), m_state(state), m_pool(pool),
+          m_checksums(checksums), m_checkedBefore(checkedBefore)
     {}
 
     bool load(std::shared_ptr<const void> owner, std::string& why)
@@ -349,7 +351,7 @@ private:
 
     CheckedBytes checkedBytes() const
     {
-        return {.verifyChecksums = m_checksums && !m_checkedBefore, .fileMapping = m_mapped};
+        return {.verifyChecksums = m_checksums && !m_checkedBefore, .readThrough = m_copy};
     }
 
     bool readColumns(const std::shared_ptr<const void>& owner)
@@ -517,7 +519,8 @@ private:
     }
 
     std::span<const std::byte> m_bytes;
-    bool m_mapped;
+    const PrivateCopy* m_copy; // null: bytes of the caller's
+    bool m_mapped;             // they map files
     const IndexCacheKey& m_key;
     const fs::path& m_logdir;
     const DiscoveryOptions& m_discovery;
@@ -540,11 +543,11 @@ private:
 } // namespace
 
 bool loadIndexCache(std::span<const std::byte> bytes, std::shared_ptr<const void> owner,
-                    bool mapped, const IndexCacheKey& key, const fs::path& logdir,
+                    const PrivateCopy* copy, const IndexCacheKey& key, const fs::path& logdir,
                     const DiscoveryOptions& discovery, ReaderState& state, ThreadPool& pool,
                     std::string& why, bool checksums, bool trusted)
 {
-    SidecarLoader loader(bytes, mapped, key, logdir, discovery, state, pool, checksums, trusted);
+    SidecarLoader loader(bytes, copy, key, logdir, discovery, state, pool, checksums, trusted);
     return loader.load(std::move(owner), why);
 }
 

@@ -46,8 +46,8 @@ bool loadIndexCache(const fs::path& file, const IndexCacheKey& key, const fs::pa
     if (!copy)
         return false;
     const bool trusted = checksums && unchanged && checkedBefore(file, st);
-    if (!loadIndexCache(copy->bytes(), copy, copy->fileBacked(), key, logdir, discovery, state,
-                        pool, why, checksums, trusted))
+    if (!loadIndexCache(copy->bytes(), copy, copy.get(), key, logdir, discovery, state, pool, why,
+                        checksums, trusted))
         return false;
     // The file as copied, which a save may append to while it stays so.
     if (state.savedIndex && unchanged) {

@@ -139,13 +139,37 @@ std::byte* mapParts(int firstFd, int secondFd, std::size_t first, std::size_t le
 
 } // namespace
 
-PrivateCopy::PrivateCopy(std::byte* address, std::size_t mapped, std::size_t size, bool fileBacked)
-    : m_address(address), m_mapped(mapped), m_size(size), m_fileBacked(fileBacked)
+PrivateCopy::PrivateCopy(std::byte* address, std::size_t mapped, std::size_t size, Files files)
+    : m_address(address), m_mapped(mapped), m_size(size), m_fileBacked(files.first >= 0),
+      m_files(files)
 {}
 
 PrivateCopy::~PrivateCopy()
 {
     ::munmap(m_address, m_mapped);
+    for (const int fd : {m_files.first, m_files.second})
+        if (fd >= 0)
+            ::close(fd);
+}
+
+bool PrivateCopy::read(std::size_t offset, std::span<std::byte> to) const
+{
+    if (offset > m_size || to.size() > m_size - offset)
+        return false;
+    if (!m_fileBacked) {
+        std::memcpy(to.data(), m_address + offset, to.size());
+        return true;
+    }
+    // The part in the first file, then the part in the second.
+    const std::size_t inFirst =
+        offset < m_files.firstBytes ? std::min(to.size(), m_files.firstBytes - offset) : 0;
+    if (inFirst > 0 &&
+        readAll(m_files.first, to.data(), inFirst, offset) != static_cast<std::int64_t>(inFirst))
+        return false;
+    const std::size_t rest = to.size() - inFirst;
+    return rest == 0 || (m_files.second >= 0 && readAll(m_files.second, to.data() + inFirst, rest,
+                                                        offset + inFirst - m_files.firstBytes) ==
+                                                    static_cast<std::int64_t>(rest));
 }
 
 std::shared_ptr<const PrivateCopy> PrivateCopy::of(int fd, std::uint64_t size,
@@ -187,7 +211,7 @@ std::shared_ptr<const PrivateCopy> PrivateCopy::of(int fd, std::uint64_t size,
         const auto closeParts = [&] {
             for (const int partFd : {part.fd, second.fd})
                 if (partFd >= 0)
-                    ::close(partFd); // the mappings keep the files
+                    ::close(partFd);
         };
         for (const FilePart* p : {&part, &second}) {
             if (!p->why.empty()) {
@@ -205,14 +229,20 @@ std::shared_ptr<const PrivateCopy> PrivateCopy::of(int fd, std::uint64_t size,
         std::byte* address =
             copied > 0 ? mapParts(part.fd, second.fd, first, static_cast<std::size_t>(copied))
                        : nullptr;
-        closeParts();
         if (!address) {
+            closeParts();
             why = copied < 0 ? "cannot copy it: " + std::string(std::strerror(error))
                              : "cannot map its copy";
             return nullptr;
         }
         const auto length = static_cast<std::size_t>(copied);
-        return std::shared_ptr<const PrivateCopy>(new PrivateCopy(address, length, length, true));
+        // The files stay open for read(); a second one the copy does not reach is closed.
+        const bool twoFiles = length > first;
+        if (!twoFiles && second.fd >= 0)
+            ::close(second.fd);
+        return std::shared_ptr<const PrivateCopy>(
+            new PrivateCopy(address, length, length,
+                            {part.fd, twoFiles ? second.fd : -1, std::min(first, length)}));
     }
 #endif
     void* address =
@@ -233,7 +263,7 @@ std::shared_ptr<const PrivateCopy> PrivateCopy::of(int fd, std::uint64_t size,
     // Fewer bytes than the size looked at: the file was cut short meanwhile, and the copy holds
     // what it held then (a load will find it incomplete).
     return std::shared_ptr<const PrivateCopy>(
-        new PrivateCopy(to, bytes, static_cast<std::size_t>(read), false));
+        new PrivateCopy(to, bytes, static_cast<std::size_t>(read), {}));
 }
 
 } // namespace nanscope::core

@@ -35,17 +35,31 @@ public:
     PrivateCopy& operator=(const PrivateCopy&) = delete;
 
     std::span<const std::byte> bytes() const { return {m_address, m_size}; }
+    // Copies the bytes at [offset, offset + to.size()) of the copy into `to` without touching
+    // their pages where they are mapped: a file-backed copy is read through its files. A pass
+    // over many megabytes that reads them once costs less so: every page first touched through
+    // a mapping costs a fault, and in a virtual machine one of microseconds (64 MiB read where it
+    // is mapped took 27 ms, read through the file 7 ms). False past the end or on a read error.
+    bool read(std::size_t offset, std::span<std::byte> to) const;
     // Whether the bytes are a file's pages, which may leave the resident set once read
     // (releaseFilePages); memory of the process's own would read back as zeros.
     bool fileBacked() const { return m_fileBacked; }
 
 private:
-    PrivateCopy(std::byte* address, std::size_t mapped, std::size_t size, bool fileBacked);
+    // Where the copy lies when file-backed: the files mapped one after the other.
+    struct Files
+    {
+        int first = -1;
+        int second = -1;            // -1: one file
+        std::size_t firstBytes = 0; // bytes of the copy in the first file
+    };
+    PrivateCopy(std::byte* address, std::size_t mapped, std::size_t size, Files files);
 
     std::byte* m_address;
     std::size_t m_mapped; // bytes mapped at m_address
     std::size_t m_size;   // of them, bytes copied
     bool m_fileBacked;
+    Files m_files; // kept open for read()
 };
 
 } // namespace nanscope::core
