@@ -60,7 +60,8 @@ Saved analysed(const Snapshot& s, const std::vector<ExpectedPattern>& patterns =
 NonFiniteAnalysis goneOn(const Snapshot& s, const Saved& prior,
                          const std::vector<ExpectedPattern>& patterns = {})
 {
-    const PriorAnalysis p{&prior.analysis.origin, prior.propagation, &prior.walk};
+    intentwalk::WalkState walk = prior.walk; // taken up by the analysis
+    const PriorAnalysis p{&prior.analysis.origin, prior.propagation, &walk};
     AnalysisOptions options;
     options.prior = &p;
     options.keepWalk = true;
@@ -264,7 +265,7 @@ TEST_CASE("a walk's state survives saving and reading back, and cut bytes are re
     ArchiveWriter w;
     intentwalk::putWalkState(w, first.walk);
     const auto bytes = std::as_bytes(std::span(w.bytes()));
-    const auto back = intentwalk::SavedWalkState(bytes, nullptr).read();
+    const auto back = intentwalk::SavedWalkState(bytes, nullptr).take();
     REQUIRE(back);
     program.addEvents(100);
     const auto grown = read(dir.path());
@@ -272,7 +273,7 @@ TEST_CASE("a walk's state survives saving and reading back, and cut bytes are re
     test::requireSameAnalysis(goneOn(*grown, restored), analyseNonFinite(*grown, {}));
     // Cut anywhere, the bytes are refused, never read past.
     for (std::size_t cut = 0; cut < bytes.size(); cut += 1 + bytes.size() / 97)
-        CHECK_FALSE(intentwalk::SavedWalkState(bytes.first(cut), nullptr).read());
+        CHECK_FALSE(intentwalk::SavedWalkState(bytes.first(cut), nullptr).take());
     // A byte changed anywhere: refused, or a state that fits, which may mislead but never reads
     // out of bounds (the sanitizer builds run this): either way one hop count per event.
     std::string changed = w.bytes();
@@ -280,7 +281,7 @@ TEST_CASE("a walk's state survives saving and reading back, and cut bytes are re
         for (const unsigned char flip : {0x01, 0x80, 0xff}) {
             changed[at] = static_cast<char>(changed[at] ^ flip);
             const auto state =
-                intentwalk::SavedWalkState(std::as_bytes(std::span(changed)), nullptr).read();
+                intentwalk::SavedWalkState(std::as_bytes(std::span(changed)), nullptr).take();
             changed[at] = static_cast<char>(changed[at] ^ flip);
             if (!state)
                 continue;

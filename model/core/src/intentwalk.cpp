@@ -71,7 +71,7 @@ bool IntentWalk::logged() const
     return m_impl->logging;
 }
 
-bool IntentWalk::resume(const WalkState& state)
+bool IntentWalk::resume(WalkState state)
 {
     Impl& d = *m_impl;
     if (d.appendedRuns || !d.groups.empty() || d.second())
@@ -100,9 +100,9 @@ bool IntentWalk::resume(const WalkState& state)
         d.scaleIds.clear();
         return false;
     }
-    d.groups = state.groups;
-    d.restoredVerdicts = state.verdicts;
-    d.rootAnyKnown.assign(state.groups.size(), false); // counted then
+    d.groups = std::move(state.groups);
+    d.restoredVerdicts = std::move(state.verdicts);
+    d.rootAnyKnown.assign(d.groups.size(), false); // counted then
     // Each live value goes on from a Restored step that holds its hop.
     const auto restored = [&](Label label) {
         if (label.nonFinite()) {
@@ -145,12 +145,12 @@ EventCounts IntentWalk::resumedAt() const
     return m_impl->walked;
 }
 
-std::optional<WalkState> IntentWalk::state(const Propagation& counted) const
+std::optional<WalkState> IntentWalk::takeState(const Propagation& counted)
 {
-    const Impl& d = *m_impl;
+    Impl& d = *m_impl;
     if (!d.logging || d.second() || d.tensors.size() > kMaxStateTensors)
         return std::nullopt;
-    const Judgement j = judgement();
+    Judgement j = judgement();
     WalkState s;
     s.traces = d.d.traces.size();
     s.executions = d.d.executions.size();
@@ -158,8 +158,8 @@ std::optional<WalkState> IntentWalk::state(const Propagation& counted) const
     s.ops = d.d.graphs->ops().size();
     for (const auto& p : d.patterns)
         s.patterns.push_back(p.text);
-    s.groups = d.groups;
-    s.verdicts = j.verdicts;
+    s.groups = std::move(d.groups);
+    s.verdicts = std::move(j.verdicts);
     // A live value's hop: its step's, as the count gave it (a Restored step holds it).
     const auto withHop = [&](Label label) {
         if (label.nonFinite() && label.step < d.steps.size()) {

@@ -78,17 +78,20 @@ public:
 
     // Before run(): takes up `state` (the walk where an earlier one stopped, over the first of
     // these events), so that run() walks only the events after those and count() counts only
-    // them, on top of the earlier count. False, and nothing taken up, when it does not fit.
-    bool resume(const intentwalk::WalkState& state);
+    // them, on top of the earlier count. False, and nothing taken up, when it does not fit. Its
+    // groups are moved, not copied, when given as an rvalue: in a fresh process each new page
+    // of memory is a fault, and 10^5 groups are megabytes.
+    bool resume(intentwalk::WalkState state);
     // After run() of a resumed walk: whether `judgement` gives every group the state held the
     // verdict it had then (if not, what was counted then no longer holds).
     bool verdictsHold(const Judgement& judgement) const;
     // The events a resumed walk took up (none: it walks from the beginning).
     intentwalk::EventCounts resumedAt() const;
-    // After count(): where this walk stopped, with each live value's hop from `counted` (the
-    // count of this walk's events), for a later walk to resume; nullopt when it cannot be kept
-    // (the log outgrew its budget, or it knows too many tensor ids).
-    std::optional<intentwalk::WalkState> state(const Propagation& counted) const;
+    // After count(), as the walk's last use: where it stopped, with each live value's hop from
+    // `counted` (the count of this walk's events), for a later walk to resume; nullopt when it
+    // cannot be kept (the log outgrew its budget, or it knows too many tensor ids). The groups
+    // are moved into it, not copied.
+    std::optional<intentwalk::WalkState> takeState(const Propagation& counted);
 
 private:
     struct Impl;

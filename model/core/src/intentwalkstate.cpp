@@ -305,14 +305,14 @@ std::span<const std::byte> SavedWalkState::bytes(ArchiveWriter& scratch) const
     return std::as_bytes(std::span(scratch.bytes()));
 }
 
-std::shared_ptr<const WalkState> SavedWalkState::read() const
+std::optional<WalkState> SavedWalkState::take() const
 {
     if (m_state)
-        return m_state;
+        return *m_state;
     ArchiveReader r(m_bytes);
-    auto state = std::make_shared<WalkState>(getWalkState(r));
+    WalkState state = getWalkState(r);
     if (!r.ok() || !r.atEnd())
-        return nullptr;
+        return std::nullopt;
     return state;
 }
 

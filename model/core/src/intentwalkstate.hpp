@@ -82,8 +82,9 @@ public:
 
     // Its bytes as putWalkState writes them: those it was saved in, or `scratch`'s, written now.
     std::span<const std::byte> bytes(ArchiveWriter& scratch) const;
-    // The state; null when the bytes are not one.
-    std::shared_ptr<const WalkState> read() const;
+    // A state of the caller's own, for a walk to take up (IntentWalk::resume): decoded from the
+    // bytes, or a copy of the one kept in memory; nullopt when the bytes are not one.
+    std::optional<WalkState> take() const;
 
 private:
     std::span<const std::byte> m_bytes;

@@ -171,13 +171,13 @@ IntentWalk::OriginVisitor describingOrigin(const Snapshot& snapshot,
     };
 }
 
-// Where `walk` stopped, into `a`, when asked for and it can be kept.
-void keepWalk(const IntentWalk& walk, const Propagation& counted, const AnalysisOptions& options,
+// Where `walk` stopped, into `a`, when asked for and it can be kept: the walk's last use.
+void keepWalk(IntentWalk& walk, const Propagation& counted, const AnalysisOptions& options,
               NonFiniteAnalysis& a)
 {
     if (!options.keepWalk)
         return;
-    if (auto state = walk.state(counted))
+    if (auto state = walk.takeState(counted))
         a.walk = std::make_shared<const intentwalk::WalkState>(std::move(*state));
 }
 
@@ -193,13 +193,14 @@ std::optional<NonFiniteAnalysis> resumed(const Snapshot& snapshot,
         prior.propagation->executionEvents() != prior.walk->executions)
         return std::nullopt;
     IntentWalk walk(snapshot.data(), patterns, options.logBudgetBytes);
-    if (!walk.resume(*prior.walk))
+    const std::size_t priorGroups = prior.walk->groups.size();
+    if (!walk.resume(std::move(*prior.walk)))
         return std::nullopt;
     walk.run();
     const IntentWalk::Judgement judgement = walk.judgement();
     // The origin a saved analysis named is the first group it judged counted: it must be so
     // still (a forged state could say otherwise).
-    const bool priorOrigin = judgement.origin < prior.walk->groups.size();
+    const bool priorOrigin = judgement.origin < priorGroups;
     if (!walk.logged() || !walk.verdictsHold(judgement) || priorOrigin != prior.origin->has_value())
         return std::nullopt;
     NonFiniteAnalysis a;

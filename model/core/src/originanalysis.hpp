@@ -19,7 +19,7 @@ struct PriorAnalysis
 {
     const std::optional<Origin>* origin = nullptr;
     std::shared_ptr<const KnownPropagation> propagation;
-    const intentwalk::WalkState* walk = nullptr;
+    intentwalk::WalkState* walk = nullptr; // taken up (moved from) by the analysis
 };
 
 struct NonFiniteAnalysis

@@ -369,11 +369,11 @@ void Snapshot::analyse() const
         AnalysisOptions options;
         options.keepWalk = d.keepWalk;
         PriorAnalysis prior;
-        std::shared_ptr<const intentwalk::WalkState> state;
+        std::optional<intentwalk::WalkState> state;
         if (d.prior)
-            state = d.prior->walk->read();
+            state = d.prior->walk->take();
         if (state) {
-            prior = {&d.prior->origin, d.prior->propagation, state.get()};
+            prior = {&d.prior->origin, d.prior->propagation, &*state};
             options.prior = &prior;
         }
         NonFiniteAnalysis a = analyseNonFinite(*this, d.expected, options);
