@@ -2,21 +2,19 @@
 #include "indexcachechecks.hpp"
 
 #include "nanscope/format/crc32c.hpp"
+#include "threadscratch.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <memory>
 
 namespace nanscope::core::indexfile {
 
 namespace {
 
-// Bytes read through a copy's files at a time: a buffer that stays in the core's cache.
-constexpr std::size_t kPieceBytes = std::size_t{256} << 10;
-
 // Calls visit(piece, bytes) for [data, data + bytes) in pieces of whole elements of
-// `elementBytes` (at most kPieceBytes, aligned as any element), read through `how.readThrough`
-// when set. False when a read fails.
+// `elementBytes` (at most kThreadScratchBytes, aligned as any element: read into threadScratch(),
+// which stays in the core's cache), read through `how.readThrough` when set. False when a read
+// fails.
 template <typename Visit>
 bool forEachPiece(const std::byte* data, std::size_t bytes, std::size_t elementBytes,
                   CheckedBytes how, const Visit& visit)
@@ -26,9 +24,8 @@ bool forEachPiece(const std::byte* data, std::size_t bytes, std::size_t elementB
         visit(data, bytes);
         return true;
     }
-    thread_local std::unique_ptr<std::uint64_t[]> buffer(new std::uint64_t[kPieceBytes / 8]);
-    auto* piece = reinterpret_cast<std::byte*>(buffer.get());
-    const std::size_t step = kPieceBytes / elementBytes * elementBytes;
+    std::byte* piece = threadScratch().data();
+    const std::size_t step = kThreadScratchBytes / elementBytes * elementBytes;
     const auto offset = static_cast<std::size_t>(data - copy->bytes().data());
     for (std::size_t done = 0; done < bytes; done += step) {
         const std::size_t n = std::min(step, bytes - done);

@@ -3,6 +3,7 @@
 // its ends, its pieces, a sample of them for a file that grew, and its stamp.
 #include "indexcacheformat.hpp"
 #include "nanscope/format/crc32c.hpp"
+#include "threadscratch.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -14,8 +15,10 @@ namespace nanscope::core::indexfile {
 
 EndChecksums endChecksums(const FileHandle& handle, std::uint64_t readTo)
 {
+    static_assert(kEndWindow <= kThreadScratchBytes);
     EndChecksums sums;
-    std::vector<std::byte> buffer(static_cast<std::size_t>(std::min(readTo, kEndWindow)));
+    const auto buffer =
+        threadScratch().first(static_cast<std::size_t>(std::min(readTo, kEndWindow)));
     if (handle.readAt(0, buffer.data(), buffer.size()) != buffer.size())
         return sums;
     sums.head = format::crc32c(buffer.data(), buffer.size());
@@ -36,17 +39,26 @@ bool checksumPieces(const FileHandle& handle, std::uint64_t readTo,
 {
     std::atomic<std::size_t> next{0};
     std::atomic<bool> bad{false};
+    // A piece is read in parts the size of the thread's scratch buffer, its checksum extended.
+    const auto crcOf = [&handle](std::uint64_t begin, std::uint64_t bytes, std::uint32_t& crc) {
+        const std::span<std::byte> buffer = threadScratch();
+        crc = 0;
+        for (std::uint64_t done = 0; done < bytes; done += buffer.size()) {
+            const auto n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), bytes - done));
+            if (handle.readAt(begin + done, buffer.data(), n) != n)
+                return false;
+            crc = format::crc32cExtend(crc, buffer.data(), n);
+        }
+        return true;
+    };
     const auto work = [&] {
-        std::vector<std::byte> buffer(static_cast<std::size_t>(std::min(readTo, kContentChunk)));
         for (std::size_t i;
              !bad.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < which.size();) {
             const std::size_t k = which[i];
             const std::uint64_t begin = k * kContentChunk;
-            const auto bytes = static_cast<std::size_t>(std::min(kContentChunk, readTo - begin));
-            if (handle.readAt(begin, buffer.data(), bytes) != bytes)
+            if (!crcOf(begin, std::min(kContentChunk, readTo - begin), sums[k]))
                 bad = true;
-            else
-                sums[k] = format::crc32c(buffer.data(), bytes);
         }
     };
     const bool shared = which.size() > 1;
