@@ -100,7 +100,7 @@ TEST_CASE("shrinking and growing again keeps the elements below the smaller size
     CHECK(c.size() == 9000);
 }
 
-TEST_CASE("adopted storage is used in place for whole chunks and copied for the last one")
+TEST_CASE("adopted storage is used in place, its last chunk copied once the array grows")
 {
     using Big = ChunkedArray<std::uint32_t, 8>; // chunks of 256
     auto storage = std::make_shared<std::vector<std::uint32_t>>(256 * 3 + 100);
@@ -112,14 +112,22 @@ TEST_CASE("adopted storage is used in place for whole chunks and copied for the 
     std::vector<const std::uint32_t*> runs;
     c.forEachRun([&](const std::uint32_t* run, std::size_t) { runs.push_back(run); });
     REQUIRE(runs.size() == 4);
-    for (std::size_t k = 0; k < 3; ++k)
-        CHECK(runs[k] == storage->data() + k * 256); // in place
-    CHECK(runs[3] != storage->data() + 3 * 256);     // a copy: later entries go there
+    for (std::size_t k = 0; k < 4; ++k)
+        CHECK(runs[k] == storage->data() + k * 256); // in place, the partial chunk too
+    const Big published = c;                         // as a snapshot holds it
     c.push_back(7);
+    runs.clear();
+    c.forEachRun([&](const std::uint32_t* run, std::size_t) { runs.push_back(run); });
+    REQUIRE(runs.size() == 4);
+    CHECK(runs[2] == storage->data() + 2 * 256);
+    CHECK(runs[3] != storage->data() + 3 * 256); // a copy: later entries go there
     for (std::size_t i = 0; i < storage->size(); ++i)
         REQUIRE(c[i] == i * 3);
     CHECK(c[storage->size()] == 7);
     CHECK((*storage)[storage->size() - 1] == (storage->size() - 1) * 3);
+    CHECK(storage->size() < 256 * 4); // the element after the storage's was never written
+    CHECK(published.size() == storage->size());
+    CHECK(&published[storage->size() - 1] == storage->data() + storage->size() - 1);
 
     Big small; // at most a chunk: copied whole
     small.adopt(storage->data(), 10, storage);
@@ -153,7 +161,7 @@ TEST_CASE("storage adopted in extents of whole chunks reads as one array")
     CHECK(runs[0] == first->data()); // in place, from each
     CHECK(runs[1] == first->data() + 256);
     CHECK(runs[2] == second->data());
-    CHECK(runs[3] != second->data() + 256); // the partial chunk: a copy
+    CHECK(runs[3] == second->data() + 256); // the partial chunk too, until the array grows
     // From a chunk on, as a save that appends writes an array.
     std::vector<std::size_t> from;
     c.forEachRun([&](const std::uint32_t* run, std::size_t n) { from.push_back(*run + n); }, false,
@@ -233,12 +241,15 @@ TEST_CASE("an adopted array takes large pages only once it has made a run's wort
         return reinterpret_cast<std::uintptr_t>(&c[chunk * Column::kChunkSize]);
     };
     const std::size_t partial = kPerRun + 1;
-    CHECK(address(partial) % kLargePageBytes != 0); // its own small chunk, not a whole run
+    CHECK(&c[partial * Column::kChunkSize] == storage->data() + partial * Column::kChunkSize);
     const std::size_t grown = (partial + kPerRun) * Column::kChunkSize + 1;
     const std::size_t before = c.size();
     c.resize(grown);
     fill(c, before, grown);
     CHECK(holdsFill(c, grown));
+    for (std::size_t i = partial * Column::kChunkSize; i < before; ++i)
+        REQUIRE(c[i] == i * 7 + 1);
+    CHECK(address(partial) % kLargePageBytes != 0); // copied into a small chunk, not a whole run
     // The partial chunk was the first this array made; the run-th it makes starts a run.
     CHECK(address(partial + kPerRun - 1) % kLargePageBytes == 0);
 }

@@ -38,9 +38,12 @@ public:
 
     // Grows or shrinks the visible size; new elements are uninitialised until written. Growing
     // past the first chunk's capacity moves that chunk (copies it into a larger one), which
-    // invalidates writers: see reserve().
+    // invalidates writers: see reserve(). Growing an adopted array copies its last, partial chunk
+    // first (see adopt).
     void resize(std::size_t size)
     {
+        if (m_borrowedLast && size > m_size)
+            ownLastChunk();
         growFirstChunk(size);
         const std::size_t chunks = (size + kMask) >> ChunkBits;
         while (m_chunks.size() < chunks)
@@ -97,7 +100,9 @@ public:
     // Appends `count` elements stored elsewhere (a memory-mapped file) to an array that is empty
     // or holds whole chunks (an earlier adopt's): whole chunks are used where they lie, kept
     // alive by `owner`, and never written (the reader only writes past the size); the last,
-    // partial chunk is copied, as later elements go there. `data` must be aligned for T.
+    // partial chunk too, until the array first grows (resize copies it then, as later elements
+    // go there: a reopen that reads nothing more copies none, and every copy is fresh pages,
+    // each a fault). `data` must be aligned for T.
     // `inPageCache`: the owner is a mapped file, whose whole chunks sealBelow must not store
     // again (a read on top of a reopened index of 10^7 traces copied all 320 MB of it into the
     // arena).
@@ -119,8 +124,12 @@ public:
             std::fill(m_stored.end() - static_cast<std::ptrdiff_t>(whole), m_stored.end(), true);
         }
         const std::size_t rest = count - whole * kChunkSize;
-        resize(m_size + rest);
-        std::copy_n(data + whole * kChunkSize, rest, m_chunks.back().get());
+        if (rest > 0) {
+            m_chunks.push_back(
+                std::shared_ptr<T[]>(owner, const_cast<T*>(data + whole * kChunkSize)));
+            m_size += rest;
+            m_borrowedLast = true;
+        }
     }
 
     // Calls f(pointer, count) for each run of contiguous elements from `from` (a chunk's first
@@ -233,6 +242,16 @@ private:
         return std::shared_ptr<T[]>(new T[kChunkSize]);
     }
 
+    // The adopted last chunk, copied into one of the array's own. Published copies keep the one
+    // they read, as they keep an old first chunk.
+    void ownLastChunk()
+    {
+        std::shared_ptr<T[]> own = newChunk();
+        std::copy_n(m_chunks.back().get(), m_size & kMask, own.get());
+        m_chunks.back() = std::move(own);
+        m_borrowedLast = false;
+    }
+
     // Published copies keep the old first chunk: it is never written again, only replaced here.
     void growFirstChunk(std::size_t count)
     {
@@ -256,9 +275,10 @@ private:
     std::size_t m_size = 0;
     std::size_t m_firstCapacity = 0; // elements in m_chunks[0]; every later chunk has kChunkSize
     std::shared_ptr<ChunkArena> m_arena; // where finished chunks go (see spillTo); null: nowhere
-    std::vector<bool> m_stored; // per chunk, whether it lies in a mapped file (the arena's or
-                                // an adopted one): its pages can be given back
-    std::size_t m_sealed = 0;   // chunks before it were looked at by sealBelow
+    std::vector<bool> m_stored;  // per chunk, whether it lies in a mapped file (the arena's or
+                                 // an adopted one): its pages can be given back
+    std::size_t m_sealed = 0;    // chunks before it were looked at by sealBelow
+    bool m_borrowedLast = false; // the last chunk is an adopted partial one, never to be written
     ChunkRun m_run;
     // Whole chunks in memory of its own: by newChunk (not adopted ones), and the first chunk
     // grown whole where runs begin early.
