@@ -5,10 +5,10 @@
 // while a reader uses it. A mapping of that file would then fault (SIGBUS: pages past the new
 // end) or change under checks already made, and the index's arrays are used where they lie long
 // after they were checked. So a reader never maps the file itself: it reads the bytes once,
-// into memory of its own (an index below the reader's spill threshold, as it would have held it
-// had it read the logdir) or into an unnamed file of the spill directory, mapped (a larger one:
-// page cache the system can reclaim, as the spill arena's; past 64 MiB in two halves copied at
-// once, each into a file of its own, mapped side by side). Reading costs about what the checks
+// into memory of its own (a small index) or into an unnamed file of the spill directory, mapped
+// (a larger one: page cache the system can reclaim, as the spill arena's, copied in the kernel
+// and faulted in only where read; past 64 MiB in two halves copied at once, each into a file of
+// its own, mapped side by side). Reading costs about what the checks
 // cost anyway, and the file may change during the copy: the copy is what gets checked.
 #pragma once
 
