@@ -22,9 +22,11 @@ using namespace nanscope::core::indexfile;
 
 namespace {
 
-// Past four pieces of 256 KiB each, neither a whole number of them.
-constexpr std::size_t kOps = 300'007;
+// Past four pieces of 256 KiB each, neither a whole number of them; the alerts after the ops
+// aligned as a saved index aligns them.
+constexpr std::size_t kOps = 300'008;
 constexpr std::size_t kAlerts = 30'011;
+static_assert(kOps * 4 % alignof(Alert) == 0 && kOps * 4 % (std::size_t{256} << 10) != 0);
 constexpr std::uint64_t kOpBound = 1'000;
 constexpr std::uint64_t kEvents = 50'000;
 
