@@ -48,6 +48,14 @@ QRect windowOn(int width, int height)
     return app::defaultWindowGeometry(QRect(0, 0, width, height));
 }
 
+// Shows `window` at `geometry` and opens `logdir` in it, read whole.
+bool showAndOpen(MainWindow& window, QRect geometry, const QString& logdir)
+{
+    window.setGeometry(geometry);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && test::openAndWait(window, logdir);
+}
+
 // Why the neighbourhood's boxes, edges and labels are not all drawn within the view's viewport;
 // empty when they are.
 QString notWhollyShown(const views::GraphStructurePanel& panel)
@@ -188,10 +196,7 @@ void TestLayoutRoom::eagerNeighbourhoodFitsItsPane()
     const test::EagerLogdir logdir(3, 1);
     QVERIFY(logdir.ok());
     MainWindow window({.useSettings = false});
-    window.setGeometry(windowOn(1280, 800));
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(test::openAndWait(window, logdir.path()));
+    QVERIFY(showAndOpen(window, windowOn(1280, 800), logdir.path()));
     views::GraphStructurePanel* panel = window.graphStructurePanel();
     QSignalSpy laidOut(panel, &views::GraphStructurePanel::layoutFinished);
     QVERIFY(window.jumpToFirstAlert());
@@ -218,10 +223,7 @@ void TestLayoutRoom::threeHostsLeaveGraphStructureItsRoom()
     QVERIFY(writeThreeHostTensorFlowLogdir(dir.path().toStdString()));
     for (const QRect geometry : {windowOn(1920, 1080), windowOn(1280, 800)}) {
         MainWindow window({.useSettings = false});
-        window.setGeometry(geometry);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(test::openAndWait(window, dir.path()));
+        QVERIFY(showAndOpen(window, geometry, dir.path()));
         QVERIFY(window.jumpToFirstAlert());
         QTRY_VERIFY(!window.isBusy());
         views::ExecutionTimelinePanel* timeline = window.timelinePanel();
@@ -317,10 +319,7 @@ void TestLayoutRoom::theOpFilterStaysReadableBesideTwoPlaceFilters()
     QVERIFY(dir.isValid());
     QVERIFY(writeTwoHostsTwoDevices(dir.path().toStdString()));
     MainWindow window({.useSettings = false});
-    window.setGeometry(windowOn(1280, 800));
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(test::openAndWait(window, dir.path()));
+    QVERIFY(showAndOpen(window, windowOn(1280, 800), dir.path()));
     views::AlertsPanel* alerts = window.alertsPanel();
     QLineEdit* text = nullptr;
     for (QLineEdit* edit : alerts->findChildren<QLineEdit*>())
@@ -350,10 +349,7 @@ void TestLayoutRoom::aHostBoxWidensNoExecutionsPanel()
         QVERIFY(dir.isValid());
         QVERIFY(writeRanksWithModules(dir.path().toStdString(), ranks));
         MainWindow window({.useSettings = false});
-        window.setGeometry(windowOn(1280, 800));
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(test::openAndWait(window, dir.path()));
+        QVERIFY(showAndOpen(window, windowOn(1280, 800), dir.path()));
         views::ExecutionsPanel* executions = window.executionsPanel();
         QTRY_COMPARE(executions->hostBox()->isVisible(), ranks > 1);
         QTest::qWait(50); // the docks' last resize
