@@ -89,14 +89,12 @@ bool checkArrayBlock(const ArrayBlock& b, CheckedBytes how)
 bool checkAlertRun(const AlertRun& run, CheckedBytes how)
 {
     bool ok = true;
-    return forEachPiece(reinterpret_cast<const std::byte*>(run.alerts), run.count * sizeof(Alert),
-                        sizeof(Alert), how,
-                        [&](const std::byte* p, std::size_t n) {
-                            ok = alertsPossible(reinterpret_cast<const Alert*>(p),
-                                                n / sizeof(Alert), run) &&
-                                 ok;
-                        }) &&
-           ok;
+    const bool read = forEachPiece(
+        reinterpret_cast<const std::byte*>(run.alerts), run.count * sizeof(Alert), sizeof(Alert),
+        how, [&](const std::byte* p, std::size_t n) {
+            ok = ok && alertsPossible(reinterpret_cast<const Alert*>(p), n / sizeof(Alert), run);
+        });
+    return read && ok;
 }
 
 } // namespace nanscope::core::indexfile
