@@ -17,6 +17,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/startpage.hpp
     include/nanscope/widgets/toolrow.hpp
     include/nanscope/widgets/uniformtableview.hpp
+    include/nanscope/widgets/whenidle.hpp
     src/banner.cpp
     src/chiplabel.cpp
     src/columnfit.cpp
@@ -34,4 +35,5 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/shapedtext.hpp
     src/startpage.cpp
     src/toolrow.cpp
-    src/uniformtableview.cpp)
+    src/uniformtableview.cpp
+    src/whenidle.cpp)

@@ -7,6 +7,7 @@
 #include "nanscope/widgets/elidedlabel.hpp"
 #include "nanscope/widgets/plainlabel.hpp"
 #include "nanscope/widgets/plaintooltip.hpp"
+#include "nanscope/widgets/whenidle.hpp"
 #include "qsci.hpp"
 #include "snapshotjob.hpp"
 #include "sourcelexer.hpp"
@@ -22,7 +23,6 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <utility>
@@ -172,6 +172,9 @@ SourcePanel::SourcePanel(Navigator* navigator, QWidget* parent)
         updateHeader();
     });
     updateHeader();
+    // The editor's warm-up (see beginWarmUp) in the first idle moments, while nothing is open:
+    // once a logdir is, its first results come in the same moments.
+    widgets::whenIdle(this, [this] { prepareSpareEditor(); });
 }
 
 SourcePanel::~SourcePanel() = default;
@@ -268,7 +271,7 @@ void SourcePanel::snapshotChanged(const items::SnapshotPtr& snapshot)
     if (!snapshot->complete())
         return;
     if (!m_spareEditor)
-        QTimer::singleShot(0, this, &SourcePanel::prepareSpareEditor);
+        widgets::whenIdle(this, [this] { prepareSpareEditor(); });
     m_jobs->marks.request(snapshot, [folding = navigator()->folding()](
                                         const core::Snapshot& s, const std::atomic_bool& stop) {
         LineMap lines;
@@ -306,8 +309,8 @@ void SourcePanel::prepareFirstFile(const FirstFile& file)
         m_fileOfEditor.key(file.index) != nullptr)
         return;
     m_preparing = true;
-    // In an event of its own: each of the panel's idle steps stays a few milliseconds.
-    QTimer::singleShot(0, this, [this, file, logdir = m_snapshot] {
+    // In an idle moment of its own: each of the panel's idle steps stays a few milliseconds.
+    widgets::whenIdle(this, [this, file, logdir = m_snapshot] {
         if (!items::sameLogdir(m_snapshot, logdir))
             return; // another logdir meanwhile (whose closing reset m_preparing)
         if (m_preparedEditor || m_fileOfEditor.key(file.index) != nullptr) {
@@ -342,7 +345,7 @@ void SourcePanel::prepareSpareEditor()
     auto* editor = new QsciScintilla(this);
     editor->hide();
     m_spareEditor = editor;
-    QTimer::singleShot(0, this, [this, editor] {
+    widgets::whenIdle(this, [this, editor] {
         if (m_spareEditor != editor)
             return;
         beginWarmUp(editor, palette());
@@ -355,7 +358,7 @@ void SourcePanel::prepareSpareEditor()
 void SourcePanel::paintBands(QsciScintilla* editor, QsciScintilla* SourcePanel::*slot, int band,
                              const std::function<void()>& then)
 {
-    QTimer::singleShot(0, this, [this, editor, slot, band, then] {
+    widgets::whenIdle(this, [this, editor, slot, band, then] {
         if (this->*slot != editor)
             return; // taken, or dropped with its logdir
         if (band == kOffScreenBands) {
