@@ -4,7 +4,11 @@
 #include "appicon.hpp"
 #include "nanscope/widgets/banner.hpp"
 #include "nanscope/widgets/startpage.hpp"
+#include "nanscope/widgets/whenidle.hpp"
 
+#include <QDockWidget>
+#include <QImage>
+#include <QLayout>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -40,6 +44,49 @@ void CentralArea::showPanels(bool panels)
 bool CentralArea::isShowingStartPage() const
 {
     return m_pages->currentWidget() == m_startPage;
+}
+
+bool CentralArea::panelsPrepared() const
+{
+    return m_preparing && m_unprepared.isEmpty();
+}
+
+void CentralArea::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!isShowingStartPage())
+        return;
+    if (!m_preparing) {
+        m_preparing = true;
+        for (QDockWidget* dock : m_panels->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+            m_unprepared.append(dock);
+    }
+    if (!m_unprepared.isEmpty()) // what a hidden window left, too
+        widgets::whenIdle(this, [this] { prepareNextDock(); });
+}
+
+// The first showing of the panels polishes, lays out and shows some 240 widgets, and their first
+// paint renders every glyph of their fonts: together more than a frame (16 ms), in the event that
+// opens the logdir. While the start page waits for the user, each dock does that once off screen
+// instead, one per idle moment (at most 5 ms each), so that the open then costs half.
+void CentralArea::prepareNextDock()
+{
+    // Once the panels show, their first showing is done (and what is left of this too).
+    if (!isShowingStartPage() || !isVisible() || m_unprepared.isEmpty())
+        return;
+    // The docks at the size the page will have.
+    m_panels->resize(m_pages->size());
+    if (QLayout* layout = m_panels->layout())
+        layout->activate();
+    const QPointer<QDockWidget> dock = m_unprepared.takeFirst();
+    if (dock && !dock->isHidden() && !dock->size().isEmpty()) {
+        // At the screen's scale, so that the glyphs cached are the ones the screen will use.
+        const qreal scale = devicePixelRatioF();
+        QImage image(dock->size() * scale, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(scale);
+        dock->render(&image);
+    }
+    widgets::whenIdle(this, [this] { prepareNextDock(); });
 }
 
 } // namespace nanscope::app

@@ -3,8 +3,11 @@
 // start page or the panels (their docks' host window) in its place.
 #pragma once
 
+#include <QList>
+#include <QPointer>
 #include <QWidget>
 
+class QDockWidget;
 class QStackedWidget;
 
 namespace nanscope::widgets {
@@ -25,12 +28,22 @@ public:
     widgets::StartPage* startPage() const { return m_startPage; }
     void showPanels(bool panels);
     bool isShowingStartPage() const;
+    // Whether every dock of the panels has been made ready for its first showing (see
+    // prepareNextDock).
+    bool panelsPrepared() const;
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void prepareNextDock();
+
     widgets::Banner* m_banner = nullptr;
     widgets::StartPage* m_startPage = nullptr;
     QWidget* m_panels = nullptr;
     QStackedWidget* m_pages = nullptr;
+    bool m_preparing = false;
+    QList<QPointer<QDockWidget>> m_unprepared;
 };
 
 } // namespace nanscope::app

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The app on a large logdir: how long the event loop ever stalls while a 10 M-trace logdir
-// loads (goal: at most 16 ms), how long until the first rows show, how long a jump to an
+// loads, opened from the start page after its first second (goal: at most 16 ms, in that second
+// too), how long until the first rows show, how long a jump to an
 // arbitrary trace of the Graph Execution table takes, scroll and paint included (goal: 16 ms),
 // and what sorting its million alerts by op type costs the event loop (sorted on a worker
 // thread), beside QSortFilterProxyModel sorting the same model on the GUI thread.
@@ -240,6 +241,21 @@ int main(int argc, char** argv)
         lastTick = now;
     });
 
+    // The start page's first second, as a user who then opens a logdir from it finds the window:
+    // what the app does in its idle moments there (it readies the panels) is timed too.
+    clock.start();
+    meter.start();
+    {
+        QEventLoop startPage;
+        QTimer::singleShot(1000, &startPage, &QEventLoop::quit);
+        startPage.exec();
+    }
+    meter.stop();
+    const double startPageStall = gaps.empty() ? 0 : *std::max_element(gaps.begin(), gaps.end());
+    gaps.clear();
+    tickTimes.clear();
+    lastTick = 0;
+
     double firstSnapshotMs = -1;
     double loadedMs = -1;
     QObject::connect(window.session(), &items::LogdirSession::snapshotChanged, [&] {
@@ -355,6 +371,8 @@ int main(int argc, char** argv)
     std::printf("%-48s %8.0f ms\n", "first snapshot on screen (rows visible)", firstSnapshotMs);
     std::printf("%-48s %8.0f ms\n", "whole logdir read", loadedMs);
     std::printf("%-48s %8.0f ms\n", "origin, alert counts and marks worked out", idleMs);
+    std::printf("%-48s %8.1f ms   (goal <= 16)\n", "longest event-loop stall, start page's 1st s",
+                startPageStall);
     std::printf("%-48s %8.1f ms   (goal <= 16)\n", "longest event-loop stall while loading",
                 longest);
     std::printf("%-48s %8.1f ms\n", "event-loop gap, 99th percentile", gapQuantile99);
@@ -395,6 +413,7 @@ int main(int argc, char** argv)
         std::printf("%-48s %6.1f %-2s %6.1f %-2s %6.2f %s\n", what, value, unit, target, unit,
                     value / target, value <= target ? "met" : "not met");
     };
+    goal("longest event-loop stall, start page's first second", startPageStall, 16, "ms");
     goal("longest event-loop stall while loading", longest, 16, "ms");
     goal("longest single event while loading", app.longestMs(), 10, "ms");
     if (!jumps.empty()) {
