@@ -62,7 +62,19 @@ void CentralArea::showEvent(QShowEvent* event)
             m_unprepared.append(dock);
     }
     if (!m_unprepared.isEmpty()) // what a hidden window left, too
-        widgets::whenIdle(this, [this] { prepareNextDock(); });
+        scheduleNextDock();
+}
+
+// One step at a time: a window shown again while a step waits does not start a second chain.
+void CentralArea::scheduleNextDock()
+{
+    if (m_stepPending)
+        return;
+    m_stepPending = true;
+    widgets::whenIdle(this, [this] {
+        m_stepPending = false;
+        prepareNextDock();
+    });
 }
 
 // The first showing of the panels polishes, lays out and shows some 240 widgets, and their first
@@ -86,7 +98,7 @@ void CentralArea::prepareNextDock()
         image.setDevicePixelRatio(scale);
         dock->render(&image);
     }
-    widgets::whenIdle(this, [this] { prepareNextDock(); });
+    scheduleNextDock();
 }
 
 } // namespace nanscope::app

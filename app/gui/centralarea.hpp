@@ -36,13 +36,15 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void scheduleNextDock();
     void prepareNextDock();
 
     widgets::Banner* m_banner = nullptr;
     widgets::StartPage* m_startPage = nullptr;
     QWidget* m_panels = nullptr;
     QStackedWidget* m_pages = nullptr;
-    bool m_preparing = false;
+    bool m_preparing = false;   // the docks to prepare were listed
+    bool m_stepPending = false; // a step waits for an idle moment
     QList<QPointer<QDockWidget>> m_unprepared;
 };
 

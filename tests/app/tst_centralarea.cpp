@@ -6,6 +6,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QTest>
+#include <vector>
 
 using nanscope::app::CentralArea;
 
@@ -15,6 +16,7 @@ class TestCentralArea : public QObject
 
 private Q_SLOTS:
     void theStartPageReadiesEveryDock();
+    void aWindowHiddenMeanwhileFinishesWhenShownAgain();
     void panelsShownFirstNeedNoReadying();
 };
 
@@ -66,6 +68,23 @@ void TestCentralArea::theStartPageReadiesEveryDock()
         // Laid out at the size the page gives them, not at a hidden widget's default.
         QVERIFY(panels.docks[i]->height() > 300);
     }
+}
+
+void TestCentralArea::aWindowHiddenMeanwhileFinishesWhenShownAgain()
+{
+    Panels panels;
+    CentralArea area(panels.host);
+    area.resize(900, 600);
+    area.show();
+    area.hide(); // before any idle moment: the steps stop
+    QTest::qWait(50);
+    QVERIFY(!area.panelsPrepared());
+    area.show();
+    area.show(); // again: still one step at a time
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    QTRY_VERIFY(area.panelsPrepared());
+    for (const PaintCounter* counter : panels.counters)
+        QCOMPARE(counter->paints, 1); // each dock rendered once, off screen
 }
 
 void TestCentralArea::panelsShownFirstNeedNoReadying()

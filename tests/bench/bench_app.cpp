@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The app on a large logdir: how long the event loop ever stalls while a 10 M-trace logdir
 // loads, opened from the start page after its first second (goal: at most 16 ms, in that second
-// too), how long until the first rows show, how long a jump to an
-// arbitrary trace of the Graph Execution table takes, scroll and paint included (goal: 16 ms),
-// and what sorting its million alerts by op type costs the event loop (sorted on a worker
-// thread), beside QSortFilterProxyModel sorting the same model on the GUI thread.
+// too), how long until the first rows show, how long a jump to an arbitrary trace of the Graph
+// Execution table takes, scroll and paint included (goal: 16 ms), and what sorting its million
+// alerts by op type costs the event loop (sorted on a worker thread), beside
+// QSortFilterProxyModel sorting the same model on the GUI thread.
 //
 // Usage: nanscope_bench_app [--traces N] [--logdir DIR] [--keep] [--jumps J] [--index-cache DIR]
 //                           [--spill DIR] [--no-proxy-sort]

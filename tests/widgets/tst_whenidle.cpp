@@ -7,7 +7,9 @@
 #include <QMetaObject>
 #include <QTest>
 #include <QTimer>
+#include <functional>
 #include <memory>
+#include <vector>
 
 using nanscope::widgets::whenIdle;
 
