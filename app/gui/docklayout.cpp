@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "docklayout.hpp"
 
+#include "nanscope/widgets/layoutboundary.hpp"
+
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QMainWindow>
@@ -158,7 +160,7 @@ QDockWidget* DockLayout::addDock(Dock which, QWidget* panel)
     const QString name = title(which);
     auto* dock = new QDockWidget(name, m_host);
     dock->setObjectName(QString::fromLatin1(dockSpec(which).objectName));
-    dock->setWidget(panel);
+    dock->setWidget(new widgets::LayoutBoundary(panel));
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                       QDockWidget::DockWidgetClosable);
     QObject::connect(panel, &QWidget::windowTitleChanged, dock, [dock, name](const QString& title) {
