@@ -50,6 +50,23 @@ struct Window
         window.show();
     }
 
+    // Whether the window is on screen with nothing left to lay out.
+    bool settled()
+    {
+        if (!QTest::qWaitForWindowExposed(&window))
+            return false;
+        QCoreApplication::processEvents();
+        return true;
+    }
+
+    // Shows the three labels one after another, counting the window's layout passes from here.
+    void showLabels()
+    {
+        outer->passes = 0;
+        for (QLabel* label : labels)
+            label->show();
+    }
+
     QWidget window;
     QWidget* content = nullptr;
     CountingLayout* outer = nullptr;
@@ -96,11 +113,8 @@ void TestLayoutBoundary::theContentFillsItAndLendsItsHints()
 void TestLayoutBoundary::showingsInsideLayTheWindowOutOnceLater()
 {
     Window w(true);
-    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
-    QCoreApplication::processEvents();
-    w.outer->passes = 0;
-    for (QLabel* label : w.labels)
-        label->show();
+    QVERIFY(w.settled());
+    w.showLabels();
     QCOMPARE(w.outer->passes, 0);
     for (QLabel* label : w.labels)
         QVERIFY(label->geometry().height() >= 40);
@@ -113,24 +127,19 @@ void TestLayoutBoundary::showingsInsideLayTheWindowOutOnceLater()
 void TestLayoutBoundary::withoutItEachShowingLaysTheWindowOutAtOnce()
 {
     Window w(false);
-    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
-    QCoreApplication::processEvents();
-    w.outer->passes = 0;
-    for (QLabel* label : w.labels)
-        label->show();
+    QVERIFY(w.settled());
+    w.showLabels();
     QVERIFY(w.outer->passes >= 3);
 }
 
 // The labels need 3 × 40 pixels: once the posted requests are handled, the window's layout gives
-// the boundary (and so the content) at least that, and the window grows to it.
+// the boundary (and so the content) at least that, and the window's minimum grows to it.
 void TestLayoutBoundary::theLayoutsAboveLearnTheContentsNewMinimum()
 {
     Window w(true);
-    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
-    QCoreApplication::processEvents();
+    QVERIFY(w.settled());
     const int before = w.window.minimumSizeHint().height();
-    for (QLabel* label : w.labels)
-        label->show();
+    w.showLabels();
     QTRY_VERIFY(w.window.minimumSizeHint().height() >= 120);
     QVERIFY(w.window.minimumSizeHint().height() > before);
     QTRY_VERIFY(w.content->height() >= 120);
