@@ -12,6 +12,7 @@
 #include "logdirpicker.hpp"
 #include "logdirstatus.hpp"
 #include "mainwindowactions.hpp"
+#include "nanscope/core/logdirlayout.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/views/alertspanel.hpp"
@@ -25,6 +26,7 @@
 #include "nanscope/views/tensorpanel.hpp"
 #include "nanscope/widgets/banner.hpp"
 #include "nanscope/widgets/startpage.hpp"
+#include "nanscope/widgets/whenidle.hpp"
 #include "recentlogdirs.hpp"
 #include "windowsettings.hpp"
 
@@ -92,6 +94,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     showWorkspace(false);
     updateRecentMenu();
     updateActions();
+    // What checking a logdir's records needs once is built while the window waits, not in the
+    // event that opens the first logdir.
+    widgets::whenIdle(this, [] { core::prepareRecordChecks(); });
 }
 
 MainWindow::~MainWindow() = default;

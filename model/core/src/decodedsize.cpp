@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "decodedsize.hpp"
 
+#include "nanscope/core/logdirlayout.hpp"
 #include "nanscope/tfdbg/debug_event.pb.h"
 #include "wirereader.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <vector>
 
@@ -156,9 +158,15 @@ private:
     std::uint64_t m_maxPerByte = 0;
 };
 
+std::atomic<bool> g_tablesBuilt{false};
+
 const FieldTables& fieldTables()
 {
-    static const FieldTables tables;
+    static const FieldTables tables = [] {
+        FieldTables built;
+        g_tablesBuilt.store(true, std::memory_order_release);
+        return built;
+    }();
     return tables;
 }
 
@@ -258,6 +266,16 @@ bool wellFormed(const Descriptor& type, const TypeTable* table, std::string_view
 }
 
 } // namespace
+
+void prepareRecordChecks()
+{
+    (void)fieldTables();
+}
+
+bool recordChecksPrepared()
+{
+    return g_tablesBuilt.load(std::memory_order_acquire);
+}
 
 bool wellFormedEvent(std::string_view payload)
 {

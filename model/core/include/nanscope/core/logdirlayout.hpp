@@ -66,6 +66,14 @@ struct DiscoveryOptions
     std::shared_ptr<const FileSystem> fileSystem;
 };
 
+// Builds, once per process, what checking records needs (libprotobuf's descriptors of the
+// DebugEvent messages and the wire walk's tables of their fields), so that the first
+// discoverLogdir or read need not: in the app, a third of the event that opens a logdir, and more
+// with the descriptor code's pages still on disk. Thread-safe; once done, a call costs nothing.
+void prepareRecordChecks();
+// Whether prepareRecordChecks, or a first check, has done that.
+bool recordChecksPrepared();
+
 // Finds the file sets of `path`, which may be the logdir or any file in it. Never throws; every
 // problem becomes a diagnostic, and every valid file set of the chosen run is kept.
 LogdirLayout discoverLogdir(const std::filesystem::path& path,
