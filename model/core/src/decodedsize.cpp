@@ -158,13 +158,13 @@ private:
     std::uint64_t m_maxPerByte = 0;
 };
 
-std::atomic<bool> g_tablesBuilt{false};
+std::atomic<bool> tablesBuilt{false};
 
 const FieldTables& fieldTables()
 {
     static const FieldTables tables = [] {
         FieldTables built;
-        g_tablesBuilt.store(true, std::memory_order_release);
+        tablesBuilt.store(true, std::memory_order_release);
         return built;
     }();
     return tables;
@@ -274,7 +274,7 @@ void prepareRecordChecks()
 
 bool recordChecksPrepared()
 {
-    return g_tablesBuilt.load(std::memory_order_acquire);
+    return tablesBuilt.load(std::memory_order_acquire);
 }
 
 bool wellFormedEvent(std::string_view payload)
