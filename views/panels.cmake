@@ -20,6 +20,8 @@ list(APPEND NANSCOPE_VIEWS_SOURCES
     src/alertspanelprivate.hpp
     src/alertspanelrows.cpp
     src/alertspanelsetup.cpp
+    src/backgroundpool.cpp
+    src/backgroundpool.hpp
     src/comparepanel.cpp
     src/executionspanel.cpp
     src/executionspanelprivate.hpp

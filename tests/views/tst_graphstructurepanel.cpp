@@ -12,9 +12,11 @@
 #include <QGraphicsItem>
 #include <QGraphicsView>
 #include <QLineEdit>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace nanscope;
 using test::LossLogdir;
@@ -85,6 +87,7 @@ private Q_SLOTS:
     void hugeGraphsOfferTheNeighbourhoodOnly();
     void findStepsThroughTheOpsOfTheGraph();
     void wholeGraphLabelsEveryOpAndNamesEveryEdge();
+    void wholeGraphIsLaidOutWhileQtsGlobalPoolIsBusy();
     void aNarrowPaneGivesTheCaptionARow();
 
 private:
@@ -445,6 +448,35 @@ void TestGraphStructurePanel::wholeGraphLabelsEveryOpAndNamesEveryEdge()
     QVERIFY(m_panel->toolTipAt(bounds.topLeft() - QPointF(30, 30)).isEmpty());
     // Zoom stays readable: a big graph scrolls rather than shrinks.
     QVERIFY(static_cast<QGraphicsView*>(m_panel->view())->transform().m11() >= 1);
+}
+
+// Qt's raster painter borrows QThreadPool::globalInstance() for large fills and waits for it: a
+// layout queued there behind other work (on a one-core machine, behind anything) would hold up
+// the window. The layout must come from a pool of its own.
+void TestGraphStructurePanel::wholeGraphIsLaidOutWhileQtsGlobalPoolIsBusy()
+{
+    // Nothing is painted meanwhile: here the painter itself would wait for the busy pool.
+    m_panel->setUpdatesEnabled(false);
+    QThreadPool* global = QThreadPool::globalInstance();
+    const int threads = global->maxThreadCount();
+    QSemaphore started;
+    QSemaphore release;
+    for (int i = 0; i < threads; ++i)
+        global->start([&] {
+            started.release();
+            (void)release.tryAcquire(1, 30000); // never longer, whatever happens below
+        });
+    const bool allBusy = started.tryAcquire(threads, 10000);
+    m_navigator->focusTrace(LossLogdir::kTracesPerStep + LossLogdir::kLog);
+    QSignalSpy finished(m_panel.get(), &Panel::layoutFinished);
+    m_panel->setMode(Panel::Mode::WholeGraph);
+    const bool laidOut = finished.wait(10000);
+    release.release(threads);
+    global->waitForDone();
+    m_panel->setUpdatesEnabled(true);
+    QVERIFY(allBusy);
+    QVERIFY(laidOut);
+    QCOMPARE(m_panel->nodes().size(), std::size_t(5));
 }
 
 void TestGraphStructurePanel::aNarrowPaneGivesTheCaptionARow()

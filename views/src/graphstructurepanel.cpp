@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nanscope/views/graphstructurepanel.hpp"
 
+#include "backgroundpool.hpp"
 #include "eagerpicture.hpp"
 #include "graphitems.hpp"
 #include "graphscene.hpp"
@@ -21,7 +22,6 @@
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
 namespace nanscope::views {
@@ -270,7 +270,12 @@ void GraphStructurePanel::showWholeGraph(core::OpId op, std::optional<std::uint6
         wholeGraphLaidOut(job, watcher->result());
         watcher->deleteLater();
     });
-    watcher->setFuture(QtConcurrent::run(layOutWholeGraph, std::move(work)));
+    // One layout at a time: a newer request waits for the running one rather than competing
+    // with it for the cores.
+    static QThreadPool* const layouts =
+        newBackgroundPool(QStringLiteral("nanscope-graph-layout"), 1);
+    watcher->setFuture(runInBackground(
+        layouts, [work = std::move(work)]() mutable { return layOutWholeGraph(std::move(work)); }));
 }
 
 void GraphStructurePanel::wholeGraphLaidOut(std::uint64_t job, GraphPicture picture)

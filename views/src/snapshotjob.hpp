@@ -4,13 +4,11 @@
 // to stop, and only the newest request's result is delivered ("latest job wins").
 #pragma once
 
-#include "nanscope/core/threadpriority.hpp"
+#include "backgroundpool.hpp"
 #include "nanscope/items/logdirsession.hpp"
 
 #include <QFutureWatcher>
 #include <QThread>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <atomic>
 #include <functional>
@@ -64,16 +62,11 @@ public:
     bool idle() const { return !m_running && !m_pending; }
 
 private:
-    // A pool of its own: Qt's raster painter hands work to the global pool and waits for it, so
-    // a long scan there would freeze the window's painting until it ends.
+    // A pool for each kind of result, so that one kind's long scans do not hold up another's.
     static QThreadPool* pool()
     {
-        static QThreadPool* jobs = [] {
-            auto* created = new QThreadPool;
-            created->setMaxThreadCount(std::max(2, QThread::idealThreadCount() / 2));
-            created->setObjectName(QStringLiteral("nanscope-snapshot-jobs"));
-            return created;
-        }();
+        static QThreadPool* jobs = newBackgroundPool(QStringLiteral("nanscope-snapshot-jobs"),
+                                                     std::max(2, QThread::idealThreadCount() / 2));
         return jobs;
     }
 
@@ -93,12 +86,8 @@ private:
         m_running = true;
         m_discard = false;
         m_watcher.setFuture(
-            QtConcurrent::run(pool(), [snapshot = std::move(next.snapshot),
-                                       compute = std::move(next.compute), stop = m_stop] {
-                // The pool's threads scan whole snapshots while the user works: the GUI thread
-                // goes first when cores are short. Once per thread, for its whole life.
-                thread_local const bool yielded = (core::yieldToInteractiveThreads(), true);
-                (void)yielded;
+            runInBackground(pool(), [snapshot = std::move(next.snapshot),
+                                     compute = std::move(next.compute), stop = m_stop] {
                 T result = compute(*snapshot, *stop);
                 // A scan of a spilled index maps what it read: the resident set stays at what
                 // the views show.

@@ -1,27 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tensorexport.hpp"
 
+#include "backgroundpool.hpp"
 #include "nanscope/core/tensornpy.hpp"
 #include "nanscope/items/healthformat.hpp"
 
 #include <QCoreApplication>
 #include <QSaveFile>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace nanscope::views {
 namespace {
 
-// Not the global pool: Qt's raster painter waits on it, and a long write there would freeze the
-// window's painting.
 QThreadPool* exportPool()
 {
-    static QThreadPool* pool = [] {
-        auto* created = new QThreadPool;
-        created->setMaxThreadCount(1);
-        created->setObjectName(QStringLiteral("nanscope-tensor-export"));
-        return created;
-    }();
+    static QThreadPool* pool = newBackgroundPool(QStringLiteral("nanscope-tensor-export"), 1);
     return pool;
 }
 
@@ -65,7 +57,7 @@ bool TensorExport::start(items::TensorPtr tensor, const QString& path)
     if (isRunning() || !tensor)
         return false;
     m_path = path;
-    m_watcher.setFuture(QtConcurrent::run(
+    m_watcher.setFuture(runInBackground(
         exportPool(), [tensor = std::move(tensor), path] { return writeFile(tensor, path); }));
     return true;
 }
