@@ -9,6 +9,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     include/nanscope/widgets/findbar.hpp
     include/nanscope/widgets/fittedcolumns.hpp
     include/nanscope/widgets/healthbardelegate.hpp
+    include/nanscope/widgets/inlinepainting.hpp
     include/nanscope/widgets/layoutboundary.hpp
     include/nanscope/widgets/numberdelegate.hpp
     include/nanscope/widgets/numberformat.hpp
@@ -27,6 +28,7 @@ list(APPEND NANSCOPE_WIDGETS_SOURCES
     src/findbar.cpp
     src/fittedcolumns.cpp
     src/healthbardelegate.cpp
+    src/inlinepainting.cpp
     src/layoutboundary.cpp
     src/numberdelegate.cpp
     src/numberformat.cpp

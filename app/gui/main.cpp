@@ -15,6 +15,7 @@
 #include "nanscope/items/logdirsession.hpp"
 #include "nanscope/version.hpp"
 #include "nanscope/views/graphstructurepanel.hpp"
+#include "nanscope/widgets/inlinepainting.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -325,6 +326,8 @@ void describeApplication()
 
 int main(int argc, char* argv[])
 {
+    // Before the QApplication: Qt reads its switch for this once.
+    nanscope::widgets::paintOnTheGuiThread();
     int status = 0;
     const std::optional<CommandLine> line = parseCommandLine(argc, argv, status);
     if (!line)

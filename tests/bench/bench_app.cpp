@@ -31,6 +31,7 @@
 #include "nanscope/views/graphexecutionpanel.hpp"
 #include "nanscope/views/navigator.hpp"
 #include "nanscope/widgets/copyabletableview.hpp"
+#include "nanscope/widgets/inlinepainting.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -264,8 +265,10 @@ int main(int argc, char** argv)
         }
     } cleanup{generated && !options.keep ? logdir : fs::path()};
 
+    // As the app's main does.
+    widgets::paintOnTheGuiThread();
     TimedApplication app(argc, argv);
-    core::runAsInteractiveThread(); // as the app's main does
+    core::runAsInteractiveThread();
     app::MainWindow window({.useSettings = false,
                             .indexCacheDirectory = QString::fromStdString(options.indexCache),
                             .spillDirectory = QString::fromStdString(options.spill)});
