@@ -123,12 +123,13 @@ public:
         if (ms > 2 && m_clock)
             m_slow.push_back({static_cast<double>(m_clock->nsecsElapsed()) / 1e6 - ms, ms,
                               QStringLiteral("%1: %2 ms on the CPU (%3 in the kernel), %4 page "
-                                             "faults, %5 preemptions")
+                                             "faults, %5 preemptions, %6 waits")
                                   .arg(what)
                                   .arg(cpu, 0, 'f', 1)
                                   .arg(after.kernelMs - before.kernelMs, 0, 'f', 1)
                                   .arg(after.minorFaults - before.minorFaults)
-                                  .arg(after.preemptions - before.preemptions)});
+                                  .arg(after.preemptions - before.preemptions)
+                                  .arg(after.waits - before.waits)});
         if (ms > m_longestMs) {
             m_longestMs = ms;
             m_longest = what;
@@ -147,14 +148,16 @@ public:
     QString longest() const { return m_longest; }
 
 private:
-    // What the kernel counts for this thread. The page faults it served and how often it was
-    // made to wait for a core tell those two apart from an event's own work.
+    // What the kernel counts for this thread. The page faults it served, how often it was made
+    // to wait for a core and how often it blocked (a lock, a system call) tell those apart from
+    // an event's own work.
     struct ThreadCounts
     {
         double cpuMs = 0;
         double kernelMs = 0;
         long minorFaults = 0;
         long preemptions = 0;
+        long waits = 0;
     };
     static ThreadCounts threadCounts()
     {
@@ -169,6 +172,7 @@ private:
                               static_cast<double>(usage.ru_stime.tv_usec) / 1e3;
             counts.minorFaults = usage.ru_minflt;
             counts.preemptions = usage.ru_nivcsw;
+            counts.waits = usage.ru_nvcsw;
         }
         return counts;
     }
@@ -439,6 +443,10 @@ int main(int argc, char** argv)
         std::printf("  the longest gap, %.1f … %.1f ms, held:\n", begin, end);
         for (const auto& e : app.slowEvents())
             if (e.startMs + e.ms > begin && e.startMs < end)
+                std::printf("    %8.1f ms  %6.1f ms  %s\n", e.startMs, e.ms, qPrintable(e.what));
+        std::printf("  every event over 4 ms while loading:\n");
+        for (const auto& e : app.slowEvents())
+            if (e.ms > 4)
                 std::printf("    %8.1f ms  %6.1f ms  %s\n", e.startMs, e.ms, qPrintable(e.what));
     }
     if (!jumps.empty()) { // --jumps 0 measures the load only
