@@ -4,7 +4,8 @@
 // Never QThreadPool::globalInstance(): Qt's raster painter (6.4) splits large blended fills into
 // tasks on that pool and blocks the painting thread until they have run, so a long task there
 // holds up the window's painting until it ends. On a one-core machine the global pool has one
-// thread, and any long task in it stops the window.
+// thread, and any long task in it stops the window. The app keeps its painting off every pool
+// (widgets/inlinepainting.hpp), but these panels also paint in programs that do not.
 #pragma once
 
 #include <QString>
