@@ -440,14 +440,17 @@ int main(int argc, char** argv)
         const auto worst = std::max_element(loadGaps.begin(), loadGaps.end()) - loadGaps.begin();
         const double end = loadTicks[static_cast<std::size_t>(worst)];
         const double begin = end - loadGaps[static_cast<std::size_t>(worst)];
-        std::printf("  the longest gap, %.1f … %.1f ms, held:\n", begin, end);
-        for (const auto& e : app.slowEvents())
-            if (e.startMs + e.ms > begin && e.startMs < end)
-                std::printf("    %8.1f ms  %6.1f ms  %s\n", e.startMs, e.ms, qPrintable(e.what));
-        std::printf("  every event over 4 ms while loading:\n");
-        for (const auto& e : app.slowEvents())
-            if (e.ms > 4)
-                std::printf("    %8.1f ms  %6.1f ms  %s\n", e.startMs, e.ms, qPrintable(e.what));
+        const auto printEvents = [&app](const char* heading, auto&& chosen) {
+            std::printf("  %s:\n", heading);
+            for (const auto& e : app.slowEvents())
+                if (chosen(e))
+                    std::printf("    %8.1f ms  %6.1f ms  %s\n", e.startMs, e.ms,
+                                qPrintable(e.what));
+        };
+        std::printf("  the longest gap, %.1f … %.1f ms:\n", begin, end);
+        printEvents("held by",
+                    [&](const auto& e) { return e.startMs + e.ms > begin && e.startMs < end; });
+        printEvents("every event over 4 ms while loading", [](const auto& e) { return e.ms > 4; });
     }
     if (!jumps.empty()) { // --jumps 0 measures the load only
         std::printf("%-48s %8.2f ms   (goal <= 16)\n", "jump to a random row + paint, median",

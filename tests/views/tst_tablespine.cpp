@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the table panels share: the host and device filters (PlaceFilters), the rows a scan of
-// the snapshot works out (FilteredRows) and the fitted columns (widgets::FittedColumns).
+// the snapshot works out (FilteredRows), the fitted columns (widgets::FittedColumns), and the
+// pools that long work runs on (backgroundpool.hpp).
+#include "backgroundpool.hpp"
 #include "filteredrows.hpp"
 #include "hostlogdirs.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
+#include "nanscope/core/threadpriority.hpp"
 #include "nanscope/core/tracequery.hpp"
 #include "nanscope/items/graphexecutionmodel.hpp"
 #include "nanscope/views/rowlistproxymodel.hpp"
@@ -18,7 +21,10 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
+#include <QThreadPool>
 #include <QWidget>
+#include <tuple>
 
 using namespace nanscope;
 using namespace nanscope::views;
@@ -47,6 +53,31 @@ class TestTableSpine : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Long work runs on its own pool, never Qt's global one, from a thread that gives the GUI
+    // thread the core first.
+    void backgroundWorkRunsOnItsPoolBelowTheGuiThread()
+    {
+        QThreadPool* pool = views::newBackgroundPool(QStringLiteral("test-pool"), 1);
+        QCOMPARE(pool->maxThreadCount(), 1);
+        const QThread* gui = QThread::currentThread();
+        auto future = views::runInBackground(pool, [gui, pool] {
+            const QThread* here = QThread::currentThread();
+            return std::tuple{here != gui, pool->contains(here),
+                              QThreadPool::globalInstance()->contains(here),
+                              core::currentThreadNiceness()};
+        });
+        const auto [offTheGuiThread, onItsPool, onTheGlobalPool, niceness] = future.result();
+        QVERIFY(offTheGuiThread);
+        QVERIFY(onItsPool);
+        QVERIFY(!onTheGlobalPool);
+#if defined(__linux__)
+        QVERIFY(niceness > core::currentThreadNiceness());
+#else
+        Q_UNUSED(niceness);
+#endif
+        delete pool;
+    }
+
     void placeFiltersListSeveralHostsOnly()
     {
         test::TempDir dir;

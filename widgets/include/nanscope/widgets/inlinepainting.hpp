@@ -23,7 +23,7 @@ namespace nanscope::widgets {
 // QT_NO_GUI_THREADPOOL is left as it is.
 void paintOnTheGuiThread();
 
-// Whether paintOnTheGuiThread() has been called. For tests.
+// Whether paintOnTheGuiThread() has been called: until then Qt's painter is left as it is.
 bool paintingOnTheGuiThread();
 
 } // namespace nanscope::widgets
