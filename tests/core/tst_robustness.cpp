@@ -2,6 +2,7 @@
 // Broken logdirs: every truncation, every flipped bit, impossible lengths, garbage, empty files,
 // random payloads. No crash, no hang, a clear diagnostic, and everything valid still read.
 #include "healthrules.hpp"
+#include "loaders.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/core/report.hpp"
@@ -286,8 +287,8 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
     std::vector<double> kept;      // wall times of the traces expected, in order
     std::size_t beforeCorrupt = 0; // of those, the traces TensorFlow's reader reads
     std::size_t corruptOffset = 0;
-    constexpr int kRecords = 30000;
-    constexpr int kCorruptAt = 25000;
+    constexpr int kRecords = 125'000;
+    constexpr int kCorruptAt = 100'000;
     for (int i = 0; i < kRecords; ++i) {
         if (i == kCorruptAt)
             corruptOffset = bytes.size();
@@ -307,7 +308,7 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
             beforeCorrupt = kept.size();
     }
     set.appendBytes("graph_execution_traces", bytes);
-    REQUIRE(bytes.size() > 3u << 20);
+    REQUIRE(bytes.size() > 3 * kTraceChunkBytes);
 
     const auto s = LogdirReader(dir.path(), {.threads = 3}).update();
     REQUIRE(s->traceCount() == kept.size());

@@ -19,7 +19,6 @@
 namespace nanscope::core {
 namespace {
 
-constexpr std::size_t kChunkBytes = 1u << 20;
 // A byte of trace records adds at most about 15 bytes to the index (a tiny trace naming an op no
 // one declared gets a placeholder op); chunks are cut to a 128th of the room left under the
 // memory limit, so the chunks in flight cannot take the index far past it.
@@ -373,7 +372,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
 {
     TracePassResult result;
     const std::uint64_t start = file.offset;
-    ChunkReader reader(file.handle, start, size, kChunkBytes, index.maxRecordBytes);
+    ChunkReader reader(file.handle, start, size, kTraceChunkBytes, index.maxRecordBytes);
     file.memoryLimited = false;
     bool memoryLimited = false;
     const std::string path = file.path.string();
@@ -382,7 +381,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
     TraceStitcher stitcher(index, file, base);
 
     BufferPool buffers(pool.size() + 3);
-    const bool singleChunk = size - std::min(size, start) <= kChunkBytes;
+    const bool singleChunk = size - std::min(size, start) <= kTraceChunkBytes;
     std::deque<std::unique_ptr<TraceJob>> jobs; // submitted, not yet stitched
     std::size_t submitted = 0;
     std::size_t stitched = 0;
