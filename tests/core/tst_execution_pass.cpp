@@ -2,6 +2,7 @@
 // The .execution file of several megabytes: decoded a chunk at a time on the pool, stitched in
 // file order. Whatever the number of threads, the index is what reading one record after another
 // gives: the same executions, skips, alerts, diagnostics and stops.
+#include "loaders.hpp"
 #include "logdirbuilder.hpp"
 #include "nanscope/core/logdirreader.hpp"
 #include "nanscope/format/record.hpp"
@@ -17,7 +18,7 @@ namespace ev = test::events;
 
 namespace {
 
-constexpr int kRecords = 72'000; // about 7.8 MiB: eight chunks of 1 MiB, more than are in flight
+constexpr int kRecords = 144'000; // about 15.6 MiB: eight chunks of 2 MiB, more than are in flight
 
 // What a one-record-at-a-time reading must find for record i of the file.
 enum class Kind { Execution, Trace, Garbage };
@@ -89,7 +90,7 @@ TEST_CASE("executions over several chunks are read in file order with every skip
     test::TempDir dir;
     const FileSetWriter set = test::runWithOneOp(dir.path());
     const auto offsets = writeExecutions(set);
-    REQUIRE(std::filesystem::file_size(set.file("execution")) > (2u << 20));
+    REQUIRE(std::filesystem::file_size(set.file("execution")) > 7 * kReadChunkBytes);
 
     std::vector<std::uint64_t> expectedOffsets;
     std::vector<std::uint64_t> expectedAlerts; // execution indices
@@ -165,7 +166,7 @@ TEST_CASE("the memory limit stops an executions file partway at the same record 
     constexpr std::uint64_t kLimit = 1u << 20;
     const auto s = readWith(dir.path(), 2, kLimit);
     INFO("read " << s->executionCount() << " executions");
-    // More than a chunk's records (the limit is weighed record by record), fewer than all.
+    // Partway through, at a record (the limit is weighed record by record, not by chunk).
     CHECK(s->executionCount() > 9'500);
     CHECK(s->executionCount() < 20'000);
     CHECK(s->indexBytes() < kLimit);

@@ -308,7 +308,7 @@ TEST_CASE("a multi-chunk trace file: skipped records, unknown ops, a corrupt rec
             beforeCorrupt = kept.size();
     }
     set.appendBytes("graph_execution_traces", bytes);
-    REQUIRE(bytes.size() > 3 * kTraceChunkBytes);
+    REQUIRE(bytes.size() > 3 * kReadChunkBytes);
 
     const auto s = LogdirReader(dir.path(), {.threads = 3}).update();
     REQUIRE(s->traceCount() == kept.size());

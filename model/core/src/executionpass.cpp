@@ -23,8 +23,6 @@
 namespace nanscope::core {
 namespace {
 
-constexpr std::size_t kChunkBytes = 1u << 20;
-
 // "output 2: its six counts add up to …" for the first output whose summary is invalid.
 std::string firstInvalidSummary(const std::vector<TensorHealth>& outputs)
 {
@@ -339,9 +337,9 @@ private:
 void executionPass(FileState& file, IndexState& index, ExecutionColumns& columns, bool compatible,
                    ThreadPool& pool, std::uint64_t size)
 {
-    ChunkReader reader(file.handle, file.offset, size, kChunkBytes, index.maxRecordBytes);
+    ChunkReader reader(file.handle, file.offset, size, kReadChunkBytes, index.maxRecordBytes);
     ExecutionStitcher stitcher(file, index, columns, compatible);
-    const bool singleChunk = size - std::min(size, file.offset) <= kChunkBytes;
+    const bool singleChunk = size - std::min(size, file.offset) <= kReadChunkBytes;
     const std::size_t maxJobs = pool.size() + 3;
     std::vector<ReadBuffer> buffers(maxJobs);
     std::deque<std::unique_ptr<ExecutionJob>> jobs;       // submitted, not yet stitched

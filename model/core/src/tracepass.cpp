@@ -372,7 +372,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
 {
     TracePassResult result;
     const std::uint64_t start = file.offset;
-    ChunkReader reader(file.handle, start, size, kTraceChunkBytes, index.maxRecordBytes);
+    ChunkReader reader(file.handle, start, size, kReadChunkBytes, index.maxRecordBytes);
     file.memoryLimited = false;
     bool memoryLimited = false;
     const std::string path = file.path.string();
@@ -381,7 +381,7 @@ TracePassResult tracePass(FileState& file, std::uint32_t fileIndex, IndexState& 
     TraceStitcher stitcher(index, file, base);
 
     BufferPool buffers(pool.size() + 3);
-    const bool singleChunk = size - std::min(size, start) <= kTraceChunkBytes;
+    const bool singleChunk = size - std::min(size, start) <= kReadChunkBytes;
     std::deque<std::unique_ptr<TraceJob>> jobs; // submitted, not yet stitched
     std::size_t submitted = 0;
     std::size_t stitched = 0;
