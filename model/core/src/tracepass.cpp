@@ -88,6 +88,15 @@ public:
 
     OpId find(std::string_view graphId, std::string_view opName)
     {
+        // A training loop runs its ops in the same order step after step: the op that followed
+        // the previous one last time is tried first, by its name and its graph's id, with no
+        // hash, even where consecutive ops alternate between graphs.
+        OpId& predicted = m_next[m_previous & (kCacheSize - 1)];
+        if (predicted != kNoOp) {
+            const OpInfo& info = m_graphs.op(predicted);
+            if (info.name == opName && m_graphs.graph(info.graph).id == graphId)
+                return m_previous = predicted;
+        }
         if (!m_valid || graphId != m_graphId) {
             m_graphId.assign(graphId);
             m_graph = m_graphs.findGraph(graphId);
@@ -95,14 +104,6 @@ public:
         }
         if (!m_graph)
             return kNoOp;
-        // A training loop runs its ops in the same order step after step: the op that followed
-        // the previous one last time is tried first, with one comparison of names and no hash.
-        OpId& predicted = m_next[m_previous & (kCacheSize - 1)];
-        if (predicted != kNoOp) {
-            const OpInfo& info = m_graphs.op(predicted);
-            if (info.graph == *m_graph && info.name == opName)
-                return m_previous = predicted;
-        }
         const std::uint64_t h = hash(opName) ^ (std::uint64_t{*m_graph} * 0x9e3779b97f4a7c15ull);
         Entry& e = m_cache[h & (kCacheSize - 1)];
         OpId op = kNoOp;
