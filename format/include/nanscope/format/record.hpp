@@ -56,19 +56,21 @@ RecordHeader parseRecordHeader(std::span<const std::byte> header, std::uint64_t 
 // True when the last 4 bytes are the masked CRC-32C of the bytes before them.
 bool payloadCrcMatches(std::span<const std::byte> payloadAndCrc);
 
-// Where the complete records at the start of `bytes` begin, found by hopping over length fields,
-// each checked by its CRC (payloads are not checked: see firstCorruptPayload). Appends each start
-// to `starts`.
+// Where the complete records of `bytes` from offset `from` on begin (a record starts there),
+// found by hopping over length fields, each checked by its CRC (payloads are not checked: see
+// firstCorruptPayload). Appends each start, an offset into `bytes`, to `starts`. A scan that
+// stopped at a TruncatedTail goes on from its `consumed` once more bytes are there: the same
+// starts as one scan of the whole.
 struct RecordStarts
 {
-    std::size_t consumed = 0; // bytes of complete records from the start
+    std::size_t consumed = 0; // where the complete records end, an offset into `bytes`
     // Why the hopping stopped at `consumed`: EndOfData (it is the end of `bytes`), TruncatedTail
     // (a record runs past it), CorruptLength, or TooLarge (a length over `maxPayload`).
     RecordStatus stop = RecordStatus::EndOfData;
     std::uint64_t nextRecordSize = 0; // of the truncated record, when its header is whole
 };
 RecordStarts scanRecordStarts(std::span<const std::byte> bytes, std::uint64_t maxPayload,
-                              std::vector<std::uint32_t>& starts);
+                              std::vector<std::uint32_t>& starts, std::size_t from = 0);
 
 // The first of the records that start at `starts` in `bytes` (each ending where the next starts,
 // the last at the end of `bytes`) whose payload CRC does not match; starts.size() when every one
