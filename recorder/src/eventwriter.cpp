@@ -7,6 +7,7 @@
 #include "utf8text.hpp"
 #include "wire/messages.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -19,6 +20,9 @@ namespace {
 
 // Large enough to amortise system calls, small enough that a crash loses little.
 constexpr std::size_t kWriteThreshold = std::size_t{256} << 10;
+// A trace whose payload content is larger is framed at once rather than kept unframed: a
+// FULL_TENSOR value, which the payload may only borrow for the record call.
+constexpr std::size_t kUnframedPayloadBytes = 4096;
 
 std::string framed(std::string_view payload)
 {
@@ -121,6 +125,9 @@ Status EventWriter::open(const EventWriterOptions& options)
                 return undo(s);
         }
     }
+    for (auto& buffer : m_buffers)
+        buffer.records =
+            RecordRing(static_cast<std::size_t>(std::max(options.circularBufferSize, 0)));
     m_open = true;
     m_flusher = std::thread([this] { flusherLoop(); });
     if (options.flushOnCrash)
@@ -148,9 +155,7 @@ Status EventWriter::writeFramed(FileKind kind, std::string record)
     if (isBuffered(kind)) {
         auto& buffer = m_buffers[kind == FileKind::Execution ? 0 : 1];
         std::lock_guard lock(buffer.mutex);
-        buffer.records.push_back(std::move(record));
-        if (buffer.records.size() > static_cast<std::size_t>(m_options.circularBufferSize))
-            buffer.records.pop_front();
+        buffer.records.pushFramed([&](std::string& slot) { slot = std::move(record); });
         return {};
     }
     if (file(kind).append(std::move(record)) < kWriteThreshold)
@@ -172,12 +177,7 @@ Status EventWriter::writeWith(FileKind kind, Frame&& frame)
     }
     auto& buffer = m_buffers[kind == FileKind::Execution ? 0 : 1];
     std::lock_guard lock(buffer.mutex);
-    if (buffer.records.size() >= static_cast<std::size_t>(m_options.circularBufferSize)) {
-        record = std::move(buffer.records.front());
-        buffer.records.pop_front();
-    }
-    frame(record);
-    buffer.records.push_back(std::move(record));
+    buffer.records.pushFramed(frame);
     return {};
 }
 
@@ -186,12 +186,24 @@ Status EventWriter::writeEvent(FileKind kind, const wire::DebugEvent& event)
     return writeWith(kind, [&](std::string& record) { wire::frameEvent(event, record); });
 }
 
-Status EventWriter::writeTrace(double wallTime, const wire::TraceFrame& frame,
-                               const wire::TensorProto& payload)
+Status EventWriter::writeTrace(TraceParts trace)
 {
-    return writeWith(FileKind::GraphExecutionTraces, [&](std::string& record) {
-        wire::frameTrace(wallTime, frame, payload, record);
-    });
+    const wire::TensorProto& payload = trace.payloadToWrite();
+    if (!isBuffered(FileKind::GraphExecutionTraces) || payload.borrows_tensor_content() ||
+        payload.tensor_content().size() > kUnframedPayloadBytes)
+        return writeWith(FileKind::GraphExecutionTraces, [&](std::string& record) {
+            wire::frameTrace(trace.wallTime, *trace.frame, payload, record);
+        });
+    if (!m_open)
+        return {ErrorCode::Closed, "the recorder is closed"};
+    auto& buffer = m_buffers[1];
+    std::lock_guard lock(buffer.mutex);
+    if (m_options.flushOnCrash) // only then is there a signal flush to make room for
+        if (const std::size_t bytes = wire::framedTraceSize(trace.wallTime, *trace.frame, payload);
+            bytes > m_signalScratch.capacity())
+            m_signalScratch.reserve(bytes);
+    buffer.records.pushTrace(std::move(trace));
+    return {};
 }
 
 Status EventWriter::writeOutInOrder(FileKind last, bool sync)
@@ -228,17 +240,16 @@ Status EventWriter::drainCircularBuffers()
     // Both buffers drain whatever happens to one file: the first error is reported.
     Status status;
     for (std::size_t i = 0; i < m_buffers.size(); ++i) {
-        std::deque<std::string> records;
+        RecordRing records;
         {
             std::lock_guard lock(m_buffers[i].mutex);
-            records.swap(m_buffers[i].records);
+            records = m_buffers[i].records.takeAll();
         }
         const FileKind kind = i == 0 ? FileKind::Execution : FileKind::GraphExecutionTraces;
         // Each record moves into the file and is written out once enough is pending, so that a
         // large one (FULL_TENSOR) is neither copied nor held twice.
-        while (!records.empty()) {
-            const std::size_t pending = file(kind).append(std::move(records.front()));
-            records.pop_front();
+        for (std::size_t r = 0; r < records.size(); ++r) {
+            const std::size_t pending = file(kind).append(records[r].take());
             if (pending >= kWriteThreshold)
                 if (Status s = writeOutInOrder(kind, false); status.ok())
                     status = s;
@@ -372,9 +383,11 @@ void EventWriter::flushFromSignal()
         EventFile& f = file(kDataFiles[i]);
         f.writeOutLockedFromSignal();
         const std::size_t buffer = kDataFiles[i] == FileKind::Execution ? 0 : 1;
-        if (i >= 3 && buffersLocked[buffer])
-            for (const auto& record : m_buffers[buffer].records)
-                f.writeRecordLockedFromSignal(record);
+        if (i >= 3 && buffersLocked[buffer]) {
+            const RecordRing& records = m_buffers[buffer].records;
+            for (std::size_t r = 0; r < records.size(); ++r)
+                f.writeRecordLockedFromSignal(records[r].bytes(m_signalScratch));
+        }
     }
     for (std::size_t i = 0; i < 2; ++i)
         if (buffersLocked[i])

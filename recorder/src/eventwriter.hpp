@@ -5,6 +5,7 @@
 
 #include "eventfile.hpp"
 #include "nanscope/status.hpp"
+#include "recordring.hpp"
 #include "wire/forward.hpp"
 
 #include <array>
@@ -12,7 +13,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <string>
@@ -53,9 +53,9 @@ public:
     // The same from the event: into a circular buffer, serialised into the storage of the record
     // it pushes out, so that a full buffer allocates nothing.
     Status writeEvent(FileKind kind, const wire::DebugEvent& event);
-    // A graph execution trace framed from its op output's frame and its payload (wire::frameTrace).
-    Status writeTrace(double wallTime, const wire::TraceFrame& frame,
-                      const wire::TensorProto& payload);
+    // A graph execution trace framed from its op output's frame and its payload (wire::frameTrace):
+    // a circular buffer keeps it unframed, taking its payload (RecordRing, TraceParts).
+    Status writeTrace(TraceParts trace);
 
     // Writes everything held in memory, circular buffers included, and syncs every file.
     Status flush();
@@ -80,7 +80,7 @@ private:
     struct CircularBuffer
     {
         std::mutex mutex;
-        std::deque<std::string> records; // framed
+        RecordRing records;
     };
 
     EventFile& file(FileKind kind) { return m_files[static_cast<std::size_t>(kind)]; }
@@ -110,6 +110,9 @@ private:
     std::filesystem::path m_prefix;
     std::array<EventFile, 6> m_files;
     std::array<CircularBuffer, 2> m_buffers; // Execution, GraphExecutionTraces
+    // Where the fatal-signal flush frames the unframed traces, which it must do without
+    // allocating: kept large enough for any of them. Guarded by the traces' buffer mutex.
+    std::string m_signalScratch;
     std::atomic<bool> m_open{false};
     std::atomic<bool> m_closing{false};
 

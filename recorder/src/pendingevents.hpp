@@ -73,6 +73,12 @@ struct QueuedTrace
     double wallTime = 0.0;
     std::shared_ptr<const wire::TraceFrame> frame; // keeps its op's state alive
     wire::TensorProto payload;
+
+    // The trace for the writer, which takes the frame and may take the payload's content.
+    TraceParts parts()
+    {
+        return {.wallTime = wallTime, .frame = std::move(frame), .payload = &payload};
+    }
 };
 
 // An event to write: a message, or a trace (the file is then GraphExecutionTraces).

@@ -176,7 +176,7 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
     // NO_TENSOR's payload is the same placeholder for every tensor: made once, and the tensors
     // only checked. A training step's traces then touch no payload memory of their own.
     const bool placeholder = options.mode == TensorDebugMode::NoTensor;
-    const std::size_t needed = placeholder ? 1 : std::max<std::size_t>(traces.size(), 1);
+    const std::size_t needed = placeholder ? 0 : traces.size();
     if (payloads.size() < needed)
         payloads.resize(needed);
     // A full tensor's copy (or borrowed bytes) is not kept past the call, nor a large call's
@@ -190,8 +190,6 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
             payloads.shrink_to_fit();
         }
     };
-    if (placeholder)
-        detail::setNoTensorPayload(payloads[0]);
     const double wallTime = detail::wallTimeSeconds(); // one clock reading for the whole call
     for (const TraceSpec& t : traces) {
         bool skip = false;
@@ -215,10 +213,17 @@ Status Recorder::Impl::recordFramedTraces(std::span<const TraceSpec> traces)
     tracesSkipped += traces.size() - selected.size();
     tracesRecorded += selected.size();
     Status status;
-    for (std::size_t i = 0; i < selected.size(); ++i)
-        status = detail::either(std::move(status),
-                                emitTrace(wallTime, frameOf(*selected[i]),
-                                          payloads[placeholder ? 0 : i], std::move(watched[i])));
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+        const TraceSpec& t = *selected[i];
+        detail::TraceParts parts{.wallTime = wallTime,
+                                 .frame = {t.op.m_state, &frameOf(t)}}; // shares the op's state
+        if (placeholder)
+            parts.constantPayload = &detail::noTensorPayload();
+        else
+            parts.payload = &payloads[i];
+        status =
+            detail::either(std::move(status), emitTrace(std::move(parts), std::move(watched[i])));
+    }
     release(selected.size());
     return finish(std::move(status));
 }

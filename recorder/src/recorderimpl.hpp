@@ -115,8 +115,7 @@ struct Recorder::Impl
             Status status;
             for (auto& e : events)
                 status = detail::either(std::move(status),
-                                        e.trace ? emitTrace(e.trace->wallTime, *e.trace->frame,
-                                                            e.trace->payload, std::move(e.watched))
+                                        e.trace ? emitTrace(e.trace->parts(), std::move(e.watched))
                                                 : emit(e.kind, *e.event, std::move(e.watched)));
             return status;
         }
@@ -155,18 +154,16 @@ struct Recorder::Impl
 
     // Writes a trace framed from its op output's frame and its payload now, or queues it when
     // events recorded earlier wait for device values.
-    Status emitTrace(double wallTime, const detail::wire::TraceFrame& frame,
-                     const detail::wire::TensorProto& payload,
-                     std::unique_ptr<detail::WatchedEvent> watched)
+    Status emitTrace(detail::TraceParts trace, std::unique_ptr<detail::WatchedEvent> watched)
     {
         if (pending.empty()) {
             if (watched)
                 watch->inspect(*watched);
-            return detail::either(writer.writeTrace(wallTime, frame, payload),
+            return detail::either(writer.writeTrace(std::move(trace)),
                                   writer.takeUnreportedError());
         }
         std::string record;
-        detail::wire::frameTrace(wallTime, frame, payload, record);
+        detail::wire::frameTrace(trace.wallTime, *trace.frame, trace.payloadToWrite(), record);
         pending.pushReady(detail::FileKind::GraphExecutionTraces, std::move(record),
                           std::move(watched));
         return detail::either(pending.takeUnreportedError(), writer.takeUnreportedError());

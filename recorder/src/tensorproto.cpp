@@ -119,6 +119,18 @@ void setNoTensorPayload(wire::TensorProto& proto)
     proto.mutable_tensor_shape()->add_dim(); // one dimension of size 0
 }
 
+const wire::TensorProto& noTensorPayload()
+{
+    // Never destroyed: circular buffers point at it, and the recorders still open at exit are
+    // flushed by an exit handler that may run after static objects made later are gone.
+    static const wire::TensorProto* const placeholder = [] {
+        auto* proto = new wire::TensorProto;
+        setNoTensorPayload(*proto);
+        return proto;
+    }();
+    return *placeholder;
+}
+
 void setSummaryPayload(wire::TensorProto& proto, std::span<const double> values)
 {
     proto.Clear();

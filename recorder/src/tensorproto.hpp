@@ -13,6 +13,8 @@ namespace nanscope::detail {
 
 // NO_TENSOR's placeholder: an empty float32 tensor of shape [0].
 void setNoTensorPayload(wire::TensorProto& proto);
+// The same, made once: every NO_TENSOR trace shares it.
+const wire::TensorProto& noTensorPayload();
 
 // A summary vector as a float64 rank-1 tensor with raw content.
 void setSummaryPayload(wire::TensorProto& proto, std::span<const double> values);

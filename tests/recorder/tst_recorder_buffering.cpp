@@ -146,6 +146,70 @@ TEST_CASE("a circular buffer is written at close", "[buffering]")
     CHECK(f.tracedValues() == range(0, 10));
 }
 
+TEST_CASE("a circular buffer keeps each trace's own op, payload and time, in every summary mode",
+          "[buffering]")
+{
+    // The buffer keeps these traces unframed until they are written: it takes each payload
+    // (whose storage the next record call reuses) and shares its op's frame (whose handle may be
+    // gone by then).
+    struct Case
+    {
+        TensorDebugMode mode;
+        int sizeAt; // where the summary holds the element count; -1: nowhere
+    };
+    for (const Case c : {Case{TensorDebugMode::NoTensor, -1}, Case{TensorDebugMode::CurtHealth, -1},
+                         Case{TensorDebugMode::ConciseHealth, 1},
+                         Case{TensorDebugMode::FullHealth, 4}, Case{TensorDebugMode::Shape, 3}}) {
+        INFO("mode " << static_cast<int>(c.mode));
+        test::TempDir dir;
+        auto opened =
+            Recorder::open({.dumpRoot = dir.path(), .mode = c.mode, .circularBufferSize = 6});
+        REQUIRE(opened.ok());
+        Recorder& rec = **opened;
+        auto graph = rec.declareGraph("g");
+        const std::vector<float> values(24, 1.0f);
+        for (int i = 0; i < 12; ++i) {
+            auto op =
+                rec.declareOp({.graph = *graph, .type = "Op", .name = "op_" + std::to_string(i)});
+            auto twin =
+                rec.declareOp({.graph = *graph, .type = "Op", .name = "twin_" + std::to_string(i)});
+            REQUIRE((op && twin));
+            const std::int64_t shape[1] = {i + 1};
+            const std::int64_t twinShape[1] = {2 * (i + 1)};
+            const TraceSpec calls[2] = {{*op, 0, {.data = values.data(), .shape = shape}},
+                                        {*twin, 0, {.data = values.data(), .shape = twinShape}}};
+            REQUIRE(rec.recordTraces(calls).ok());
+        } // the op handles die here
+        const double recordedAt =
+            std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+        REQUIRE(rec.close().ok());
+
+        const auto traces = readEvents(dir.path(), "graph_execution_traces");
+        REQUIRE(traces.size() == 6);
+        for (std::size_t k = 0; k < traces.size(); ++k) {
+            const int i = 9 + static_cast<int>(k / 2);
+            const bool isTwin = k % 2 == 1;
+            const auto& trace = traces[k].graph_execution_trace();
+            CHECK(trace.op_name() == (isTwin ? "twin_" : "op_") + std::to_string(i));
+            CHECK(traces[k].wall_time() <= recordedAt);
+            const auto& payload = trace.tensor_proto();
+            if (c.mode == TensorDebugMode::NoTensor) {
+                CHECK(payload.tensor_content().empty());
+                CHECK(payload.tensor_shape().dim_size() == 1);
+                continue;
+            }
+            std::vector<double> summary(payload.tensor_content().size() / sizeof(double));
+            std::memcpy(summary.data(), payload.tensor_content().data(),
+                        summary.size() * sizeof(double));
+            REQUIRE(summary.size() > 1);
+            if (c.sizeAt >= 0)
+                CHECK(summary[static_cast<std::size_t>(c.sizeAt)] == (isTwin ? 2 : 1) * (i + 1));
+        }
+    }
+}
+
 TEST_CASE("events keep the time they were recorded at, not the time of the flush", "[buffering]")
 {
     Fixture f(10);
@@ -228,12 +292,15 @@ TEST_CASE("many threads record at once: nothing lost, nothing doubled", "[buffer
 
 TEST_CASE("recorders still open at exit are flushed", "[buffering]")
 {
-    // A child process records into a circular buffer and returns from main without closing.
+    // A child process records into a circular buffer and returns from main without closing. The
+    // buffer's NO_TENSOR traces point at a shared placeholder payload, which must outlive the
+    // exit handler.
+    const auto mode = GENERATE(TensorDebugMode::FullHealth, TensorDebugMode::NoTensor);
     test::TempDir dir;
     const pid_t child = fork();
     REQUIRE(child >= 0);
     if (child == 0) {
-        auto r = Recorder::open({.dumpRoot = dir.path(), .mode = TensorDebugMode::FullHealth});
+        auto r = Recorder::open({.dumpRoot = dir.path(), .mode = mode});
         if (!r.ok())
             _exit(3);
         auto graph = (*r)->declareGraph("g");
@@ -251,5 +318,8 @@ TEST_CASE("recorders still open at exit are flushed", "[buffering]")
     REQUIRE(waitpid(child, &status, 0) == child);
     REQUIRE(WIFEXITED(status));
     REQUIRE(WEXITSTATUS(status) == 0);
-    CHECK(readEvents(dir.path(), "graph_execution_traces").size() == 1);
+    const auto traces = readEvents(dir.path(), "graph_execution_traces");
+    REQUIRE(traces.size() == 1);
+    CHECK(traces[0].graph_execution_trace().op_name() == "t");
+    CHECK(traces[0].graph_execution_trace().tensor_proto().tensor_shape().dim_size() == 1);
 }

@@ -299,7 +299,9 @@ TEST_CASE("the events of every kind are serialised as libprotobuf does", "[wire]
     }
 }
 
-TEST_CASE("a trace framed from its frame and payload is the framed event, byte for byte", "[wire]")
+TEST_CASE("a trace framed from its frame and payload is the framed event, byte for byte, and its "
+          "size is known beforehand",
+          "[wire]")
 {
     using namespace detail::wire;
     const std::vector<double> summary = {3.0, 1.0, 0.0, -INFINITY, NAN};
@@ -340,6 +342,7 @@ TEST_CASE("a trace framed from its frame and payload is the framed event, byte f
                         INFO("text " << text.size() << " slot " << slot << " mode "
                                      << static_cast<int>(mode) << " variant " << variant);
                         CHECK(record == framedEvent(event));
+                        CHECK(framedTraceSize(wallTime, frame, payload) == record.size());
                     }
                 }
             }

@@ -362,20 +362,41 @@ TraceFrame makeTraceFrame(std::string contextId, std::string opName, std::int32_
     return frame;
 }
 
+namespace {
+
+constexpr int kTraceField = 10;  // DebugEvent.graph_execution_trace
+constexpr int kPayloadField = 5; // GraphExecutionTrace.tensor_proto
+
+struct TraceSizes
+{
+    std::size_t trace; // the GraphExecutionTrace
+    std::size_t event; // the DebugEvent around it
+};
+
+TraceSizes traceSizes(double wallTime, const TraceFrame& frame, const TensorProto& payload)
+{
+    const std::size_t trace =
+        frame.head.size() + messageFieldSize(kPayloadField, payload) + frame.tail.size();
+    return {trace, doubleFieldSize(1, wallTime) + lengthFieldSize(kTraceField, trace)};
+}
+
+} // namespace
+
+std::size_t framedTraceSize(double wallTime, const TraceFrame& frame, const TensorProto& payload)
+{
+    return traceSizes(wallTime, frame, payload).event + format::kRecordOverhead;
+}
+
 void frameTrace(double wallTime, const TraceFrame& frame, const TensorProto& payload,
                 std::string& record)
 {
-    constexpr int kTraceField = 10;  // DebugEvent.graph_execution_trace
-    constexpr int kPayloadField = 5; // GraphExecutionTrace.tensor_proto
-    const std::size_t traceSize =
-        frame.head.size() + messageFieldSize(kPayloadField, payload) + frame.tail.size();
-    const std::size_t size = doubleFieldSize(1, wallTime) + lengthFieldSize(kTraceField, traceSize);
+    const TraceSizes sizes = traceSizes(wallTime, frame, payload);
     record.clear();
-    record.reserve(size + format::kRecordOverhead);
-    format::appendRecordHeader(record, size);
+    record.reserve(sizes.event + format::kRecordOverhead);
+    format::appendRecordHeader(record, sizes.event);
     putDoubleField(record, 1, wallTime);
     putTag(record, kTraceField, WireType::LengthDelimited);
-    putVarint(record, traceSize);
+    putVarint(record, sizes.trace);
     record.append(frame.head);
     putMessageField(record, kPayloadField, payload);
     record.append(frame.tail);

@@ -120,6 +120,7 @@ public:
         m_borrowed = {};
         m_source = Content::Adopted;
     }
+    bool borrows_tensor_content() const { return m_source == Content::Borrowed; }
     std::string_view tensor_content() const
     {
         switch (m_source) {
@@ -480,6 +481,8 @@ TraceFrame makeTraceFrame(std::string contextId, std::string opName, std::int32_
 // into `record` (its storage reused): byte for byte framedEvent of that event.
 void frameTrace(double wallTime, const TraceFrame& frame, const TensorProto& payload,
                 std::string& record);
+// The bytes frameTrace writes for these parts, the record's framing included.
+std::size_t framedTraceSize(double wallTime, const TraceFrame& frame, const TensorProto& payload);
 
 // The event as a framed TFRecord, serialised in place: the one copy of its bytes.
 std::string framedEvent(const DebugEvent& event);
