@@ -352,8 +352,10 @@ void EventWriter::noteError(const Status& status, bool reported)
     std::lock_guard lock(m_errorMutex);
     if (m_firstError.ok())
         m_firstError = status;
-    if (!reported && m_unreportedError.ok())
+    if (!reported && m_unreportedError.ok()) {
         m_unreportedError = status;
+        m_hasUnreportedError.store(true, std::memory_order_release);
+    }
 }
 
 Status EventWriter::firstError() const
@@ -364,7 +366,11 @@ Status EventWriter::firstError() const
 
 Status EventWriter::takeUnreportedError()
 {
+    // An error noted while this reads false is reported by a later call.
+    if (!m_hasUnreportedError.load(std::memory_order_acquire))
+        return {};
     std::lock_guard lock(m_errorMutex);
+    m_hasUnreportedError.store(false, std::memory_order_relaxed);
     return std::exchange(m_unreportedError, Status{});
 }
 

@@ -119,6 +119,9 @@ private:
     mutable std::mutex m_errorMutex;
     Status m_firstError;
     Status m_unreportedError;
+    // Whether m_unreportedError holds one: every record call asks, nearly always in vain, and
+    // asks this without the lock.
+    std::atomic<bool> m_hasUnreportedError{false};
 
     std::mutex m_lossesMutex;
     std::uint64_t m_lossesNoted = 0; // records dropped as of the last note
