@@ -210,6 +210,80 @@ TEST_CASE("a circular buffer keeps each trace's own op, payload and time, in eve
     }
 }
 
+TEST_CASE("a circular buffer keeps each execution's own fields and summaries", "[buffering]")
+{
+    test::TempDir dir;
+    auto opened = Recorder::open(
+        {.dumpRoot = dir.path(), .mode = TensorDebugMode::FullHealth, .circularBufferSize = 5});
+    REQUIRE(opened.ok());
+    Recorder& rec = **opened;
+    const std::vector<float> values(12, 2.0f);
+    for (int i = 0; i < 12; ++i) {
+        const std::int64_t shape[1] = {i + 1};
+        REQUIRE(rec.recordExecution({.opType = "Op" + std::to_string(i),
+                                     .inputIds = {i},
+                                     .outputIds = {100 + i},
+                                     .outputs = {{.data = values.data(), .shape = shape}}})
+                    .ok());
+    }
+    REQUIRE(rec.close().ok());
+    const auto executions = readEvents(dir.path(), "execution");
+    REQUIRE(executions.size() == 5);
+    for (std::size_t k = 0; k < executions.size(); ++k) {
+        const int i = 7 + static_cast<int>(k);
+        const auto& e = executions[k].execution();
+        CHECK(e.op_type() == "Op" + std::to_string(i));
+        REQUIRE(e.input_tensor_ids_size() == 1);
+        CHECK(e.input_tensor_ids(0) == i);
+        REQUIRE(e.output_tensor_ids_size() == 1);
+        CHECK(e.output_tensor_ids(0) == 100 + i);
+        REQUIRE(e.tensor_protos_size() == 1);
+        const std::string& content = e.tensor_protos(0).tensor_content();
+        REQUIRE(content.size() == 11 * sizeof(double));
+        double size = 0;
+        std::memcpy(&size, content.data() + 4 * sizeof(double), sizeof size); // element count
+        CHECK(size == i + 1);
+    }
+}
+
+TEST_CASE("FULL_TENSOR values in a circular buffer are those of the call, whatever the program "
+          "does with its memory afterwards",
+          "[buffering]")
+{
+    // A FULL_TENSOR payload only borrows the caller's values, so such records are framed at once.
+    test::TempDir dir;
+    auto opened = Recorder::open(
+        {.dumpRoot = dir.path(), .mode = TensorDebugMode::FullTensor, .circularBufferSize = 4});
+    REQUIRE(opened.ok());
+    Recorder& rec = **opened;
+    auto graph = rec.declareGraph("g");
+    auto op = rec.declareOp({.graph = *graph, .type = "Op", .name = "op"});
+    std::vector<float> values(8);
+    const std::int64_t shape[1] = {8};
+    for (int i = 0; i < 6; ++i) {
+        std::fill(values.begin(), values.end(), static_cast<float>(i));
+        const TensorView tensor{.data = values.data(), .shape = shape};
+        REQUIRE(rec.recordTrace(*op, 0, tensor).ok());
+        REQUIRE(rec.recordExecution({.opType = "Op", .outputIds = {i}, .outputs = {tensor}}).ok());
+    }
+    std::fill(values.begin(), values.end(), -1.0f); // the program reuses its buffer
+    REQUIRE(rec.close().ok());
+    const auto firstValue = [](const tfdbg::TensorProto& p) {
+        float v = 0;
+        REQUIRE(p.tensor_content().size() == 8 * sizeof(float));
+        std::memcpy(&v, p.tensor_content().data(), sizeof v);
+        return v;
+    };
+    const auto traces = readEvents(dir.path(), "graph_execution_traces");
+    const auto executions = readEvents(dir.path(), "execution");
+    REQUIRE(traces.size() == 4);
+    REQUIRE(executions.size() == 4);
+    for (std::size_t k = 0; k < 4; ++k) {
+        CHECK(firstValue(traces[k].graph_execution_trace().tensor_proto()) == 2.0f + k);
+        CHECK(firstValue(executions[k].execution().tensor_protos(0)) == 2.0f + k);
+    }
+}
+
 TEST_CASE("events keep the time they were recorded at, not the time of the flush", "[buffering]")
 {
     Fixture f(10);
