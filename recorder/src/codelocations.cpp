@@ -15,15 +15,21 @@
 namespace nanscope::detail {
 namespace {
 
+// Relative paths resolved and kept, at most: a program's source files. Past that (a caller
+// inventing paths), paths are resolved on every call, as before.
+constexpr std::size_t kMaxResolvedPaths = 4096;
+
+// Interpreters name code without a file "<string>", "<frozen runpy>", "<stdin>"; most paths are
+// absolute and normal already: the common case for interpreters' frames, on every call.
+bool recordedAsGiven(const std::string& path)
+{
+    return path.empty() || path.front() == '<' ||
+           (path.front() == '/' && path.find("/.") == std::string::npos &&
+            path.find("//") == std::string::npos);
+}
+
 std::string absolutePath(const std::string& path)
 {
-    // Interpreters name code without a file "<string>", "<frozen runpy>", "<stdin>".
-    if (path.empty() || path.front() == '<')
-        return path;
-    // Already absolute and normal: the common case for interpreters' frames, on every call.
-    if (path.front() == '/' && path.find("/.") == std::string::npos &&
-        path.find("//") == std::string::npos)
-        return path;
     std::error_code ec;
     // Like Python's os.path.abspath: absolute and normalised, symbolic links kept.
     auto absolute = std::filesystem::absolute(path, ec);
@@ -59,6 +65,19 @@ std::vector<std::string> CodeLocations::readSourceLines(const std::string& path,
     }
     lines.emplace_back(text, begin);
     return lines;
+}
+
+std::string CodeLocations::recordedPath(const std::string& path)
+{
+    if (recordedAsGiven(path))
+        return path;
+    std::lock_guard lock(m_pathMutex);
+    if (const auto it = m_resolvedPaths.find(path); it != m_resolvedPaths.end())
+        return it->second;
+    std::string resolved = absolutePath(path);
+    if (m_resolvedPaths.size() < kMaxResolvedPaths)
+        m_resolvedPaths.emplace(path, resolved);
+    return resolved;
 }
 
 Result<int> CodeLocations::fileIndex(const std::string& path)
@@ -106,7 +125,7 @@ Result<std::string> CodeLocations::frameId(const std::string& path, int line,
 
 Result<std::vector<std::string>> CodeLocations::frameIds(const CodeLocation& where)
 {
-    const std::string callerPath = absolutePath(where.file);
+    const std::string callerPath = recordedPath(where.file);
     const int callerLine = where.line;
     const std::string& callerFunction = where.function;
 
@@ -114,7 +133,7 @@ Result<std::vector<std::string>> CodeLocations::frameIds(const CodeLocation& whe
     if (m_options.captureNativeStacks) {
         frames = captureNativeStack();
         for (auto& f : frames)
-            f.file = absolutePath(f.file);
+            f.file = recordedPath(f.file);
     }
     // The caller's own frame ends the stack unless the native stack already ends there.
     const bool nativeEndsAtCaller =
@@ -141,7 +160,7 @@ Result<std::vector<std::string>> CodeLocations::frameIds(std::span<const CodeLoc
     std::vector<std::string> paths;
     paths.reserve(stack.size());
     for (const auto& where : stack)
-        paths.push_back(absolutePath(where.file));
+        paths.push_back(recordedPath(where.file));
     std::lock_guard lock(m_mutex);
     std::vector<std::string> ids;
     ids.reserve(stack.size());

@@ -43,12 +43,20 @@ public:
 private:
     using FrameKey = std::tuple<std::string, int, std::string>; // path, line, function
 
+    // The path as recorded: absolute and normal. A relative one (a build that passes relative
+    // source paths, as Make and Bazel do) is resolved against the working directory the first
+    // time it is met and kept: the same source file keeps one path if the program changes
+    // directory later, and each call costs no getcwd and no normalisation.
+    std::string recordedPath(const std::string& path);
+
     Result<std::string> frameId(const std::string& path, int line, const std::string& function);
     Result<int> fileIndex(const std::string& path);
 
     EventWriter& m_writer;
     CodeLocationOptions m_options;
     std::mutex m_mutex;
+    std::mutex m_pathMutex;
+    std::unordered_map<std::string, std::string> m_resolvedPaths; // bounded: kMaxResolvedPaths
     std::unordered_map<std::string, int> m_fileIndices;
     std::map<FrameKey, std::string> m_frameIds;
 };

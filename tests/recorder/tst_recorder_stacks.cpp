@@ -114,3 +114,32 @@ TEST_CASE("the interned stacks are bounded; beyond, stacks go by their frames", 
     REQUIRE(rec->close().ok());
     REQUIRE(readEvents(dir.path(), "execution").size() == 1);
 }
+
+TEST_CASE("a relative source path is recorded absolute and normal, and keeps that path when the "
+          "program changes directory",
+          "[events][stacks]")
+{
+    test::TempDir dir;
+    test::TempDir elsewhere;
+    const std::filesystem::path start = std::filesystem::current_path();
+    struct BackToStart
+    {
+        std::filesystem::path path;
+        ~BackToStart() { std::filesystem::current_path(path); }
+    } backToStart{start};
+    auto rec = openRecorder(dir.path());
+    const CodeLocation where{"src/../model/train.cpp", 7, "step"};
+    REQUIRE(rec->recordExecution({.opType = "A"}, where).ok());
+    std::filesystem::current_path(elsewhere.path());
+    REQUIRE(rec->recordExecution({.opType = "B"}, where).ok());
+    REQUIRE(rec->close().ok());
+
+    const auto files = readEvents(dir.path(), "source_files");
+    REQUIRE(files.size() == 1);
+    CHECK(files[0].source_file().file_path() ==
+          (start / "model" / "train.cpp").lexically_normal().string());
+    const auto executions = readEvents(dir.path(), "execution");
+    REQUIRE(executions.size() == 2);
+    CHECK(frameIds(executions[0].execution().code_location()) ==
+          frameIds(executions[1].execution().code_location()));
+}
