@@ -24,6 +24,14 @@ constexpr std::size_t kWriteThreshold = std::size_t{256} << 10;
 // FULL_TENSOR value, which the payload may only borrow for the record call.
 constexpr std::size_t kUnframedPayloadBytes = 4096;
 
+// Whether a circular buffer may keep a trace with this payload unframed: not when the payload
+// only borrows the caller's values, which are gone after the call, nor when it is large.
+bool mayWaitUnframed(const wire::TensorProto& payload)
+{
+    return !payload.borrows_tensor_content() &&
+           payload.tensor_content().size() <= kUnframedPayloadBytes;
+}
+
 std::string framed(std::string_view payload)
 {
     std::string out;
@@ -188,14 +196,13 @@ Status EventWriter::writeEvent(FileKind kind, const wire::DebugEvent& event)
 
 Status EventWriter::writeTrace(TraceParts trace)
 {
+    if (!m_open)
+        return {ErrorCode::Closed, "the recorder is closed"};
     const wire::TensorProto& payload = trace.payloadToWrite();
-    if (!isBuffered(FileKind::GraphExecutionTraces) || payload.borrows_tensor_content() ||
-        payload.tensor_content().size() > kUnframedPayloadBytes)
+    if (!isBuffered(FileKind::GraphExecutionTraces) || !mayWaitUnframed(payload))
         return writeWith(FileKind::GraphExecutionTraces, [&](std::string& record) {
             wire::frameTrace(trace.wallTime, *trace.frame, payload, record);
         });
-    if (!m_open)
-        return {ErrorCode::Closed, "the recorder is closed"};
     auto& buffer = m_buffers[1];
     std::lock_guard lock(buffer.mutex);
     if (m_options.flushOnCrash) // only then is there a signal flush to make room for

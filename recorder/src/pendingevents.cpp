@@ -314,7 +314,7 @@ void PendingEvents::write(Entry& entry, const Status& batchStatus)
         if (entry.watched && m_inspector)
             m_inspector(*entry.watched);
         noteError(!entry.work   ? m_writer.writeFramed(entry.kind, std::move(entry.framed))
-                  : entry.trace ? m_writer.writeTrace(entry.trace->parts())
+                  : entry.trace ? m_writer.writeTrace(entry.trace->takeParts())
                                 : m_writer.writeEvent(entry.kind, *entry.event));
     }
     if (entry.work && --entry.work->remaining == 0) {

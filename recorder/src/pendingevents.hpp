@@ -74,8 +74,9 @@ struct QueuedTrace
     std::shared_ptr<const wire::TraceFrame> frame; // keeps its op's state alive
     wire::TensorProto payload;
 
-    // The trace for the writer, which takes the frame and may take the payload's content.
-    TraceParts parts()
+    // The trace for the writer: the frame moves out, and the writer may take the payload's
+    // content.
+    TraceParts takeParts()
     {
         return {.wallTime = wallTime, .frame = std::move(frame), .payload = &payload};
     }

@@ -114,9 +114,10 @@ struct Recorder::Impl
         if (device.empty()) {
             Status status;
             for (auto& e : events)
-                status = detail::either(std::move(status),
-                                        e.trace ? emitTrace(e.trace->parts(), std::move(e.watched))
-                                                : emit(e.kind, *e.event, std::move(e.watched)));
+                status =
+                    detail::either(std::move(status),
+                                   e.trace ? emitTrace(e.trace->takeParts(), std::move(e.watched))
+                                           : emit(e.kind, *e.event, std::move(e.watched)));
             return status;
         }
         // The poller thread writes them once their summaries are back.
